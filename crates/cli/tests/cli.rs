@@ -1,0 +1,181 @@
+//! The `qeval` binary, run as a user runs it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn qeval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(args)
+        .output()
+        .expect("qeval runs")
+}
+
+fn fixture(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn stdout_lines(output: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each output line is JSON"))
+        .collect()
+}
+
+#[test]
+fn tables_prints_one_table_per_line() {
+    let output = qeval(&[
+        "tables",
+        "--dialect",
+        "postgres",
+        "WITH a AS (SELECT * FROM users) SELECT * FROM a JOIN Sales.\"Orders\" o ON o.uid = a.id",
+    ]);
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "users\nsales.orders\n"
+    );
+}
+
+#[test]
+fn tables_json_output() {
+    let output = qeval(&["tables", "--json", "SELECT * FROM a UNION SELECT * FROM b"]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        r#"["a","b"]"#
+    );
+}
+
+#[test]
+fn tables_reports_where_a_query_breaks() {
+    let output = qeval(&["tables", "SELECT *\nFROM users\nWHERE id = 1)"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 3, column 13"), "{stderr}");
+}
+
+#[test]
+fn tables_rejects_an_unknown_dialect_with_the_choices() {
+    let output = qeval(&["tables", "--dialect", "oracle9", "SELECT 1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("snowflake"), "{stderr}");
+}
+
+#[test]
+fn score_writes_a_record_for_every_non_blank_line() {
+    let output = qeval(&["score", "--pairs", &fixture("pairs.jsonl")]);
+    // Some lines were rejected, and the rest were still scored.
+    assert_eq!(output.status.code(), Some(1));
+    let records = stdout_lines(&output);
+    let lines: Vec<u64> = records
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(lines, [1, 2, 4, 5, 6, 7, 8]);
+
+    assert_eq!(records[0]["metrics"]["table_accuracy"]["score"], 1.0);
+    assert_eq!(records[1]["metrics"]["table_accuracy"]["score"], 0.5);
+    assert_eq!(
+        records[1]["metrics"]["table_accuracy"]["details"]["union"],
+        serde_json::json!(["users", "orders"])
+    );
+
+    assert_eq!(records[2]["error"]["column"], 48);
+    assert!(
+        records[2]["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("JSON")
+    );
+
+    assert_eq!(records[3]["id"], "identical");
+    assert_eq!(records[3]["identical"], true);
+    assert_eq!(records[3]["dialect"], "postgres");
+    assert_eq!(
+        records[3]["metrics"]["exact_match"]["explanation"],
+        "Queries are identical"
+    );
+
+    assert_eq!(records[4]["error"]["field"], "generated_sql");
+
+    let broken = &records[5]["metrics"]["table_accuracy"];
+    assert_eq!(broken["score"], 0.0);
+    assert_eq!(
+        broken["error"]["inputs"]["generated_sql"],
+        "SELECT * FROM users WHERE id ="
+    );
+    assert!(broken["error"]["at"].is_string());
+    assert_eq!(records[5]["diagnostics"][0]["source"], "generated_sql");
+
+    assert_eq!(records[6]["error"]["field"], "dialect");
+
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 4: column 48"), "{stderr}");
+    assert!(
+        stderr.contains("scored 4 pairs, rejected 3 lines"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn score_accepts_bom_crlf_and_blank_lines() {
+    let output = qeval(&["score", "--pairs", &fixture("crlf_bom.jsonl")]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let records = stdout_lines(&output);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["identical"], true);
+    assert_eq!(records[1]["line"], 3);
+    assert_eq!(records[1]["metrics"]["table_accuracy"]["score"], 0.0);
+}
+
+#[test]
+fn score_reads_standard_input_and_writes_a_file() {
+    let dir = std::env::temp_dir().join(format!("qeval-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("cards.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--pairs", "-", "--output"])
+        .arg(&out)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("qeval runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(
+            stdin,
+            r#"{{"generated_sql": "SELECT * FROM t", "expected_sql": "SELECT * FROM t"}}"#
+        )
+        .expect("write");
+    }
+    assert!(child.wait().expect("exit").success());
+    let written = std::fs::read_to_string(&out).expect("output file");
+    assert!(written.contains("\"identical\":true"), "{written}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn score_names_a_missing_file() {
+    let output = qeval(&["score", "--pairs", "/nonexistent/pairs.jsonl"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("/nonexistent/pairs.jsonl"));
+}
+
+#[test]
+fn help_documents_every_flag() {
+    let output = qeval(&["score", "--help"]);
+    let help = String::from_utf8_lossy(&output.stdout);
+    for flag in ["--pairs", "--dialect", "--table-match", "--output"] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+}

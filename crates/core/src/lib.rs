@@ -1,0 +1,15 @@
+//! qeval-core: scores LLM-generated queries against expected ones.
+//!
+//! Pure functions only: no I/O, no clock, no threads, no web dependencies. The same code runs in
+//! the `qeval` command line, in the browser and under Node, so the same input gives the same
+//! scorecard everywhere. Malformed input never panics: it becomes a diagnostic in the scorecard.
+
+pub mod metrics;
+pub mod pairs;
+pub mod score;
+pub mod scorecard;
+pub mod sql;
+
+pub use pairs::{InputError, PairInput, parse_pair_line};
+pub use score::{Analysis, ScoreOptions, analyse, score_pair, table_accuracy_of_sql};
+pub use scorecard::{Diagnostic, Metric, MetricError, Scorecard};

@@ -1,0 +1,231 @@
+//! The pairs file: one JSON object per line, each a generated query and what it should match.
+//!
+//! ```json
+//! {"id": "q1", "generated_sql": "SELECT ...", "expected_sql": "SELECT ...", "dialect": "sqlite"}
+//! {"id": "q2", "generated_sql": "SELECT ...", "expected_tables": ["users", "orders"]}
+//! ```
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::sql::SqlDialect;
+
+/// One generated query and its expectation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PairInput {
+    /// Echoed into the scorecard: a string or a number.
+    pub id: Option<Value>,
+    pub generated_sql: String,
+    pub expected_sql: Option<String>,
+    /// Overrides the tables read from `expected_sql` for table accuracy.
+    pub expected_tables: Option<Vec<String>>,
+    /// Overrides the default dialect for this pair.
+    pub dialect: Option<SqlDialect>,
+}
+
+/// Why a line of a pairs file was rejected; names the field when one is at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    pub message: String,
+    pub field: Option<String>,
+    /// Column in the line where the JSON broke (1-based), for syntax errors.
+    pub column: Option<usize>,
+}
+
+impl InputError {
+    fn field(field: &str, message: impl Into<String>) -> InputError {
+        InputError {
+            message: message.into(),
+            field: Some(field.to_string()),
+            column: None,
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.field, self.column) {
+            (Some(field), _) => write!(f, "field `{field}`: {}", self.message),
+            (None, Some(column)) => write!(f, "column {column}: {}", self.message),
+            (None, None) => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Strips what editors and other platforms leave around a JSON line: a byte-order mark and a
+/// carriage return. Returns `None` for a blank line, which is skipped rather than rejected.
+pub fn clean_line(raw: &str) -> Option<&str> {
+    let line = raw.strip_prefix('\u{feff}').unwrap_or(raw).trim();
+    (!line.is_empty()).then_some(line)
+}
+
+/// Reads one line of a pairs file.
+pub fn parse_pair_line(line: &str) -> Result<PairInput, InputError> {
+    let value: Value = serde_json::from_str(line).map_err(|err| InputError {
+        message: format!("invalid JSON: {}", strip_position(&err.to_string())),
+        field: None,
+        column: Some(err.column()),
+    })?;
+    let Value::Object(object) = value else {
+        return Err(InputError {
+            message: format!("expected a JSON object, found {}", kind(&value)),
+            field: None,
+            column: None,
+        });
+    };
+    pair_from_object(&object)
+}
+
+/// Reads a pair from an already parsed JSON object.
+pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputError> {
+    let generated_sql = match object.get("generated_sql") {
+        Some(Value::String(sql)) => sql.clone(),
+        Some(other) => {
+            return Err(InputError::field(
+                "generated_sql",
+                format!("expected a string, found {}", kind(other)),
+            ));
+        }
+        None => return Err(InputError::field("generated_sql", "is missing")),
+    };
+    let expected_sql = optional_string(object, "expected_sql")?;
+    let expected_tables = match object.get("expected_tables") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) => {
+            let mut tables = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                match item {
+                    Value::String(name) => tables.push(name.clone()),
+                    other => {
+                        return Err(InputError::field(
+                            &format!("expected_tables[{index}]"),
+                            format!("expected a string, found {}", kind(other)),
+                        ));
+                    }
+                }
+            }
+            Some(tables)
+        }
+        Some(other) => {
+            return Err(InputError::field(
+                "expected_tables",
+                format!("expected an array of table names, found {}", kind(other)),
+            ));
+        }
+    };
+    if expected_sql.is_none() && expected_tables.is_none() {
+        return Err(InputError::field(
+            "expected_sql",
+            "is missing (give expected_sql, expected_tables, or both)",
+        ));
+    }
+    let dialect = optional_string(object, "dialect")?
+        .map(|name| name.parse::<SqlDialect>())
+        .transpose()
+        .map_err(|err| InputError::field("dialect", err.to_string()))?;
+    let id = match object.get("id") {
+        None | Some(Value::Null) => None,
+        Some(id @ (Value::String(_) | Value::Number(_))) => Some(id.clone()),
+        Some(other) => {
+            return Err(InputError::field(
+                "id",
+                format!("expected a string or a number, found {}", kind(other)),
+            ));
+        }
+    };
+    Ok(PairInput {
+        id,
+        generated_sql,
+        expected_sql,
+        expected_tables,
+        dialect,
+    })
+}
+
+fn optional_string(object: &Map<String, Value>, field: &str) -> Result<Option<String>, InputError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(other) => Err(InputError::field(
+            field,
+            format!("expected a string, found {}", kind(other)),
+        )),
+    }
+}
+
+/// The JSON type of a value, as an error message names it.
+pub fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// serde_json appends " at line L column C"; the caller reports the position itself.
+fn strip_position(message: &str) -> &str {
+    message
+        .rfind(" at line ")
+        .map_or(message, |at| &message[..at])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_full_line() {
+        let pair = parse_pair_line(
+            r#"{"id": 7, "generated_sql": "SELECT 1", "expected_sql": "SELECT 2", "dialect": "postgresql", "expected_tables": ["a"]}"#,
+        )
+        .unwrap();
+        assert_eq!(pair.id, Some(Value::from(7)));
+        assert_eq!(pair.dialect, Some(SqlDialect::Postgres));
+        assert_eq!(pair.expected_tables, Some(vec!["a".to_string()]));
+    }
+
+    #[test]
+    fn broken_json_names_the_column() {
+        let err = parse_pair_line(r#"{"generated_sql": "SELECT 1",, }"#).unwrap_err();
+        assert_eq!(err.column, Some(30));
+        assert!(err.message.starts_with("invalid JSON"), "{err}");
+    }
+
+    #[test]
+    fn wrong_types_name_the_field() {
+        let err = parse_pair_line(r#"{"generated_sql": 5, "expected_sql": "x"}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "field `generated_sql`: expected a string, found a number"
+        );
+        let err =
+            parse_pair_line(r#"{"generated_sql": "x", "expected_tables": ["a", 3]}"#).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("expected_tables[1]"));
+    }
+
+    #[test]
+    fn needs_something_to_compare_with() {
+        let err = parse_pair_line(r#"{"generated_sql": "SELECT 1"}"#).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("expected_sql"));
+    }
+
+    #[test]
+    fn unknown_dialect_is_a_field_error() {
+        let err =
+            parse_pair_line(r#"{"generated_sql": "x", "expected_sql": "y", "dialect": "cobol"}"#)
+                .unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("dialect"));
+    }
+
+    #[test]
+    fn bom_crlf_and_blank_lines() {
+        assert_eq!(clean_line("\u{feff}{}\r"), Some("{}"));
+        assert_eq!(clean_line("  \r"), None);
+    }
+}

@@ -1,0 +1,107 @@
+//! The scorecard: everything qeval says about one generated query, as data.
+//!
+//! Its JSON form is a public interface (the CLI prints it, the browser shows it); `docs/scorecard.md`
+//! documents each field. Add fields, never rename them.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::sql::{ParseError, SqlDialect, TableName};
+
+/// The result of scoring one generated query against its expectation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scorecard {
+    /// The input line this came from, when read from a file (1-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The caller's identifier for the pair, echoed unchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<serde_json::Value>,
+    pub dialect: SqlDialect,
+    /// True when the two queries are equal after normalization (see `sql::normalize`).
+    pub identical: bool,
+    pub generated: QueryReport,
+    /// Absent when only a list of expected tables was given.
+    pub expected: Option<QueryReport>,
+    /// Each metric by name. A metric that failed is present, with score 0.0 and its error.
+    pub metrics: BTreeMap<String, Metric>,
+    /// Problems found in the inputs, each pointing at its source and, where known, position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What the analysis found in one query.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QueryReport {
+    /// The canonical text used for the exact-match shortcut.
+    pub normalized: String,
+    /// Base tables read, in order of first appearance (empty when the query does not parse).
+    pub tables: Vec<TableName>,
+    pub parse_error: Option<ParseError>,
+}
+
+/// One metric's verdict. `score` is in 0..=1, or null when the metric does not apply.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Metric {
+    pub score: Option<f64>,
+    /// Whether the metric's own pass rule held, for metrics that have one.
+    pub passed: Option<bool>,
+    pub explanation: String,
+    /// The parts the score was computed from; the shape depends on the metric.
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub details: serde_json::Value,
+    pub error: Option<MetricError>,
+}
+
+impl Metric {
+    /// A metric that could not be computed: score 0.0 with the error that stopped it (MC-REQ-07).
+    pub fn failed(error: MetricError) -> Metric {
+        Metric {
+            score: Some(0.0),
+            passed: Some(false),
+            explanation: error.message.clone(),
+            details: serde_json::Value::Null,
+            error: Some(error),
+        }
+    }
+}
+
+/// Why a metric failed: which metric, on what input, with what message, and when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricError {
+    pub metric: String,
+    pub message: String,
+    /// The inputs the metric was given, by name (e.g. `generated_sql`).
+    pub inputs: BTreeMap<String, String>,
+    /// When the failure happened, as given by the caller (the core has no clock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+/// Where a diagnostic comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    GeneratedSql,
+    ExpectedSql,
+    ExpectedTables,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A problem in the input, pointing at its place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub source: Source,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+}

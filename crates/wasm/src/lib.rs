@@ -1,0 +1,130 @@
+//! qeval for JavaScript: the core's entry points with JS objects in and out.
+//!
+//! ```js
+//! import { scorePair, tables } from "./pkg/qeval_wasm.js";
+//! tables("SELECT * FROM users u JOIN orders o ON o.uid = u.id", { dialect: "postgres" });
+//! // -> ["users", "orders"]
+//! scorePair({ generated_sql: "SELECT * FROM users", expected_tables: ["users", "orders"] });
+//! // -> { identical: false, metrics: { table_accuracy: { score: 0.5, ... } }, ... }
+//! ```
+//!
+//! Bad input throws a JS `Error` whose message says what and where.
+
+use qeval_core::metrics::TableMatch;
+use qeval_core::sql::{self, ParseLimits, SqlDialect, TableName};
+use qeval_core::{ScoreOptions, pairs, score_pair};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+/// Options every entry point accepts, all optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    dialect: Option<String>,
+    /// `"name"` (default) or `"qualified"`.
+    table_match: Option<String>,
+}
+
+impl Options {
+    fn read(value: JsValue) -> Result<Options, JsError> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(Options::default());
+        }
+        // Through a JSON value, so a misspelt option is an error rather than silently ignored.
+        let json: serde_json::Value = serde_wasm_bindgen::from_value(value)
+            .map_err(|err| error(format!("options: {err}")))?;
+        serde_json::from_value(json).map_err(|err| error(format!("options: {err}")))
+    }
+
+    fn score_options(&self) -> Result<ScoreOptions, JsError> {
+        let table_match = match self.table_match.as_deref() {
+            None | Some("name") => TableMatch::Name,
+            Some("qualified") => TableMatch::Qualified,
+            Some(other) => {
+                return Err(error(format!(
+                    "options.tableMatch: expected \"name\" or \"qualified\", found \"{other}\""
+                )));
+            }
+        };
+        Ok(ScoreOptions {
+            dialect: self.dialect()?,
+            table_match,
+            ..ScoreOptions::default()
+        })
+    }
+
+    fn dialect(&self) -> Result<SqlDialect, JsError> {
+        self.dialect
+            .as_deref()
+            .map_or(Ok(SqlDialect::Generic), str::parse)
+            .map_err(|err| error(format!("options.dialect: {err}")))
+    }
+}
+
+/// The one place errors become JS exceptions.
+fn error(message: impl std::fmt::Display) -> JsError {
+    JsError::new(&message.to_string())
+}
+
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(error)
+}
+
+/// The base tables `sql` reads, lowercased and unquoted. Throws if it does not parse.
+#[wasm_bindgen]
+pub fn tables(sql_text: &str, options: JsValue) -> Result<Vec<String>, JsError> {
+    let options = Options::read(options)?;
+    let statements =
+        sql::parse(sql_text, options.dialect()?, ParseLimits::default()).map_err(error)?;
+    Ok(sql::extract_tables(&statements)
+        .iter()
+        .map(TableName::qualified)
+        .collect())
+}
+
+/// Scores one pair `{generated_sql, expected_sql?, expected_tables?, dialect?, id?}` and returns
+/// its scorecard. Throws when the pair itself is malformed (naming the field); a query that does
+/// not parse is not an error but a diagnostic in the scorecard.
+#[wasm_bindgen(js_name = scorePair)]
+pub fn score_pair_js(pair: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    let options = Options::read(options)?.score_options()?;
+    let value: serde_json::Value =
+        serde_wasm_bindgen::from_value(pair).map_err(|err| error(format!("pair: {err}")))?;
+    let serde_json::Value::Object(object) = value else {
+        return Err(error(format!(
+            "pair: expected an object, found {}",
+            pairs::kind(&value)
+        )));
+    };
+    let pair = pairs::pair_from_object(&object).map_err(|err| error(format!("pair: {err}")))?;
+    to_js(&score_pair(&pair, &options))
+}
+
+/// Normalizes a query for the exact-match shortcut (case, whitespace, quotes, semicolons).
+#[wasm_bindgen]
+pub fn normalize(sql_text: &str, options: JsValue) -> Result<String, JsError> {
+    let options = Options::read(options)?;
+    Ok(sql::normalize(sql_text, options.dialect()?))
+}
+
+/// Table accuracy of `sql` against a list of expected table names:
+/// `{score, generated, expected, intersection, union}`. Throws if the query does not parse or a
+/// listed name is malformed.
+#[wasm_bindgen(js_name = tableAccuracy)]
+pub fn table_accuracy(
+    sql_text: &str,
+    expected_tables: Vec<String>,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let options = Options::read(options)?.score_options()?;
+    let expected = expected_tables
+        .iter()
+        .map(|name| TableName::parse_listed(name))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| error(format!("expected_tables: {err}")))?;
+    let accuracy =
+        qeval_core::table_accuracy_of_sql(sql_text, &expected, &options).map_err(error)?;
+    to_js(&accuracy)
+}

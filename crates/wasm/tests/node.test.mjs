@@ -1,0 +1,86 @@
+// qeval-wasm under Node: the JS API, its errors, and that hostile input cannot crash the module.
+// `cargo xtask test` builds the package (wasm-release profile) and sets QEVAL_WASM_PKG.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const qeval = require(process.env.QEVAL_WASM_PKG ?? "../../../target/bench/wasm-node/qeval_wasm.js");
+
+test("tables lists base tables, CTEs excluded", () => {
+  assert.deepEqual(
+    qeval.tables("WITH a AS (SELECT * FROM users) SELECT * FROM a JOIN Sales.\"Orders\" o ON o.uid = a.id", {
+      dialect: "postgres",
+    }),
+    ["users", "sales.orders"],
+  );
+});
+
+test("tableAccuracy gives the Jaccard score and its sets", () => {
+  const result = qeval.tableAccuracy("SELECT * FROM users", ["users", "orders"]);
+  assert.equal(result.score, 0.5);
+  assert.deepEqual(result.intersection, ["users"]);
+  assert.deepEqual(result.union, ["users", "orders"]);
+});
+
+test("scorePair returns the same scorecard as the CLI", () => {
+  const card = qeval.scorePair({
+    id: "q1",
+    generated_sql: "select * from USERS where id = 1",
+    expected_sql: "SELECT * FROM users WHERE id = 1;",
+  });
+  assert.equal(card.id, "q1");
+  assert.equal(card.identical, true);
+  assert.equal(card.metrics.exact_match.explanation, "Queries are identical");
+  assert.equal(card.metrics.table_accuracy.score, 1);
+  assert.equal(card.expected.parse_error, null);
+});
+
+test("a query that does not parse is a diagnostic, not an exception", () => {
+  const card = qeval.scorePair({ generated_sql: "SELECT * FROM users WHERE", expected_tables: ["users"] });
+  assert.equal(card.metrics.table_accuracy.score, 0);
+  assert.match(card.metrics.table_accuracy.error.message, /could not be parsed/);
+  assert.equal(card.diagnostics[0].source, "generated_sql");
+});
+
+test("malformed input throws an Error that names the field", () => {
+  assert.throws(() => qeval.scorePair({ generated_sql: 5, expected_sql: "x" }), /pair: field `generated_sql`/);
+  assert.throws(() => qeval.scorePair("SELECT 1"), /pair: expected an object/);
+  assert.throws(() => qeval.tables("SELECT 1", { dialect: "cobol" }), /options.dialect: unknown dialect "cobol"/);
+  assert.throws(() => qeval.tables("SELECT 1", { dialekt: "sqlite" }), /options: unknown field `dialekt`/);
+  assert.throws(() => qeval.tables("SELECT * FROM users WHERE"), /line 1, column 26/);
+});
+
+test("the deepest query the limits admit parses inside the wasm stack", (t) => {
+  const shapes = {
+    subqueries: (n) => `SELECT ${"(SELECT ".repeat(n)}1${")".repeat(n)}`,
+    derived: (n) => `SELECT * FROM ${"(SELECT * FROM ".repeat(n)}t${") d".repeat(n)}`,
+    in_lists: (n) => `SELECT * FROM t WHERE a IN ${"(SELECT x FROM u WHERE y IN ".repeat(n)}(1)${")".repeat(n)}`,
+    parens: (n) => `SELECT ${"(".repeat(n)}1${")".repeat(n)}`,
+    nots: (n) => `SELECT ${"NOT ".repeat(n)}1`,
+    cases: (n) => `SELECT ${"CASE WHEN ".repeat(n)}1${" THEN 1 END".repeat(n)}`,
+    functions: (n) => `SELECT ${"f(".repeat(n)}1${")".repeat(n)}`,
+  };
+  for (const [name, make] of Object.entries(shapes)) {
+    // Find the deepest nesting that parses (up to 400), then check one level past it is refused.
+    let deepest = 0;
+    for (let n = 1; n <= 400; n++) {
+      try {
+        qeval.tables(make(n));
+        deepest = n;
+      } catch (error) {
+        assert.match(error.message, /too deeply|expected|end of statement/, `${name} at ${n}`);
+        break;
+      }
+    }
+    assert.ok(deepest >= 10, `${name}: only ${deepest} levels parse`);
+    t.diagnostic(`${name}: ${deepest} levels parse`);
+    // The module still works after the deepest parse.
+    assert.deepEqual(qeval.tables("SELECT * FROM ok_after"), ["ok_after"], name);
+  }
+  assert.throws(() => qeval.tables(`SELECT ${"(".repeat(100000)}1`), /too deeply/);
+});
+
+test("oversized input is refused with its size", () => {
+  assert.throws(() => qeval.tables(`SELECT '${"x".repeat(300 * 1024)}'`), /bytes long; the limit is 262144 bytes/);
+});

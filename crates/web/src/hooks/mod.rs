@@ -1,0 +1,7 @@
+//! Custom hooks, one per file.
+
+mod use_debounced;
+mod use_shared_url;
+
+pub use use_debounced::use_debounced;
+pub use use_shared_url::{initial_state, use_shared_url};

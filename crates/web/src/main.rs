@@ -1,0 +1,12 @@
+//! qeval-web: the playground in the browser. The core does the scoring; this crate owns the page,
+//! the URL and the clipboard.
+
+mod app;
+mod components;
+mod hooks;
+mod share;
+mod state;
+
+fn main() {
+    yew::Renderer::<app::App>::new().render();
+}

@@ -1,0 +1,189 @@
+//! The playground state as a URL fragment: `#s=1.<base64url(deflate(json))>`.
+//!
+//! The `1` is the format version, so links keep opening after the format changes. Links are
+//! capped in size when written, and decompression is capped when read, so a hostile link cannot
+//! make the page allocate without bound.
+
+use std::fmt;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use qeval_core::sql::SqlDialect;
+use serde::{Deserialize, Serialize};
+
+use crate::state::Playground;
+
+/// Longest fragment we write. Chat tools and browsers keep links far longer, but a link that
+/// long is a file, not a link.
+pub const MAX_FRAGMENT_BYTES: usize = 64 * 1024;
+/// Most bytes a fragment may inflate to.
+pub const MAX_STATE_BYTES: usize = 1024 * 1024;
+
+const PREFIX: &str = "s=";
+const VERSION: &str = "1";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShareError {
+    TooLarge { bytes: usize, limit: usize },
+    UnknownVersion(String),
+    Corrupt(String),
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareError::TooLarge { bytes, limit } => write!(
+                f,
+                "too large to share as a link ({} KB compressed; the limit is {} KB)",
+                bytes.div_ceil(1024),
+                limit / 1024
+            ),
+            ShareError::UnknownVersion(version) => write!(
+                f,
+                "the link was made by a newer qeval (format {version}); this page reads format {VERSION}"
+            ),
+            ShareError::Corrupt(reason) => write!(f, "the link is damaged: {reason}"),
+        }
+    }
+}
+
+/// The wire form: short keys keep links short.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    #[serde(rename = "g", default)]
+    generated: String,
+    #[serde(rename = "e", default)]
+    expected: String,
+    #[serde(rename = "d", default)]
+    dialect: SqlDialect,
+}
+
+/// The fragment (without `#`) that reproduces `state`.
+pub fn encode(state: &Playground) -> Result<String, ShareError> {
+    let wire = Wire {
+        generated: state.generated.clone(),
+        expected: state.expected.clone(),
+        dialect: state.dialect,
+    };
+    let json = serde_json::to_vec(&wire).map_err(|err| ShareError::Corrupt(err.to_string()))?;
+    let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    let fragment = format!("{PREFIX}{VERSION}.{}", URL_SAFE_NO_PAD.encode(compressed));
+    if fragment.len() > MAX_FRAGMENT_BYTES {
+        return Err(ShareError::TooLarge {
+            bytes: fragment.len(),
+            limit: MAX_FRAGMENT_BYTES,
+        });
+    }
+    Ok(fragment)
+}
+
+/// Reads a fragment (with or without its `#`). `Ok(None)` means it holds no playground state.
+pub fn decode(fragment: &str) -> Result<Option<Playground>, ShareError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let Some(payload) = fragment.strip_prefix(PREFIX) else {
+        return Ok(None);
+    };
+    if payload.len() > MAX_FRAGMENT_BYTES * 2 {
+        return Err(ShareError::TooLarge {
+            bytes: payload.len(),
+            limit: MAX_FRAGMENT_BYTES,
+        });
+    }
+    let (version, data) = payload
+        .split_once('.')
+        .ok_or_else(|| ShareError::Corrupt("no format version".to_string()))?;
+    if version != VERSION {
+        return Err(ShareError::UnknownVersion(version.to_string()));
+    }
+    let compressed = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|err| ShareError::Corrupt(format!("not base64url ({err})")))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_STATE_BYTES)
+        .map_err(|err| match err.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => ShareError::TooLarge {
+                bytes: MAX_STATE_BYTES + 1,
+                limit: MAX_STATE_BYTES,
+            },
+            status => ShareError::Corrupt(format!("cannot decompress ({status:?})")),
+        })?;
+    let wire: Wire = serde_json::from_slice(&json)
+        .map_err(|err| ShareError::Corrupt(format!("unreadable state ({err})")))?;
+    Ok(Some(Playground {
+        generated: wire.generated,
+        expected: wire.expected,
+        dialect: wire.dialect,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let state = Playground {
+            generated: "SELECT 'ünïcode' FROM t -- é\n".to_string(),
+            expected: "SELECT 1".to_string(),
+            dialect: SqlDialect::Snowflake,
+        };
+        let fragment = encode(&state).unwrap();
+        assert!(fragment.starts_with("s=1."));
+        assert!(
+            fragment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"=._-".contains(&b))
+        );
+        assert_eq!(decode(&format!("#{fragment}")), Ok(Some(state)));
+    }
+
+    #[test]
+    fn other_fragments_hold_no_state() {
+        assert_eq!(decode(""), Ok(None));
+        assert_eq!(decode("#top"), Ok(None));
+    }
+
+    #[test]
+    fn newer_versions_are_named() {
+        assert_eq!(
+            decode("s=2.abc"),
+            Err(ShareError::UnknownVersion("2".into()))
+        );
+    }
+
+    #[test]
+    fn damage_is_reported_not_panicked() {
+        assert!(matches!(decode("s=1.!!!"), Err(ShareError::Corrupt(_))));
+        assert!(matches!(decode("s=1.AAAA"), Err(ShareError::Corrupt(_))));
+        assert!(matches!(decode("s=1"), Err(ShareError::Corrupt(_))));
+    }
+
+    #[test]
+    fn a_decompression_bomb_is_refused() {
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 8 * MAX_STATE_BYTES], 9);
+        let fragment = format!("s=1.{}", URL_SAFE_NO_PAD.encode(bomb));
+        assert!(fragment.len() < MAX_FRAGMENT_BYTES);
+        assert!(matches!(
+            decode(&fragment),
+            Err(ShareError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn an_oversized_state_is_not_encoded() {
+        // Random-looking text barely compresses.
+        let mut seed = 7u64;
+        let noise: String = (0..200_000)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + (seed >> 59) as u8 % 26)
+            })
+            .collect();
+        let state = Playground {
+            generated: noise,
+            ..Playground::default()
+        };
+        assert!(matches!(encode(&state), Err(ShareError::TooLarge { .. })));
+    }
+}

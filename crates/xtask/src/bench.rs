@@ -1,0 +1,102 @@
+//! `cargo xtask bench`: the benchmarks, native and in wasm under Node, and a summary table.
+
+use std::path::{Path, PathBuf};
+
+use crate::steps::Steps;
+use crate::{root, run, tools, wasm_pkg};
+
+fn bench_dir() -> PathBuf {
+    root().join("target").join("bench")
+}
+
+pub fn run(steps: &mut Steps) -> Result<(), String> {
+    tools::setup(steps, tools::Needs::WEB)?;
+    let out = bench_dir();
+    std::fs::create_dir_all(&out)
+        .map_err(|err| format!("cannot create {}: {err}", out.display()))?;
+    let native = out.join("table_accuracy_native.json");
+    let wasm = out.join("table_accuracy_wasm.json");
+
+    steps.run(
+        "native bench",
+        "cargo bench -p qeval-core --bench table_accuracy",
+        || {
+            run::cargo()
+                .args(["bench", "-p", "qeval-core", "--bench", "table_accuracy"])
+                .env("QEVAL_BENCH_OUT", &native)
+                .status_ok("cargo bench")
+        },
+    )?;
+    let pkg = wasm_pkg::node_dir();
+    steps.run(
+        "wasm build",
+        "qeval-wasm, wasm-release profile, wasm-bindgen --target nodejs",
+        || wasm_pkg::build_for_node(&pkg),
+    )?;
+    steps.run(
+        "wasm bench",
+        "crates/wasm/bench/table_accuracy.mjs under Node",
+        || {
+            run::program("node")
+                .args([root().join("crates/wasm/bench/table_accuracy.mjs")])
+                .env("QEVAL_WASM_PKG", pkg.join("qeval_wasm.js"))
+                .env("QEVAL_CORPUS", root().join(crate::corpus::PATH))
+                .env("QEVAL_BENCH_OUT", &wasm)
+                .status_ok("the wasm bench")
+        },
+    )?;
+    steps.run(
+        "web release build",
+        "trunk build --release (for its size)",
+        || {
+            run::cargo_tool("trunk")
+                .args(["build", "--release"])
+                .status_ok("trunk build")
+        },
+    )?;
+
+    println!("\n| table accuracy per query (1,200-query corpus) | p50 | p99 |");
+    println!("|---|---|---|");
+    for (label, path) in [
+        ("native", &native),
+        ("wasm (Node 20, via qeval-wasm)", &wasm),
+    ] {
+        let figures = read_json(path)?;
+        println!(
+            "| {label} | {:.1} µs | {:.1} µs |",
+            figures["p50_us"].as_f64().unwrap_or(f64::NAN),
+            figures["p99_us"].as_f64().unwrap_or(f64::NAN)
+        );
+    }
+    report_wasm_size()
+}
+
+fn read_json(path: &Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+    serde_json::from_str(&text).map_err(|err| format!("{} is not JSON: {err}", path.display()))
+}
+
+/// Prints the size of the web app's wasm in dist/, raw and gzip -9.
+pub fn report_wasm_size() -> Result<(), String> {
+    let dist = root().join("dist");
+    let entries =
+        std::fs::read_dir(&dist).map_err(|err| format!("cannot list {}: {err}", dist.display()))?;
+    for path in entries.filter_map(|entry| entry.ok().map(|entry| entry.path())) {
+        if path.extension().is_some_and(|ext| ext == "wasm") {
+            let raw = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            let gzip = run::program("sh")
+                .args(["-c", &format!("gzip -9 -c '{}' | wc -c", path.display())])
+                .output_text()
+                .and_then(|text| text.trim().parse::<u64>().ok())
+                .unwrap_or(0);
+            println!(
+                "\nweb app wasm ({}): {:.0} KB raw, {:.0} KB gzip -9",
+                path.file_name().unwrap_or_default().to_string_lossy(),
+                raw as f64 / 1024.0,
+                gzip as f64 / 1024.0
+            );
+        }
+    }
+    Ok(())
+}

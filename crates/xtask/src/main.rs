@@ -1,0 +1,214 @@
+//! `cargo xtask`: everything beyond `cargo build` and `cargo test`.
+//!
+//! Each command installs what it needs and is missing, at the versions pinned in the repository
+//! (`rust-toolchain.toml`, `Trunk.toml`, `Cargo.lock`, `tests/e2e/package-lock.json`), prints each
+//! step with its duration, and stops at the first failing step, naming it.
+
+mod bench;
+mod corpus;
+mod run;
+mod steps;
+mod tools;
+mod wasm_pkg;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use steps::Steps;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  setup              install what the other commands need (wasm target, trunk, wasm-bindgen,
+                     wasm-opt, Playwright, chromium), skipping what is already there
+  serve [--port N]   build the web app and serve it on http://127.0.0.1:N (default 8080)
+  test               setup, then fmt check, clippy, native tests, wasm32 checks, the release web
+                     build and the browser tests: what CI runs
+  dist               build the release web app into dist/ and print its size
+  bench              benchmarks, native and wasm (Node), with a summary table
+  fuzz [--seconds N] feed generated and mutated queries to the analysis for N seconds (default 300)
+  corpus             regenerate tests/fixtures/corpus.jsonl, the benchmark and test corpus
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(command) = args.first() else {
+        eprint!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let rest = &args[1..];
+    let mut steps = Steps::new();
+    let result = match command.as_str() {
+        "setup" => tools::setup(&mut steps, tools::Needs::ALL),
+        "serve" => option_u64(rest, "--port", 8080).and_then(|port| serve(&mut steps, port)),
+        "test" => test(&mut steps),
+        "dist" => dist(&mut steps),
+        "bench" => bench::run(&mut steps),
+        "fuzz" => option_u64(rest, "--seconds", 300).and_then(|seconds| fuzz(&mut steps, seconds)),
+        "corpus" => corpus::write(&root().join(corpus::PATH)),
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    };
+    steps.summary();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("\nxtask {command}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The repository root (xtask lives in `crates/xtask`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+fn option_u64(args: &[String], name: &str, default: u64) -> Result<u64, String> {
+    match args.iter().position(|arg| arg == name) {
+        None => match args.first() {
+            Some(unknown) => Err(format!("unknown option `{unknown}`")),
+            None => Ok(default),
+        },
+        Some(at) => args
+            .get(at + 1)
+            .and_then(|value| value.parse().ok())
+            .ok_or_else(|| format!("{name} needs a whole number")),
+    }
+}
+
+fn serve(steps: &mut Steps, port: u64) -> Result<(), String> {
+    tools::setup(steps, tools::Needs::WEB)?;
+    let url = format!("http://127.0.0.1:{port}/");
+    println!("\nqeval: building, then serving at {url} (Ctrl+C stops)\n");
+    run::cargo_tool("trunk")
+        .args([
+            "serve",
+            "--release",
+            "--address",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+        ])
+        .status_ok("trunk serve")
+}
+
+fn dist(steps: &mut Steps) -> Result<(), String> {
+    tools::setup(steps, tools::Needs::WEB)?;
+    steps.run(
+        "web release build",
+        "trunk build --release",
+        web_release_build,
+    )?;
+    bench::report_wasm_size()
+}
+
+fn web_release_build() -> Result<(), String> {
+    run::cargo_tool("trunk")
+        .args(["build", "--release"])
+        .status_ok("trunk build --release")
+}
+
+fn test(steps: &mut Steps) -> Result<(), String> {
+    tools::setup(steps, tools::Needs::ALL)?;
+    steps.run("format", "cargo fmt --all -- --check", || {
+        run::cargo()
+            .args(["fmt", "--all", "--", "--check"])
+            .status_ok("cargo fmt")
+    })?;
+    steps.run(
+        "lint",
+        "cargo clippy --workspace --all-targets -- -D warnings",
+        || {
+            run::cargo()
+                .args([
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--locked",
+                    "--",
+                    "-D",
+                    "warnings",
+                ])
+                .status_ok("cargo clippy")
+        },
+    )?;
+    steps.run("native tests", "cargo test --workspace", || {
+        run::cargo()
+            .args(["test", "--workspace", "--locked"])
+            .status_ok("cargo test")
+    })?;
+    steps.run(
+        "wasm32 check",
+        "core and wasm bindings for wasm32, warnings denied",
+        || {
+            run::cargo()
+                .args([
+                    "clippy",
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "--locked",
+                    "-p",
+                    "qeval-core",
+                    "-p",
+                    "qeval-wasm",
+                    "-p",
+                    "qeval-web",
+                    "--",
+                    "-D",
+                    "warnings",
+                ])
+                .status_ok("cargo clippy --target wasm32-unknown-unknown")
+        },
+    )?;
+    let pkg = wasm_pkg::node_dir();
+    steps.run(
+        "wasm package",
+        "qeval-wasm for Node (wasm-release profile)",
+        || wasm_pkg::build_for_node(&pkg),
+    )?;
+    steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
+        wasm_pkg::node_tests(&pkg)
+    })?;
+    steps.run(
+        "web release build",
+        "trunk build --release",
+        web_release_build,
+    )?;
+    steps.run(
+        "browser tests",
+        "Playwright + chromium against dist/ on 127.0.0.1",
+        run::browser_tests,
+    )?;
+    Ok(())
+}
+
+fn fuzz(steps: &mut Steps, seconds: u64) -> Result<(), String> {
+    steps.run(
+        "fuzz",
+        &format!("{seconds} s of generated and mutated queries"),
+        || {
+            run::cargo()
+                .args([
+                    "test",
+                    "--release",
+                    "-p",
+                    "qeval-core",
+                    "--test",
+                    "fuzz_analysis",
+                    "--",
+                    "--nocapture",
+                ])
+                .env("QEVAL_FUZZ_SECONDS", seconds.to_string())
+                .status_ok("the fuzz run")
+        },
+    )
+}

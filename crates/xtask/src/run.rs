@@ -1,0 +1,131 @@
+//! Running programs: inherited output, the project's tool folders on PATH, clear failures.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::root;
+
+/// Where `cargo install --root` puts the pinned tools.
+pub fn tools_bin() -> PathBuf {
+    root().join(".tools").join("bin")
+}
+
+/// Where npm puts the packages of `tests/e2e/package.json` (Playwright, wasm-opt).
+pub fn node_bin() -> PathBuf {
+    root()
+        .join("tests")
+        .join("e2e")
+        .join("node_modules")
+        .join(".bin")
+}
+
+/// PATH with the project's own tools first, so the pinned versions win.
+pub fn path_with_tools() -> OsString {
+    let mut paths = vec![tools_bin(), node_bin()];
+    if let Some(path) = std::env::var_os("PATH") {
+        paths.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(paths).unwrap_or_default()
+}
+
+pub struct Cmd {
+    command: Command,
+    shown: String,
+}
+
+/// A program run from the repository root with the project's tools on PATH.
+pub fn program(name: impl AsRef<OsStr>) -> Cmd {
+    let mut command = Command::new(name.as_ref());
+    command
+        .current_dir(root())
+        .env("PATH", path_with_tools())
+        // Trunk asks the network for newer versions unless told not to.
+        .env("TRUNK_SKIP_VERSION_CHECK", "true");
+    Cmd {
+        command,
+        shown: name.as_ref().to_string_lossy().into_owned(),
+    }
+}
+
+pub fn cargo() -> Cmd {
+    program(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+/// A tool installed into `.tools/bin`.
+pub fn cargo_tool(name: &str) -> Cmd {
+    program(tools_bin().join(name))
+}
+
+impl Cmd {
+    pub fn args<I, S>(mut self, args: I) -> Cmd
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        for arg in args {
+            self.shown.push(' ');
+            self.shown.push_str(&arg.as_ref().to_string_lossy());
+            self.command.arg(arg);
+        }
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: impl AsRef<OsStr>) -> Cmd {
+        self.command.env(key, value);
+        self
+    }
+
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Cmd {
+        self.command.current_dir(dir.into());
+        self
+    }
+
+    /// Runs with output shown; an error names `what` and the exit status.
+    pub fn status_ok(mut self, what: &str) -> Result<(), String> {
+        let status = self
+            .command
+            .status()
+            .map_err(|err| format!("cannot start `{}` ({what}): {err}", self.shown))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("{what} failed ({status}): `{}`", self.shown))
+        }
+    }
+
+    /// Runs quietly and returns standard output, or `None` if it cannot run or fails.
+    pub fn output_text(mut self) -> Option<String> {
+        let output = self.command.output().ok()?;
+        output
+            .status
+            .success()
+            .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+}
+
+/// `node --test` over every `*.test.mjs` file in `dir`, run from `dir`.
+pub fn node_test_files(dir: &Path) -> Result<Cmd, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|err| format!("cannot list {}: {err}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.to_string_lossy().ends_with(".test.mjs"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no *.test.mjs files in {}", dir.display()));
+    }
+    Ok(program("node")
+        .args(["--test", "--test-concurrency=1"])
+        .args(&files)
+        .current_dir(dir))
+}
+
+/// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`.
+pub fn browser_tests() -> Result<(), String> {
+    let e2e = root().join("tests").join("e2e");
+    node_test_files(&e2e)?
+        .env("QEVAL_DIST", root().join("dist"))
+        .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
+        .status_ok("the browser tests")
+}

@@ -1,0 +1,94 @@
+// Shared by the browser tests: a static server over the release build, and a headless Chromium.
+import { createServer } from "node:http";
+import { readFile, stat, mkdir } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".jsonl": "application/x-ndjson",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+};
+
+export const dist = resolve(process.env.QEVAL_DIST ?? "../../dist");
+export const artifacts = resolve(process.env.QEVAL_ARTIFACTS ?? "artifacts");
+
+/** Serves `dist` on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serveDist() {
+  await stat(join(dist, "index.html")).catch(() => {
+    throw new Error(`no release build in ${dist}: run \`cargo xtask dist\` first`);
+  });
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const file = normalize(join(dist, path.endsWith("/") ? `${path}index.html` : path));
+    if (!file.startsWith(dist)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(done)) };
+}
+
+/** Debian's chromium, headless, with the flags this sandbox needs and a fresh profile. */
+export async function launchBrowser() {
+  await mkdir(artifacts, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/** A page that fails the test on uncaught errors and records every dialog it dismisses. */
+export async function openPage(context, url) {
+  const page = await context.newPage();
+  page.dialogs = [];
+  page.errors = [];
+  page.on("dialog", (dialog) => {
+    page.dialogs.push(dialog.message());
+    dialog.dismiss().catch(() => {});
+  });
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  await page.goto(url);
+  await page.locator("textarea#generated").waitFor();
+  return page;
+}
+
+/** Waits until the element's text equals `want` (or matches it, for a RegExp); on timeout the
+ * error says what the page showed instead. */
+export async function waitForText(page, selector, want, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let seen = null;
+  while (Date.now() < deadline) {
+    seen = await page
+      .locator(selector)
+      .first()
+      .textContent({ timeout: 500 })
+      .catch(() => null);
+    if (seen !== null && (want instanceof RegExp ? want.test(seen) : seen.trim() === want)) return seen;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`${selector}: wanted ${want}, the page showed ${JSON.stringify(seen)}`);
+}

@@ -1,0 +1,124 @@
+// The playground in a real headless Chromium, against the release build.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function freshPage(url = server.url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  return openPage(context, url);
+}
+
+async function typeInto(page, id, text) {
+  const editor = page.locator(`textarea#${id}`);
+  await editor.fill("");
+  await editor.pressSequentially(text, { delay: 2 });
+}
+
+test("typing two queries shows their tables and the table accuracy", async () => {
+  const page = await freshPage();
+  await typeInto(page, "generated", "SELECT * FROM users;");
+  await typeInto(page, "expected", "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.id");
+  await waitForText(page, "[data-testid=table-accuracy-score]", "0.50");
+  await waitForText(page, "[data-testid=generated-tables]", "Reads users");
+  await waitForText(page, "[data-testid=expected-tables]", "Reads usersorders");
+  await waitForText(page, "[data-testid=intersection]", "users");
+  await waitForText(page, "[data-testid=union]", "usersorders");
+  await waitForText(page, "[data-testid=identical]", "Queries differ after normalization");
+
+  await typeInto(page, "generated", "select U.NAME from USERS as u join ORDERS o on o.user_id = u.id;");
+  await waitForText(page, "[data-testid=table-accuracy-score]", "1.00");
+
+  await typeInto(page, "expected", "SELECT u.name FROM users AS u JOIN orders o ON o.user_id = u.id");
+  await waitForText(page, "[data-testid=identical]", "Queries are identical");
+  await page.screenshot({ path: join(artifacts, "playground.png"), fullPage: true });
+  assert.deepEqual(page.errors, []);
+});
+
+test("a parse error points at its line and column, and the button goes there", async () => {
+  const page = await freshPage();
+  await typeInto(page, "generated", "SELECT id\nFROM users\nWHERE id = 1)");
+  await waitForText(page, "[data-testid=generated-error]", /Line 3, column 13: expected end of statement, found \)/);
+  const snippet = await page.locator("[data-testid=generated-error] pre").textContent();
+  assert.equal(snippet, "WHERE id = 1)\n            ^");
+  await page.getByRole("button", { name: "Show in editor" }).click();
+  const cursor = await page.evaluate(() => {
+    const area = document.activeElement;
+    return { id: area.id, at: area.selectionStart };
+  });
+  assert.deepEqual(cursor, { id: "generated", at: "SELECT id\nFROM users\n".length + 12 });
+});
+
+test("the dialect select changes how queries are read", async () => {
+  const page = await freshPage();
+  await page.selectOption("#dialect", "mssql");
+  await typeInto(page, "generated", "SELECT TOP 5 * FROM [dbo].[Users] WITH (NOLOCK)");
+  await typeInto(page, "expected", "SELECT TOP 5 * FROM dbo.users");
+  await waitForText(page, "[data-testid=generated-tables]", "Reads dbo.users");
+  await waitForText(page, "[data-testid=table-accuracy-score]", "1.00");
+});
+
+test("a copied link opens the same state in a fresh page", async () => {
+  const page = await freshPage();
+  await page.selectOption("#dialect", "postgres");
+  await typeInto(page, "generated", "SELECT * FROM sales.orders WHERE total > 10::int");
+  await typeInto(page, "expected", "SELECT * FROM orders o JOIN customers c ON c.id = o.cid");
+  await waitForText(page, "[data-testid=table-accuracy-score]", "0.50");
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await waitForText(page, "[data-testid=copy-status]", "Link copied");
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#s=1\.[A-Za-z0-9_-]+$/);
+
+  const other = await freshPage(link);
+  assert.equal(await other.inputValue("textarea#generated"), "SELECT * FROM sales.orders WHERE total > 10::int");
+  assert.equal(await other.inputValue("textarea#expected"), "SELECT * FROM orders o JOIN customers c ON c.id = o.cid");
+  assert.equal(await other.inputValue("#dialect"), "postgres");
+  await waitForText(other, "[data-testid=table-accuracy-score]", "0.50");
+  await waitForText(other, "[data-testid=generated-tables]", "Reads sales.orders");
+});
+
+test("a damaged link says so and opens the example instead", async () => {
+  const page = await freshPage(`${server.url}#s=1.not-a-real-state`);
+  await waitForText(page, "[role=alert].notice", /This link could not be opened: the link is damaged/);
+  assert.notEqual(await page.inputValue("textarea#generated"), "");
+});
+
+test("markup in a query is shown as text and never runs", async () => {
+  const hostile = "SELECT '<img src=x onerror=alert(1)>' FROM t WHERE";
+  const page = await freshPage();
+  await typeInto(page, "generated", hostile);
+  await typeInto(page, "expected", "SELECT 1 FROM \"<img src=x onerror=alert(2)>\"");
+  await waitForText(page, "[data-testid=generated-error] pre", /<img src=x onerror=alert\(1\)>/);
+  await waitForText(page, "[data-testid=expected-tables]", "Reads <img src=x onerror=alert(2)>");
+  // Reopen it from a link, the other way markup could get in.
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await waitForText(page, "[data-testid=copy-status]", "Link copied");
+  const other = await freshPage(await page.evaluate(() => navigator.clipboard.readText()));
+  await waitForText(other, "[data-testid=generated-error] pre", /<img src=x onerror=alert\(1\)>/);
+  for (const p of [page, other]) {
+    await p.waitForTimeout(300);
+    assert.equal(await p.locator("img").count(), 0, "no <img> element was created");
+    assert.deepEqual(p.dialogs, [], "no dialog fired");
+  }
+});
+
+test("the editors are reachable from the keyboard in reading order", async () => {
+  const page = await freshPage();
+  await page.locator("textarea#generated").focus();
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "expected");
+});
