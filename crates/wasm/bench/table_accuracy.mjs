@@ -26,8 +26,8 @@ const micros = cases.map((c) => {
     for (let i = 0; i < RUNS; i++) one(c);
     batches.push(((performance.now() - started) * 1000) / RUNS);
   }
-  batches.sort((a, b) => a - b);
-  return batches[2];
+  // The fastest batch: noise on a shared machine only ever adds time.
+  return Math.min(...batches);
 });
 micros.sort((a, b) => a - b);
 const at = (p) => micros[Math.min(micros.length - 1, Math.round((p / 100) * (micros.length - 1)))];
