@@ -33,7 +33,7 @@ test("typing two queries shows their tables and the table accuracy", async () =>
   const page = await freshPage();
   await typeInto(page, "generated", "SELECT * FROM users;");
   await typeInto(page, "expected", "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.id");
-  await waitForText(page, "[data-testid=table-accuracy-score]", "0.50");
+  await waitForText(page, "[data-testid=metric-table_accuracy-score]", "0.50");
   await waitForText(page, "[data-testid=generated-tables]", "Reads users");
   await waitForText(page, "[data-testid=expected-tables]", "Reads usersorders");
   await waitForText(page, "[data-testid=intersection]", "users");
@@ -41,7 +41,7 @@ test("typing two queries shows their tables and the table accuracy", async () =>
   await waitForText(page, "[data-testid=identical]", "Queries differ after normalization");
 
   await typeInto(page, "generated", "select U.NAME from USERS as u join ORDERS o on o.user_id = u.id;");
-  await waitForText(page, "[data-testid=table-accuracy-score]", "1.00");
+  await waitForText(page, "[data-testid=metric-table_accuracy-score]", "1.00");
 
   await typeInto(page, "expected", "SELECT u.name FROM users AS u JOIN orders o ON o.user_id = u.id");
   await waitForText(page, "[data-testid=identical]", "Queries are identical");
@@ -69,7 +69,7 @@ test("the dialect select changes how queries are read", async () => {
   await typeInto(page, "generated", "SELECT TOP 5 * FROM [dbo].[Users] WITH (NOLOCK)");
   await typeInto(page, "expected", "SELECT TOP 5 * FROM dbo.users");
   await waitForText(page, "[data-testid=generated-tables]", "Reads dbo.users");
-  await waitForText(page, "[data-testid=table-accuracy-score]", "1.00");
+  await waitForText(page, "[data-testid=metric-table_accuracy-score]", "1.00");
 });
 
 test("a copied link opens the same state in a fresh page", async () => {
@@ -77,7 +77,7 @@ test("a copied link opens the same state in a fresh page", async () => {
   await page.selectOption("#dialect", "postgres");
   await typeInto(page, "generated", "SELECT * FROM sales.orders WHERE total > 10::int");
   await typeInto(page, "expected", "SELECT * FROM orders o JOIN customers c ON c.id = o.cid");
-  await waitForText(page, "[data-testid=table-accuracy-score]", "0.50");
+  await waitForText(page, "[data-testid=metric-table_accuracy-score]", "0.50");
   await page.getByRole("button", { name: "Copy link" }).click();
   await waitForText(page, "[data-testid=copy-status]", "Link copied");
   const link = await page.evaluate(() => navigator.clipboard.readText());
@@ -87,7 +87,7 @@ test("a copied link opens the same state in a fresh page", async () => {
   assert.equal(await other.inputValue("textarea#generated"), "SELECT * FROM sales.orders WHERE total > 10::int");
   assert.equal(await other.inputValue("textarea#expected"), "SELECT * FROM orders o JOIN customers c ON c.id = o.cid");
   assert.equal(await other.inputValue("#dialect"), "postgres");
-  await waitForText(other, "[data-testid=table-accuracy-score]", "0.50");
+  await waitForText(other, "[data-testid=metric-table_accuracy-score]", "0.50");
   await waitForText(other, "[data-testid=generated-tables]", "Reads sales.orders");
 });
 
@@ -121,4 +121,47 @@ test("the editors are reachable from the keyboard in reading order", async () =>
   await page.locator("textarea#generated").focus();
   await page.keyboard.press("Tab");
   assert.equal(await page.evaluate(() => document.activeElement.id), "expected");
+});
+
+test("a pasted pair with results shows the full QAS breakdown", async () => {
+  const page = await freshPage();
+  await page.selectOption("#profile", "qas");
+  await typeInto(page, "generated", "SELECT u.name, COUNT(*) AS n FROM users u GROUP BY u.name");
+  await typeInto(page, "expected", "SELECT name, COUNT(*) AS n FROM users GROUP BY name ORDER BY n DESC");
+  await page.locator("details.results-input summary").click();
+  await page.locator("textarea#generated-result").fill('[{"name": "ann", "n": 3}, {"name": "bob", "n": 5}]');
+  await page.locator("textarea#expected-result").fill('{"columns": ["name", "n"], "rows": [["bob", 5], ["ann", 3]]}');
+  await page.selectOption("#answer-type", "table");
+  await waitForText(page, "[data-testid=generated-result-shape]", "2 rows × 2 columns");
+  await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+  await waitForText(page, "[data-testid=metric-datatype-score]", "1.00");
+  await waitForText(page, "[data-testid=metric-datatype-explanation]", "Valid table: 2 rows x 2 columns");
+  const semantic = Number(await waitForText(page, "[data-testid=metric-semantic_similarity-score]", /^0\.9\d$/));
+  await waitForText(page, "[data-testid=metric-semantic_similarity]", /missing ordering/);
+  // 0.4 semantic + 0.4 execution + 0.2 datatype, shown to two places.
+  const total = (0.4 * semantic + 0.4 + 0.2).toFixed(2);
+  await waitForText(page, "[data-testid=profile-total]", total);
+  await waitForText(page, "[data-testid=profile-verdict]", "PASS");
+  await waitForText(page, "[data-testid=profile-explanation]", /≥ 70% → PASS/);
+  await waitForText(page, "[data-testid=metric-results_match-explanation]", /f1 mode/);
+  await page.screenshot({ path: join(artifacts, "playground-qas.png"), fullPage: true });
+
+  // A result that is not valid JSON says where, and is left out of the scores.
+  await page.locator("textarea#generated-result").fill('[{"name": "ann", "n": 3},');
+  await waitForText(page, "[data-testid=generated-result-error]", /invalid JSON/);
+  await waitForText(page, "[data-testid=profile-verdict]", "NO VERDICT");
+  assert.deepEqual(page.errors, []);
+});
+
+test("KQL queries are read as KQL", async () => {
+  const page = await freshPage();
+  await page.selectOption("#language", "kql");
+  assert.equal(await page.locator("#dialect").count(), 0, "no SQL dialect for KQL");
+  await typeInto(page, "generated", "Traces | where timestamp > ago(60m) | project timestamp, level, message");
+  await typeInto(page, "expected", "Traces | where timestamp > ago(1h) | project timestamp, level, message");
+  await waitForText(page, "[data-testid=generated-tables]", "Reads traces");
+  await waitForText(page, "[data-testid=identical]", "Queries are identical");
+  await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "1.00");
+  await typeInto(page, "generated", "AppTraces | where timestamp > ago(1h) | summarize count()");
+  await waitForText(page, "[data-testid=metric-query_correctness-explanation]", "Query accesses wrong table");
 });

@@ -10,10 +10,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use qeval_core::metrics::TableMatch;
 use qeval_core::sql::SqlDialect;
 
-/// Score LLM-generated SQL queries against expected ones.
+/// Score LLM-generated SQL and KQL queries against expected ones.
 ///
 /// Exit status: 0 when everything was read and scored, 1 when some input was rejected (the rest is
-/// still scored and printed), 2 when the command could not run at all (bad flags, unreadable file).
+/// still scored and printed) or a query failed its check, 2 when the command could not run at all
+/// (bad flags, unreadable file).
 #[derive(Debug, Parser)]
 #[command(name = "qeval", version, about, long_about)]
 struct Cli {
@@ -29,46 +30,127 @@ enum Command {
     /// unquoted. A query that does not parse prints its error with line and column, and exits 1.
     Tables {
         /// The query. Use `-` or leave it out to read it from standard input.
-        sql: Option<String>,
+        query: Option<String>,
         #[command(flatten)]
-        dialect: DialectArg,
+        language: LanguageArgs,
         /// Print a JSON array instead of one name per line.
         #[arg(long)]
         json: bool,
     },
     /// Score every pair of a JSON Lines file; print one JSON scorecard per line.
     ///
-    /// Each input line is an object with `generated_sql` (required), `expected_sql`,
-    /// `expected_tables` (array of names; at least one of the two), `dialect` and `id` (optional).
+    /// Each input line is an object with `generated_sql` (required) and at least one of
+    /// `expected_sql`, `expected_tables` (array of names) and `expected_result`; optional:
+    /// `id`, `question`, `dialect`, `language` (sql, kql), `generated_result`,
+    /// `generated_error`, `expected_answer_type` (number, integer, string, boolean, date, list,
+    /// table), `profile`, `mode`. Results may be any JSON shape qeval reads (array of objects,
+    /// {columns, rows}, array of arrays, scalar, Kusto, pandas split/records).
+    ///
     /// A line that cannot be read becomes `{"line": N, "error": {...}}` naming the line and the
     /// field, and the other lines are still scored. Blank lines, a byte-order mark and CRLF line
     /// ends are accepted. A summary goes to standard error.
-    Score {
-        /// The pairs file (JSON Lines). Use `-` to read standard input.
-        #[arg(long, value_name = "FILE")]
-        pairs: PathBuf,
+    Score(ScoreArgs),
+    /// Compare two result sets (JSON files) and print the comparison as JSON.
+    Compare {
+        /// The expected result (JSON file, `-` for standard input).
+        expected: PathBuf,
+        /// The generated result (JSON file).
+        generated: PathBuf,
         #[command(flatten)]
-        dialect: DialectArg,
-        /// How table names are matched for table accuracy.
-        #[arg(long, value_enum, default_value_t = TableMatchArg::Name)]
-        table_match: TableMatchArg,
-        /// Write the scorecards to this file instead of standard output.
-        #[arg(long, short, value_name = "FILE")]
-        output: Option<PathBuf>,
+        compare: CompareArgs,
+        /// Row order counts (for `bag` and `subset`); by default it does not.
+        #[arg(long)]
+        order_matters: bool,
+    },
+    /// Check a query against the read-only policy; exit 1 when it is unsafe.
+    Safety {
+        /// The query. Use `-` or leave it out to read it from standard input.
+        query: Option<String>,
+        #[command(flatten)]
+        language: LanguageArgs,
     },
 }
 
 #[derive(Debug, clap::Args)]
-struct DialectArg {
+struct LanguageArgs {
     /// SQL dialect: generic, sqlite, postgres, mysql, mssql, bigquery, snowflake, duckdb, ansi.
     /// In a pairs file, a line's own `dialect` field wins.
     #[arg(long, short, default_value = "generic", value_parser = parse_dialect)]
     dialect: SqlDialect,
+    /// Query language. In a pairs file, a line's own `language` field wins.
+    #[arg(long, value_enum, default_value_t = LanguageArg::Sql)]
+    language: LanguageArg,
+}
+
+#[derive(Debug, clap::Args)]
+struct CompareArgs {
+    /// How result sets are compared: f1 (default), seed, bag (Spider), set (BIRD EX), subset
+    /// (Spider 2.0 style), soft-f1 (BIRD mini-dev). Default: seed for the kql-batch profile, f1
+    /// otherwise. A line's own `mode` wins.
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<qeval_core::results::compare::Mode>,
+    /// Relative tolerance for numbers in result tables.
+    #[arg(long, default_value_t = 1e-9)]
+    tolerance: f64,
+    /// Compare text in results ignoring case.
+    #[arg(long)]
+    ignore_case: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ScoreArgs {
+    /// The pairs file (JSON Lines). Use `-` to read standard input.
+    #[arg(long, value_name = "FILE")]
+    pairs: PathBuf,
+    #[command(flatten)]
+    language: LanguageArgs,
+    #[command(flatten)]
+    compare: CompareArgs,
+    /// How scores add up to a total and a pass: qas (default; seed 003), kql-batch (seed 000),
+    /// sql-metrics (seed 002), agent (seed 004). A line's own `profile` wins.
+    #[arg(long, value_parser = parse_profile, default_value = "qas", conflicts_with = "profile_file")]
+    profile: qeval_core::profiles::ProfileName,
+    /// A custom profile: JSON with `weights` (metric name -> weight), `threshold`, and optionally
+    /// `require_execution`, `require_perfect`, `label`.
+    #[arg(long, value_name = "FILE")]
+    profile_file: Option<PathBuf>,
+    /// Relative tolerance for a single number in execution similarity (seed 003: 1%).
+    #[arg(long, default_value_t = 0.01)]
+    numeric_tolerance: f64,
+    /// How table names are matched for table accuracy.
+    #[arg(long, value_enum, default_value_t = TableMatchArg::Name)]
+    table_match: TableMatchArg,
+    /// Write the scorecards to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 fn parse_dialect(name: &str) -> Result<SqlDialect, String> {
     name.parse()
         .map_err(|err: qeval_core::sql::UnknownDialect| err.to_string())
+}
+
+fn parse_mode(name: &str) -> Result<qeval_core::results::compare::Mode, String> {
+    name.parse()
+}
+
+fn parse_profile(name: &str) -> Result<qeval_core::profiles::ProfileName, String> {
+    name.parse()
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LanguageArg {
+    Sql,
+    Kql,
+}
+
+impl From<LanguageArg> for qeval_core::Language {
+    fn from(arg: LanguageArg) -> Self {
+        match arg {
+            LanguageArg::Sql => qeval_core::Language::Sql,
+            LanguageArg::Kql => qeval_core::Language::Kql,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -91,20 +173,26 @@ impl From<TableMatchArg> for TableMatch {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Tables { sql, dialect, json } => {
-            commands::tables::run(sql.as_deref(), dialect.dialect, json)
+        Command::Tables {
+            query,
+            language,
+            json,
+        } => commands::tables::run(
+            query.as_deref(),
+            language.language.into(),
+            language.dialect,
+            json,
+        ),
+        Command::Score(args) => commands::score::run(&args),
+        Command::Compare {
+            expected,
+            generated,
+            compare,
+            order_matters,
+        } => commands::compare::run(&expected, &generated, &compare, order_matters),
+        Command::Safety { query, language } => {
+            commands::safety::run(query.as_deref(), language.language.into(), language.dialect)
         }
-        Command::Score {
-            pairs,
-            dialect,
-            table_match,
-            output,
-        } => commands::score::run(&commands::score::Args {
-            pairs,
-            dialect: dialect.dialect,
-            table_match: table_match.into(),
-            output,
-        }),
     };
     match outcome {
         Ok(commands::Outcome::Clean) => ExitCode::SUCCESS,

@@ -179,3 +179,113 @@ fn help_documents_every_flag() {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
 }
+
+#[test]
+fn score_with_the_kql_batch_profile() {
+    let output = qeval(&[
+        "score",
+        "--pairs",
+        &fixture("kql_batch.jsonl"),
+        "--profile",
+        "kql-batch",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let records = stdout_lines(&output);
+    assert_eq!(records[0]["profile"]["passed"], true);
+    assert_eq!(
+        records[0]["metrics"]["results_match"]["details"]["mode"],
+        "seed"
+    );
+    assert_eq!(records[1]["profile"]["passed"], false);
+    assert_eq!(
+        records[1]["metrics"]["query_correctness"]["explanation"],
+        "Query accesses wrong table"
+    );
+    assert_eq!(records[2]["executed"], false);
+    assert_eq!(records[2]["profile"]["passed"], false);
+    assert!(
+        records[2]["metrics"]["results_match"]["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("timeout")
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("kql-batch profile: 1 passed, 2 failed"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_custom_profile_from_a_file() {
+    let dir = std::env::temp_dir().join(format!("qeval-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let profile = dir.join("profile.json");
+    std::fs::write(
+        &profile,
+        r#"{"weights": {"table_accuracy": 1}, "threshold": 0.9}"#,
+    )
+    .expect("write");
+    let output = qeval(&[
+        "score",
+        "--pairs",
+        &fixture("crlf_bom.jsonl"),
+        "--profile-file",
+        profile.to_str().unwrap_or_default(),
+    ]);
+    let records = stdout_lines(&output);
+    assert_eq!(records[0]["profile"]["passed"], true);
+    assert_eq!(records[1]["profile"]["passed"], false);
+    std::fs::write(&profile, r#"{"weights": {"table_accuracy": 1}}"#).expect("write");
+    let output = qeval(&[
+        "score",
+        "--pairs",
+        &fixture("crlf_bom.jsonl"),
+        "--profile-file",
+        profile.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("missing field `threshold`"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn compare_two_result_files_in_each_mode() {
+    for (mode, equal) in [("f1", true), ("bag", true), ("seed", true), ("set", false)] {
+        let output = qeval(&[
+            "compare",
+            &fixture("expected_result.json"),
+            &fixture("generated_result.json"),
+            "--mode",
+            mode,
+        ]);
+        let comparison: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(comparison["equal"], equal, "{mode}: {comparison}");
+        assert_eq!(output.status.success(), equal, "{mode}");
+    }
+    let output = qeval(&[
+        "compare",
+        &fixture("expected_result.json"),
+        &fixture("pairs.jsonl"),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("pairs.jsonl"));
+}
+
+#[test]
+fn safety_flags_writes_and_passes_reads() {
+    let output = qeval(&["safety", "SELECT * FROM users WHERE note = 'DROP TABLE x'"]);
+    assert!(output.status.success());
+    let output = qeval(&[
+        "safety",
+        "--dialect",
+        "postgres",
+        "WITH d AS (DELETE FROM users RETURNING *) SELECT * FROM d",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("DELETE"));
+}

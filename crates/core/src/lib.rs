@@ -4,12 +4,18 @@
 //! the `qeval` command line, in the browser and under Node, so the same input gives the same
 //! scorecard everywhere. Malformed input never panics: it becomes a diagnostic in the scorecard.
 
+pub mod datatype;
+pub mod execution;
+pub mod judge;
+pub mod kql;
 pub mod metrics;
 pub mod pairs;
+pub mod profiles;
+pub mod results;
 pub mod score;
 pub mod scorecard;
 pub mod sql;
 
-pub use pairs::{InputError, PairInput, parse_pair_line};
+pub use pairs::{InputError, Language, PairInput, parse_pair_line};
 pub use score::{Analysis, ScoreOptions, analyse, score_pair, table_accuracy_of_sql};
 pub use scorecard::{Diagnostic, Metric, MetricError, Scorecard};

@@ -3,13 +3,41 @@
 //! ```json
 //! {"id": "q1", "generated_sql": "SELECT ...", "expected_sql": "SELECT ...", "dialect": "sqlite"}
 //! {"id": "q2", "generated_sql": "SELECT ...", "expected_tables": ["users", "orders"]}
+//! {"id": "q3", "language": "kql", "generated_sql": "T | take 5", "expected_sql": "T | take 5",
+//!  "expected_result": [{"a": 1}], "generated_result": [{"a": 1}], "expected_answer_type": "table"}
 //! ```
+//!
+//! `generated_query`/`expected_query` (and `_kql`) are accepted for `generated_sql`/`expected_sql`.
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::datatype::AnswerType;
+use crate::profiles::ProfileName;
+use crate::results::compare::Mode;
 use crate::sql::SqlDialect;
+
+/// The query language of a pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    #[default]
+    Sql,
+    Kql,
+}
+
+impl std::str::FromStr for Language {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "sql" => Ok(Language::Sql),
+            "kql" | "kusto" => Ok(Language::Kql),
+            _ => Err(format!("unknown language \"{s}\" (expected sql or kql)")),
+        }
+    }
+}
 
 /// One generated query and its expectation.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -22,6 +50,22 @@ pub struct PairInput {
     pub expected_tables: Option<Vec<String>>,
     /// Overrides the default dialect for this pair.
     pub dialect: Option<SqlDialect>,
+    /// Overrides the default language for this pair.
+    pub language: Option<Language>,
+    /// The question the query answers (for LLM judges; shown in reports).
+    pub question: Option<String>,
+    /// The expected query's result, in any shape `results::read_result` reads.
+    pub expected_result: Option<Value>,
+    /// The generated query's result.
+    pub generated_result: Option<Value>,
+    /// Seed 003's `expected_answer_type`.
+    pub expected_answer_type: Option<AnswerType>,
+    /// The error the generated query failed with, if it did.
+    pub generated_error: Option<String>,
+    /// Overrides the default profile for this pair.
+    pub profile: Option<ProfileName>,
+    /// Overrides the default comparison mode for this pair.
+    pub mode: Option<Mode>,
 }
 
 /// Why a line of a pairs file was rejected; names the field when one is at fault.
@@ -81,17 +125,30 @@ pub fn parse_pair_line(line: &str) -> Result<PairInput, InputError> {
 
 /// Reads a pair from an already parsed JSON object.
 pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputError> {
-    let generated_sql = match object.get("generated_sql") {
-        Some(Value::String(sql)) => sql.clone(),
-        Some(other) => {
+    let generated_sql = match first_present(
+        object,
+        &["generated_sql", "generated_query", "generated_kql"],
+    ) {
+        Some((_, Value::String(sql))) => sql.clone(),
+        Some((field, other)) => {
             return Err(InputError::field(
-                "generated_sql",
+                field,
                 format!("expected a string, found {}", kind(other)),
             ));
         }
         None => return Err(InputError::field("generated_sql", "is missing")),
     };
-    let expected_sql = optional_string(object, "expected_sql")?;
+    let expected_sql =
+        match first_present(object, &["expected_sql", "expected_query", "expected_kql"]) {
+            None | Some((_, Value::Null)) => None,
+            Some((_, Value::String(sql))) => Some(sql.clone()),
+            Some((field, other)) => {
+                return Err(InputError::field(
+                    field,
+                    format!("expected a string, found {}", kind(other)),
+                ));
+            }
+        };
     let expected_tables = match object.get("expected_tables") {
         None | Some(Value::Null) => None,
         Some(Value::Array(items)) => {
@@ -116,12 +173,51 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
             ));
         }
     };
-    if expected_sql.is_none() && expected_tables.is_none() {
+    let expected_result = object
+        .get("expected_result")
+        .or_else(|| object.get("expected_results"))
+        .filter(|v| !v.is_null())
+        .cloned();
+    let generated_result = ["generated_result", "actual_result", "actual_results"]
+        .iter()
+        .find_map(|field| object.get(*field))
+        .filter(|v| !v.is_null())
+        .cloned();
+    if expected_sql.is_none() && expected_tables.is_none() && expected_result.is_none() {
         return Err(InputError::field(
             "expected_sql",
-            "is missing (give expected_sql, expected_tables, or both)",
+            "is missing (give expected_sql, expected_tables or expected_result)",
         ));
     }
+    let parse_field =
+        |field: &str| -> Result<Option<String>, InputError> { optional_string(object, field) };
+    let language = parse_field("language")?
+        .map(|name| name.parse::<Language>())
+        .transpose()
+        .map_err(|err| InputError::field("language", err))?;
+    let expected_answer_type = parse_field("expected_answer_type")?
+        .map(|name| name.parse::<AnswerType>())
+        .transpose()
+        .map_err(|err| InputError::field("expected_answer_type", err))?;
+    let profile = parse_field("profile")?
+        .map(|name| name.parse::<ProfileName>())
+        .transpose()
+        .map_err(|err| InputError::field("profile", err))?;
+    let mode = parse_field("mode")?
+        .map(|name| name.parse::<Mode>())
+        .transpose()
+        .map_err(|err| InputError::field("mode", err))?;
+    let question = parse_field("question")?;
+    let generated_error = match object
+        .get("generated_error")
+        .or_else(|| object.get("error"))
+    {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) if text.trim().is_empty() => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(Value::Bool(false)) => None,
+        Some(other) => Some(other.to_string()),
+    };
     let dialect = optional_string(object, "dialect")?
         .map(|name| name.parse::<SqlDialect>())
         .transpose()
@@ -142,7 +238,25 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         expected_sql,
         expected_tables,
         dialect,
+        language,
+        question,
+        expected_result,
+        generated_result,
+        expected_answer_type,
+        generated_error,
+        profile,
+        mode,
     })
+}
+
+/// The first of several accepted names that is present, with its value.
+fn first_present<'a>(
+    object: &'a Map<String, Value>,
+    fields: &[&'static str],
+) -> Option<(&'static str, &'a Value)> {
+    fields
+        .iter()
+        .find_map(|field| object.get(*field).map(|value| (*field, value)))
 }
 
 fn optional_string(object: &Map<String, Value>, field: &str) -> Result<Option<String>, InputError> {

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::pairs::Language;
+use crate::profiles::ProfileResult;
 use crate::sql::{ParseError, SqlDialect, TableName};
 
 /// The result of scoring one generated query against its expectation.
@@ -18,14 +20,21 @@ pub struct Scorecard {
     /// The caller's identifier for the pair, echoed unchanged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<serde_json::Value>,
+    pub language: Language,
+    /// The SQL dialect (ignored for KQL).
     pub dialect: SqlDialect,
     /// True when the two queries are equal after normalization (see `sql::normalize`).
     pub identical: bool,
+    /// Whether the generated query executed without error: false when an error was given, true
+    /// when a result was, null when neither.
+    pub executed: Option<bool>,
     pub generated: QueryReport,
     /// Absent when only a list of expected tables was given.
     pub expected: Option<QueryReport>,
     /// Each metric by name. A metric that failed is present, with score 0.0 and its error.
     pub metrics: BTreeMap<String, Metric>,
+    /// The profile's total and verdict.
+    pub profile: Option<ProfileResult>,
     /// Problems found in the inputs, each pointing at its source and, where known, position.
     pub diagnostics: Vec<Diagnostic>,
 }

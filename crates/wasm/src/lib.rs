@@ -6,11 +6,17 @@
 //! // -> ["users", "orders"]
 //! scorePair({ generated_sql: "SELECT * FROM users", expected_tables: ["users", "orders"] });
 //! // -> { identical: false, metrics: { table_accuracy: { score: 0.5, ... } }, ... }
+//! compareResults([{ id: 1 }, { id: 2 }], [[2], [1]], { mode: "bag" }).equal; // true
 //! ```
 //!
 //! Bad input throws a JS `Error` whose message says what and where.
 
+use std::cell::RefCell;
+
 use qeval_core::metrics::TableMatch;
+use qeval_core::profiles::Profile;
+use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare};
+use qeval_core::results::{ResultSet, read_result, read_result_text, sample};
 use qeval_core::sql::{self, ParseLimits, SqlDialect, TableName};
 use qeval_core::{ScoreOptions, pairs, score_pair};
 use serde::Deserialize;
@@ -21,8 +27,19 @@ use wasm_bindgen::prelude::*;
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 struct Options {
     dialect: Option<String>,
+    /// `"sql"` (default) or `"kql"`.
+    language: Option<String>,
     /// `"name"` (default) or `"qualified"`.
     table_match: Option<String>,
+    /// A profile name, e.g. `"qas"` (default), `"kql-batch"`.
+    profile: Option<String>,
+    /// A comparison mode, e.g. `"f1"` (default), `"bag"`.
+    mode: Option<String>,
+    /// Relative tolerance for numbers in result tables.
+    tolerance: Option<f64>,
+    /// Row order counts (`bag`, `subset`).
+    order_matters: Option<bool>,
+    ignore_case: Option<bool>,
 }
 
 impl Options {
@@ -46,10 +63,45 @@ impl Options {
                 )));
             }
         };
+        let defaults = ScoreOptions::default();
         Ok(ScoreOptions {
             dialect: self.dialect()?,
+            language: self
+                .language
+                .as_deref()
+                .map_or(Ok(qeval_core::Language::Sql), str::parse)
+                .map_err(|err| error(format!("options.language: {err}")))?,
             table_match,
-            ..ScoreOptions::default()
+            profile: match self.profile.as_deref() {
+                None => defaults.profile.clone(),
+                Some(name) => Profile::preset(
+                    name.parse()
+                        .map_err(|err| error(format!("options.profile: {err}")))?,
+                ),
+            },
+            mode: self.mode()?,
+            tolerance: self.tolerance.unwrap_or(defaults.tolerance),
+            ignore_case: self.ignore_case.unwrap_or(false),
+            ..defaults
+        })
+    }
+
+    fn mode(&self) -> Result<Option<Mode>, JsError> {
+        self.mode
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|err| error(format!("options.mode: {err}")))
+    }
+
+    fn compare_options(&self) -> Result<CompareOptions, JsError> {
+        let defaults = CompareOptions::default();
+        Ok(CompareOptions {
+            mode: self.mode()?.unwrap_or_default(),
+            tolerance: self.tolerance.unwrap_or(defaults.tolerance),
+            order_matters: self.order_matters.unwrap_or(false),
+            ignore_case: self.ignore_case.unwrap_or(false),
+            ..defaults
         })
     }
 
@@ -127,4 +179,73 @@ pub fn table_accuracy(
     let accuracy =
         qeval_core::table_accuracy_of_sql(sql_text, &expected, &options).map_err(error)?;
     to_js(&accuracy)
+}
+
+fn read_js_result(value: JsValue, which: &str) -> Result<ResultSet, JsError> {
+    let json: serde_json::Value =
+        serde_wasm_bindgen::from_value(value).map_err(|err| error(format!("{which}: {err}")))?;
+    read_result(&json).map_err(|err| error(format!("{which}: {err}")))
+}
+
+/// Compares two results (any JSON shape qeval reads) in the chosen mode and returns the
+/// comparison `{mode, score, equal, expected_rows, generated_rows, matched_rows, precision,
+/// recall, alignment, explanation}`.
+#[wasm_bindgen(js_name = compareResults)]
+pub fn compare_results(
+    expected: JsValue,
+    generated: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let options = Options::read(options)?.compare_options()?;
+    let expected = read_js_result(expected, "expected")?;
+    let generated = read_js_result(generated, "generated")?;
+    to_js(&compare(&expected, &generated, &options))
+}
+
+/// As `compareResults`, from JSON text: faster for large results, which skip the conversion to
+/// JavaScript objects.
+#[wasm_bindgen(js_name = compareResultsJson)]
+pub fn compare_results_json(
+    expected: &str,
+    generated: &str,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let options = Options::read(options)?.compare_options()?;
+    let expected = read_result_text(expected).map_err(|err| error(format!("expected: {err}")))?;
+    let generated =
+        read_result_text(generated).map_err(|err| error(format!("generated: {err}")))?;
+    to_js(&compare(&expected, &generated, &options))
+}
+
+thread_local! {
+    static BENCH_TABLES: RefCell<Option<(ResultSet, ResultSet)>> = const { RefCell::new(None) };
+}
+
+/// Benchmark support: builds two equal `rows` x `columns` tables (rows shuffled) inside the
+/// module, so a benchmark can time the comparison alone.
+#[wasm_bindgen(js_name = benchPrepare)]
+pub fn bench_prepare(rows: usize, columns: usize) {
+    BENCH_TABLES
+        .with(|tables| *tables.borrow_mut() = Some(sample::shuffled_pair(rows, columns, 42)));
+}
+
+/// Benchmark support: compares the prepared tables in `mode` and returns the score.
+#[wasm_bindgen(js_name = benchCompare)]
+pub fn bench_compare(mode: &str) -> Result<f64, JsError> {
+    let mode: Mode = mode.parse().map_err(error)?;
+    BENCH_TABLES.with(|tables| {
+        let tables = tables.borrow();
+        let (expected, generated) = tables
+            .as_ref()
+            .ok_or_else(|| error("call benchPrepare first"))?;
+        let comparison: Comparison = compare(
+            expected,
+            generated,
+            &CompareOptions {
+                mode,
+                ..CompareOptions::default()
+            },
+        );
+        Ok(comparison.score)
+    })
 }

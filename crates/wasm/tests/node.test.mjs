@@ -84,3 +84,32 @@ test("the deepest query the limits admit parses inside the wasm stack", (t) => {
 test("oversized input is refused with its size", () => {
   assert.throws(() => qeval.tables(`SELECT '${"x".repeat(300 * 1024)}'`), /bytes long; the limit is 262144 bytes/);
 });
+
+test("compareResults reads any shape and reproduces each mode", () => {
+  const expected = [{ id: 1, name: "a" }, { id: 2, name: "b" }];
+  const generated = { columns: ["name", "id"], rows: [["b", 2], ["a", 1]] };
+  assert.equal(qeval.compareResults(expected, generated, { mode: "bag" }).equal, true);
+  assert.equal(qeval.compareResults(expected, generated, { mode: "set" }).equal, false);
+  const f1 = qeval.compareResults(expected, generated);
+  assert.equal(f1.mode, "f1");
+  assert.deepEqual(f1.alignment.map((p) => p.generated), ["id", "name"]);
+  const json = qeval.compareResultsJson(JSON.stringify(expected), JSON.stringify(generated), { mode: "soft-f1" });
+  assert.equal(json.mode, "soft-f1");
+  assert.throws(() => qeval.compareResults([[1, 2], [3]], [[1]]), /expected: at \$\[1\]/);
+  assert.throws(() => qeval.compareResults([1], [1], { mode: "fuzzy" }), /options.mode: unknown comparison mode/);
+});
+
+test("scorePair scores KQL with a profile", () => {
+  const card = qeval.scorePair(
+    {
+      generated_sql: "Traces | where timestamp > ago(60m) | count",
+      expected_sql: "Traces | where timestamp > ago(1h) | count",
+      expected_result: 5,
+      generated_result: [{ Count: 5 }],
+    },
+    { language: "kql", profile: "kql-batch" },
+  );
+  assert.equal(card.language, "kql");
+  assert.equal(card.identical, true);
+  assert.equal(card.profile.passed, true);
+});

@@ -8,6 +8,10 @@ use std::fmt;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use qeval_core::Language;
+use qeval_core::datatype::AnswerType;
+use qeval_core::profiles::ProfileName;
+use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +51,8 @@ impl fmt::Display for ShareError {
     }
 }
 
-/// The wire form: short keys keep links short.
+/// The wire form: short keys keep links short; fields added later default, so older links
+/// still open.
 #[derive(Serialize, Deserialize)]
 struct Wire {
     #[serde(rename = "g", default)]
@@ -56,6 +61,34 @@ struct Wire {
     expected: String,
     #[serde(rename = "d", default)]
     dialect: SqlDialect,
+    #[serde(rename = "l", default, skip_serializing_if = "is_default")]
+    language: Language,
+    #[serde(
+        rename = "p",
+        default = "default_profile",
+        skip_serializing_if = "is_default_profile"
+    )]
+    profile: ProfileName,
+    #[serde(rename = "m", default, skip_serializing_if = "Option::is_none")]
+    mode: Option<Mode>,
+    #[serde(rename = "er", default, skip_serializing_if = "String::is_empty")]
+    expected_result: String,
+    #[serde(rename = "gr", default, skip_serializing_if = "String::is_empty")]
+    generated_result: String,
+    #[serde(rename = "t", default, skip_serializing_if = "Option::is_none")]
+    answer_type: Option<AnswerType>,
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+fn default_profile() -> ProfileName {
+    ProfileName::Qas
+}
+
+fn is_default_profile(profile: &ProfileName) -> bool {
+    *profile == ProfileName::Qas
 }
 
 /// The fragment (without `#`) that reproduces `state`.
@@ -64,6 +97,12 @@ pub fn encode(state: &Playground) -> Result<String, ShareError> {
         generated: state.generated.clone(),
         expected: state.expected.clone(),
         dialect: state.dialect,
+        language: state.language,
+        profile: state.profile,
+        mode: state.mode,
+        expected_result: state.expected_result.clone(),
+        generated_result: state.generated_result.clone(),
+        answer_type: state.answer_type,
     };
     let json = serde_json::to_vec(&wire).map_err(|err| ShareError::Corrupt(err.to_string()))?;
     let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
@@ -112,6 +151,12 @@ pub fn decode(fragment: &str) -> Result<Option<Playground>, ShareError> {
         generated: wire.generated,
         expected: wire.expected,
         dialect: wire.dialect,
+        language: wire.language,
+        profile: wire.profile,
+        mode: wire.mode,
+        expected_result: wire.expected_result,
+        generated_result: wire.generated_result,
+        answer_type: wire.answer_type,
     }))
 }
 
@@ -125,6 +170,12 @@ mod tests {
             generated: "SELECT 'ünïcode' FROM t -- é\n".to_string(),
             expected: "SELECT 1".to_string(),
             dialect: SqlDialect::Snowflake,
+            language: Language::Kql,
+            profile: ProfileName::KqlBatch,
+            mode: Some(Mode::Bag),
+            expected_result: "[1]".to_string(),
+            generated_result: "[{\"a\": 1}]".to_string(),
+            answer_type: Some(AnswerType::Table),
         };
         let fragment = encode(&state).unwrap();
         assert!(fragment.starts_with("s=1."));
@@ -134,6 +185,31 @@ mod tests {
                 .all(|b| b.is_ascii_alphanumeric() || b"=._-".contains(&b))
         );
         assert_eq!(decode(&format!("#{fragment}")), Ok(Some(state)));
+    }
+
+    #[test]
+    fn links_from_before_the_result_fields_still_open() {
+        let old = Wire0 {
+            g: "SELECT 1".into(),
+            e: "SELECT 2".into(),
+            d: SqlDialect::Sqlite,
+        };
+        let json = serde_json::to_vec(&old).unwrap();
+        let fragment = format!(
+            "s=1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9))
+        );
+        let state = decode(&fragment).unwrap().unwrap();
+        assert_eq!(state.dialect, SqlDialect::Sqlite);
+        assert_eq!(state.profile, ProfileName::Qas);
+        assert_eq!(state.generated_result, "");
+    }
+
+    #[derive(Serialize)]
+    struct Wire0 {
+        g: String,
+        e: String,
+        d: SqlDialect,
     }
 
     #[test]

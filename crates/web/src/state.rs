@@ -2,15 +2,44 @@
 
 use std::rc::Rc;
 
+use qeval_core::Language;
+use qeval_core::datatype::AnswerType;
+use qeval_core::profiles::ProfileName;
+use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use yew::Reducible;
 
-/// What the user typed: everything a shared link must reproduce.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// What the user typed and chose: everything a shared link must reproduce.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Playground {
     pub generated: String,
     pub expected: String,
+    pub language: Language,
     pub dialect: SqlDialect,
+    pub profile: ProfileName,
+    /// `None`: the profile's default mode.
+    pub mode: Option<Mode>,
+    /// JSON text of the expected query's result; empty when not given.
+    pub expected_result: String,
+    /// JSON text of the generated query's result; empty when not given.
+    pub generated_result: String,
+    pub answer_type: Option<AnswerType>,
+}
+
+impl Default for Playground {
+    fn default() -> Self {
+        Playground {
+            generated: String::new(),
+            expected: String::new(),
+            language: Language::Sql,
+            dialect: SqlDialect::Generic,
+            profile: ProfileName::Qas,
+            mode: None,
+            expected_result: String::new(),
+            generated_result: String::new(),
+            answer_type: None,
+        }
+    }
 }
 
 impl Playground {
@@ -19,7 +48,7 @@ impl Playground {
         Playground {
             generated: "SELECT u.name\nFROM users AS u\nWHERE u.active = true;".to_string(),
             expected: "SELECT u.name, COUNT(o.id) AS orders\nFROM users u\nJOIN orders o ON o.user_id = u.id\nGROUP BY u.name;".to_string(),
-            dialect: SqlDialect::Generic,
+            ..Playground::default()
         }
     }
 }
@@ -29,6 +58,12 @@ pub enum Action {
     SetGenerated(String),
     SetExpected(String),
     SetDialect(SqlDialect),
+    SetLanguage(Language),
+    SetProfile(ProfileName),
+    SetMode(Option<Mode>),
+    SetExpectedResult(String),
+    SetGeneratedResult(String),
+    SetAnswerType(Option<AnswerType>),
     /// Replace everything, e.g. when a shared link is opened in this tab.
     Load(Playground),
 }
@@ -42,6 +77,12 @@ impl Reducible for Playground {
             Action::SetGenerated(text) => next.generated = text,
             Action::SetExpected(text) => next.expected = text,
             Action::SetDialect(dialect) => next.dialect = dialect,
+            Action::SetLanguage(language) => next.language = language,
+            Action::SetProfile(profile) => next.profile = profile,
+            Action::SetMode(mode) => next.mode = mode,
+            Action::SetExpectedResult(text) => next.expected_result = text,
+            Action::SetGeneratedResult(text) => next.generated_result = text,
+            Action::SetAnswerType(kind) => next.answer_type = kind,
             Action::Load(state) => next = state,
         }
         if next == *self { self } else { Rc::new(next) }

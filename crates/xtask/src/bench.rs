@@ -16,6 +16,9 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         .map_err(|err| format!("cannot create {}: {err}", out.display()))?;
     let native = out.join("table_accuracy_native.json");
     let wasm = out.join("table_accuracy_wasm.json");
+    let compare_native = out.join("compare_native.json");
+    let compare_wasm = out.join("compare_wasm.json");
+    let metrics_native = out.join("metrics_native.json");
 
     steps.run(
         "native bench",
@@ -25,6 +28,26 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
                 .args(["bench", "-p", "qeval-core", "--bench", "table_accuracy"])
                 .env("QEVAL_BENCH_OUT", &native)
                 .status_ok("cargo bench")
+        },
+    )?;
+    steps.run(
+        "native compare bench",
+        "cargo bench -p qeval-core --bench compare",
+        || {
+            run::cargo()
+                .args(["bench", "-p", "qeval-core", "--bench", "compare"])
+                .env("QEVAL_BENCH_OUT", &compare_native)
+                .status_ok("cargo bench --bench compare")
+        },
+    )?;
+    steps.run(
+        "native metrics bench",
+        "cargo bench -p qeval-core --bench metrics",
+        || {
+            run::cargo()
+                .args(["bench", "-p", "qeval-core", "--bench", "metrics"])
+                .env("QEVAL_BENCH_OUT", &metrics_native)
+                .status_ok("cargo bench --bench metrics")
         },
     )?;
     let pkg = wasm_pkg::node_dir();
@@ -68,7 +91,61 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             figures["p99_us"].as_f64().unwrap_or(f64::NAN)
         );
     }
+    print_compare_table(&read_json(&compare_native)?, &read_json(&compare_wasm)?);
+    println!("\n| metric calculator | mean | budget (MC-REQ-08 / 100) |");
+    println!("|---|---|---|");
+    for row in read_json(&metrics_native)?.as_array().into_iter().flatten() {
+        let budget = row["budget_us"]
+            .as_f64()
+            .map_or("—".to_string(), |b| format!("{b:.0} µs"));
+        println!(
+            "| {} | {:.3} µs | {budget} |",
+            row["calculator"].as_str().unwrap_or_default(),
+            row["mean_us"].as_f64().unwrap_or(f64::NAN)
+        );
+    }
     report_wasm_size()
+}
+
+/// One row per size, one column pair (native, wasm) per mode.
+fn print_compare_table(native: &serde_json::Value, wasm: &serde_json::Value) {
+    let find = |figures: &serde_json::Value, mode: &str, rows: u64, columns: u64| -> String {
+        figures
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["mode"] == mode && f["rows"] == rows && f["columns"] == columns)
+            .and_then(|f| f["median_ms"].as_f64())
+            .map_or("—".to_string(), |ms| {
+                if ms < 10.0 {
+                    format!("{ms:.2}")
+                } else {
+                    format!("{ms:.0}")
+                }
+            })
+    };
+    let modes = ["f1", "seed", "bag", "set", "subset", "soft-f1"];
+    println!(
+        "\n| rows × cols | {} |",
+        modes.map(|m| format!("{m} native / wasm")).join(" | ")
+    );
+    println!("|---|{}", "---|".repeat(modes.len()));
+    for rows in [1_000u64, 10_000, 100_000, 1_000_000] {
+        for columns in [2u64, 5, 8] {
+            let cells: Vec<String> = modes
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} / {}",
+                        find(native, m, rows, columns),
+                        find(wasm, m, rows, columns)
+                    )
+                })
+                .collect();
+            println!("| {rows} × {columns} | {} |", cells.join(" | "));
+        }
+    }
+    println!("(median milliseconds; equal tables, rows shuffled)");
 }
 
 fn read_json(path: &Path) -> Result<serde_json::Value, String> {

@@ -2,26 +2,39 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
-use qeval_core::metrics::TableMatch;
 use qeval_core::pairs::clean_line;
-use qeval_core::sql::SqlDialect;
+use qeval_core::profiles::Profile;
 use qeval_core::{ScoreOptions, parse_pair_line, score_pair};
 use serde_json::{Value, json};
 
-use super::{Failure, Outcome};
+use super::{Failure, Outcome, file_text};
+use crate::ScoreArgs;
 use crate::progress::Progress;
 
-pub struct Args {
-    pub pairs: PathBuf,
-    pub dialect: SqlDialect,
-    pub table_match: TableMatch,
-    pub output: Option<PathBuf>,
+fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
+    let profile = match &args.profile_file {
+        Some(path) => Profile::custom_from_json(&file_text(path)?)
+            .map_err(|err| format!("{}: {err}", path.display()))?,
+        None => Profile::preset(args.profile),
+    };
+    Ok(ScoreOptions {
+        language: args.language.language.into(),
+        dialect: args.language.dialect,
+        table_match: args.table_match.into(),
+        profile,
+        mode: args.compare.mode,
+        tolerance: args.compare.tolerance,
+        numeric_tolerance: args.numeric_tolerance,
+        ignore_case: args.compare.ignore_case,
+        evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
+        ..ScoreOptions::default()
+    })
 }
 
-pub fn run(args: &Args) -> Result<Outcome, Failure> {
+pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
+    let options = options(args)?;
     let input: Box<dyn BufRead> = if args.pairs.as_os_str() == "-" {
         Box::new(io::stdin().lock())
     } else {
@@ -36,16 +49,11 @@ pub fn run(args: &Args) -> Result<Outcome, Failure> {
         None => Box::new(io::stdout().lock()),
     };
     let mut output = BufWriter::new(output);
-    let options = ScoreOptions {
-        dialect: args.dialect,
-        table_match: args.table_match,
-        evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
-        ..ScoreOptions::default()
-    };
 
     let started = Instant::now();
     let mut progress = Progress::new("scoring");
     let (mut scored, mut rejected) = (0usize, 0usize);
+    let (mut passed, mut failed) = (0usize, 0usize);
     for (index, raw) in input.split(b'\n').enumerate() {
         let line_number = index + 1;
         let raw = raw.map_err(|err| format!("cannot read line {line_number}: {err}"))?;
@@ -60,6 +68,11 @@ pub fn run(args: &Args) -> Result<Outcome, Failure> {
                     let mut card = score_pair(&pair, &options);
                     card.line = Some(line_number);
                     scored += 1;
+                    match card.profile.as_ref().and_then(|p| p.passed) {
+                        Some(true) => passed += 1,
+                        Some(false) => failed += 1,
+                        None => {}
+                    }
                     serde_json::to_value(card).unwrap_or_else(|err| {
                         rejection(line_number, &format!("internal: {err}"), None)
                     })
@@ -86,10 +99,12 @@ pub fn run(args: &Args) -> Result<Outcome, Failure> {
         .map_err(|err| format!("cannot write the output: {err}"))?;
     progress.finish();
     eprintln!(
-        "qeval: scored {scored} pair{}, rejected {rejected} line{}, in {:.2} s",
+        "qeval: scored {scored} pair{}, rejected {rejected} line{}, in {:.2} s; {} profile: {passed} passed, {failed} failed, {} without a verdict",
         plural(scored),
         plural(rejected),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        options.profile.name,
+        scored - passed - failed
     );
     Ok(if rejected == 0 {
         Outcome::Clean

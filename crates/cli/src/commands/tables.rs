@@ -1,33 +1,29 @@
 //! `qeval tables`: the base tables a query reads.
 
-use std::io::Read;
+use qeval_core::Language;
+use qeval_core::score::analyse_as;
+use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 
-use qeval_core::sql::{ParseLimits, SqlDialect, TableName, extract_tables, parse};
+use super::{Failure, Outcome, query_text};
 
-use super::{Failure, Outcome};
-
-pub fn run(sql: Option<&str>, dialect: SqlDialect, json: bool) -> Result<Outcome, Failure> {
-    let text = match sql {
-        Some(text) if text != "-" => text.to_string(),
-        _ => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|err| format!("cannot read the query from standard input: {err}"))?;
-            text
-        }
-    };
-    let statements = match parse(&text, dialect, ParseLimits::default()) {
-        Ok(statements) => statements,
-        Err(err) => {
-            eprintln!("qeval: the query does not parse as {dialect} SQL: {err}");
-            return Ok(Outcome::SomeInputRejected);
-        }
-    };
-    let tables: Vec<String> = extract_tables(&statements)
-        .iter()
-        .map(TableName::qualified)
-        .collect();
+pub fn run(
+    query: Option<&str>,
+    language: Language,
+    dialect: SqlDialect,
+    json: bool,
+) -> Result<Outcome, Failure> {
+    let text = query_text(query)?;
+    let analysis = analyse_as(language, &text, dialect, ParseLimits::default());
+    if let Some(err) = analysis.parse_error {
+        let what = if language == Language::Kql {
+            "KQL".to_string()
+        } else {
+            format!("{dialect} SQL")
+        };
+        eprintln!("qeval: the query does not parse as {what}: {err}");
+        return Ok(Outcome::SomeInputRejected);
+    }
+    let tables: Vec<String> = analysis.tables.iter().map(TableName::qualified).collect();
     if json {
         println!("{}", serde_json::Value::from(tables));
     } else {

@@ -26,6 +26,13 @@ impl TableName {
         self.parts.last().map(String::as_str).unwrap_or_default()
     }
 
+    /// A one-part name, lowercased.
+    pub fn single(name: &str) -> TableName {
+        TableName {
+            parts: vec![name.to_lowercase()],
+        }
+    }
+
     /// All parts joined with dots: `catalog.schema.table`.
     pub fn qualified(&self) -> String {
         self.parts.join(".")

@@ -1,13 +1,17 @@
 //! The playground's components, one per file.
 
+mod choice_select;
 mod copy_link;
-mod dialect_select;
+mod metric_card;
 mod parse_error;
+mod profile_summary;
 mod query_editor;
-mod table_accuracy;
+mod result_editor;
 
+pub use choice_select::ChoiceSelect;
 pub use copy_link::CopyLink;
-pub use dialect_select::DialectSelect;
+pub use metric_card::MetricCard;
 pub use parse_error::ParseErrorView;
+pub use profile_summary::ProfileSummary;
 pub use query_editor::QueryEditor;
-pub use table_accuracy::TableAccuracyView;
+pub use result_editor::ResultEditor;

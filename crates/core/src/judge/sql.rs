@@ -1,0 +1,608 @@
+//! The structural judge for SQL.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{
+    BinaryOperator, Distinct, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
+    Ident, LimitClause, ObjectNamePart, OrderByKind, Query, Select, SelectItem, SetExpr, Statement,
+    TableFactor, Value, VisitMut, VisitorMut,
+};
+
+use super::Judgement;
+use super::{Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
+use crate::score::Analysis;
+
+/// Judges a generated query against the expected one, from their analyses. Identical queries
+/// (after normalization) are equivalent without further work.
+pub fn judge(expected: &Analysis, generated: &Analysis) -> Option<Judgement> {
+    let (Some(expected_statements), Some(generated_statements)) =
+        (&expected.statements, &generated.statements)
+    else {
+        return None;
+    };
+    if expected_statements == generated_statements {
+        return Some(Judgement {
+            similarity: 1.0,
+            verdict: 1.0,
+            reasoning: "Queries are identical".to_string(),
+            differences: Vec::new(),
+            components: Vec::new(),
+        });
+    }
+    let e = Features::of(expected_statements, &expected.tables);
+    let g = Features::of(generated_statements, &generated.tables);
+    let mut parts = Components::default();
+    parts.set("tables", TABLES, &e.tables, &g.tables);
+    parts.set("columns", OUTPUT, &e.columns, &g.columns);
+    parts.set("filters", FILTERS, &e.filters, &g.filters);
+    parts.set("grouping", GROUPING * 0.6, &e.grouping, &g.grouping);
+    parts.set("having conditions", GROUPING * 0.4, &e.having, &g.having);
+    parts.sequence("ordering", ORDERING * 0.5, &e.ordering, &g.ordering);
+    parts.set("limits", ORDERING * 0.3, &e.limit, &g.limit);
+    parts.set("modifiers", ORDERING * 0.2, &e.modifiers, &g.modifiers);
+    Some(parts.judge("tables"))
+}
+
+/// What a query does, each part as canonical text.
+#[derive(Debug, Default)]
+struct Features {
+    tables: Vec<String>,
+    columns: Vec<String>,
+    filters: Vec<String>,
+    grouping: Vec<String>,
+    having: Vec<String>,
+    ordering: Vec<String>,
+    limit: Vec<String>,
+    modifiers: Vec<String>,
+}
+
+impl Features {
+    fn of(statements: &[Statement], tables: &[crate::sql::TableName]) -> Features {
+        let mut features = Features {
+            tables: tables.iter().map(|t| t.name().to_string()).collect(),
+            ..Features::default()
+        };
+        for statement in statements {
+            let mut statement = statement.clone();
+            let _ = statement.visit(&mut Rewriter::default());
+            match &statement {
+                Statement::Query(query) => features.add_query(query),
+                other => features.columns.push(other.to_string()),
+            }
+        }
+        for list in [
+            &mut features.columns,
+            &mut features.filters,
+            &mut features.grouping,
+            &mut features.having,
+            &mut features.modifiers,
+        ] {
+            list.sort();
+            list.dedup();
+        }
+        features
+    }
+
+    fn add_query(&mut self, query: &Query) {
+        self.add_body(&query.body);
+        if let Some(order_by) = &query.order_by
+            && let OrderByKind::Expressions(items) = &order_by.kind
+        {
+            self.ordering.extend(items.iter().map(|item| {
+                // `ASC` is the default: written or not, it is the same order.
+                let options = item.options.to_string();
+                let options = options.trim();
+                let options = if options.eq_ignore_ascii_case("asc") {
+                    ""
+                } else {
+                    options
+                };
+                format!("{} {options}", item.expr).trim_end().to_string()
+            }));
+        }
+        match &query.limit_clause {
+            Some(LimitClause::LimitOffset { limit, offset, .. }) => {
+                self.limit
+                    .extend(limit.iter().map(|l| format!("LIMIT {l}")));
+                self.limit
+                    .extend(offset.iter().map(|o| format!("OFFSET {}", o.value)));
+            }
+            Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
+                self.limit.push(format!("LIMIT {limit}"));
+                self.limit.push(format!("OFFSET {offset}"));
+            }
+            None => {}
+        }
+        if let Some(fetch) = &query.fetch {
+            self.limit
+                .extend(fetch.quantity.iter().map(|q| format!("LIMIT {q}")));
+        }
+    }
+
+    fn add_body(&mut self, body: &SetExpr) {
+        match body {
+            SetExpr::Select(select) => self.add_select(select),
+            SetExpr::Query(query) => self.add_query(query),
+            SetExpr::SetOperation {
+                op,
+                set_quantifier,
+                left,
+                right,
+            } => {
+                self.modifiers
+                    .push(format!("{op} {set_quantifier}").trim().to_string());
+                self.add_body(left);
+                self.add_body(right);
+            }
+            other => self.columns.push(other.to_string()),
+        }
+    }
+
+    fn add_select(&mut self, select: &Select) {
+        for item in &select.projection {
+            let text = match item {
+                SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => {
+                    expr.to_string()
+                }
+                SelectItem::ExprWithAliases { expr, .. } => expr.to_string(),
+                wildcard => wildcard.to_string(),
+            };
+            self.columns.push(text);
+        }
+        match &select.distinct {
+            Some(Distinct::Distinct) => self.modifiers.push("DISTINCT".to_string()),
+            Some(other) => self.modifiers.push(other.to_string()),
+            None => {}
+        }
+        if let Some(top) = &select.top {
+            self.limit.push(top.to_string().replace("TOP ", "LIMIT "));
+        }
+        for from in &select.from {
+            for join in &from.joins {
+                // Outer joins keep their kind: changing it changes the rows.
+                let kind = format!("{:?}", join.join_operator);
+                let kind = kind.split('(').next().unwrap_or_default();
+                if !matches!(kind, "Inner" | "Join" | "CrossJoin") {
+                    self.modifiers
+                        .push(format!("{kind} JOIN {}", factor_name(&join.relation)));
+                }
+                if let Some(on) = join_condition(&join.join_operator) {
+                    conjuncts(on, &mut self.filters);
+                }
+            }
+        }
+        if let Some(selection) = &select.selection {
+            conjuncts(selection, &mut self.filters);
+        }
+        if let GroupByExpr::Expressions(exprs, _) = &select.group_by {
+            self.grouping.extend(exprs.iter().map(ToString::to_string));
+        }
+        if let Some(having) = &select.having {
+            conjuncts(having, &mut self.having);
+        }
+    }
+}
+
+fn factor_name(factor: &TableFactor) -> String {
+    match factor {
+        TableFactor::Table { name, .. } => name.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn join_condition(operator: &sqlparser::ast::JoinOperator) -> Option<&Expr> {
+    use sqlparser::ast::{JoinConstraint, JoinOperator as J};
+    let constraint = match operator {
+        J::Join(c)
+        | J::Inner(c)
+        | J::Left(c)
+        | J::LeftOuter(c)
+        | J::Right(c)
+        | J::RightOuter(c)
+        | J::FullOuter(c) => c,
+        _ => return None,
+    };
+    match constraint {
+        JoinConstraint::On(expr) => Some(expr),
+        _ => None,
+    }
+}
+
+/// Splits `a AND b AND c` into its conjuncts, each as canonical text.
+fn conjuncts(expr: &Expr, out: &mut Vec<String>) {
+    match expr {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::And,
+            right,
+        } => {
+            conjuncts(left, out);
+            conjuncts(right, out);
+        }
+        Expr::Nested(inner) => conjuncts(inner, out),
+        other => out.push(other.to_string()),
+    }
+}
+
+/// Rewrites expressions into one form per meaning: aliases resolved to table names, unqualified
+/// columns qualified when the query reads one table, booleans as 1/0, `COUNT(1)` as `COUNT(*)`,
+/// commutative operands in a fixed order, `>` as `<`, `BETWEEN` as two comparisons, `IN` lists
+/// sorted, redundant parentheses dropped.
+#[derive(Default)]
+struct Rewriter {
+    /// One scope per query being visited: alias -> table, the tables, and output aliases.
+    scopes: Vec<Scope>,
+}
+
+#[derive(Default)]
+struct Scope {
+    /// CTE name -> the table it only renames.
+    ctes: HashMap<String, String>,
+    aliases: HashMap<String, String>,
+    tables: Vec<String>,
+    output_aliases: Vec<String>,
+}
+
+impl Scope {
+    fn of(query: &Query, outer: &[Scope]) -> Scope {
+        let mut scope = Scope::default();
+        // A CTE that only renames a table (`WITH a AS (SELECT * FROM users)`) stands for it.
+        for cte in query.with.iter().flat_map(|with| &with.cte_tables) {
+            if let Some(table) = plain_table(&cte.query) {
+                scope.ctes.insert(cte.alias.name.value.clone(), table);
+            }
+        }
+        let base = |name: &str| -> String {
+            std::iter::once(&scope.ctes)
+                .chain(outer.iter().rev().map(|s| &s.ctes))
+                .find_map(|ctes| ctes.get(name).cloned())
+                .unwrap_or_else(|| name.to_string())
+        };
+        let mut tables_here = Vec::new();
+        let mut aliases_here = Vec::new();
+        if let SetExpr::Select(select) = query.body.as_ref() {
+            for from in &select.from {
+                for factor in
+                    std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
+                {
+                    if let TableFactor::Table {
+                        name,
+                        alias,
+                        args: None,
+                        ..
+                    } = factor
+                    {
+                        let written = name
+                            .0
+                            .last()
+                            .and_then(ObjectNamePart::as_ident)
+                            .map(|i| i.value.clone())
+                            .unwrap_or_default();
+                        let table = base(&written);
+                        if table != written {
+                            aliases_here.push((written, table.clone()));
+                        }
+                        if let Some(alias) = alias {
+                            aliases_here.push((alias.name.value.clone(), table.clone()));
+                        }
+                        tables_here.push(table);
+                    } else {
+                        // A derived table or function: columns cannot be attributed reliably.
+                        tables_here.push(String::new());
+                    }
+                }
+            }
+            for item in &select.projection {
+                if let SelectItem::ExprWithAlias { alias, .. } = item {
+                    scope.output_aliases.push(alias.value.clone());
+                }
+            }
+        }
+        scope.tables = tables_here;
+        scope.aliases.extend(aliases_here);
+        scope
+    }
+}
+
+/// The table a query only selects everything from, without filtering or shaping it.
+fn plain_table(query: &Query) -> Option<String> {
+    let SetExpr::Select(select) = query.body.as_ref() else {
+        return None;
+    };
+    let only_star = matches!(select.projection.as_slice(), [SelectItem::Wildcard(_)]);
+    let plain = only_star
+        && select.selection.is_none()
+        && select.having.is_none()
+        && select.distinct.is_none()
+        && matches!(&select.group_by, GroupByExpr::Expressions(e, _) if e.is_empty())
+        && query.order_by.is_none()
+        && query.limit_clause.is_none()
+        && query.with.is_none();
+    match select.from.as_slice() {
+        [from] if plain && from.joins.is_empty() => match &from.relation {
+            TableFactor::Table {
+                name, args: None, ..
+            } => name
+                .0
+                .last()
+                .and_then(ObjectNamePart::as_ident)
+                .map(|i| i.value.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl Rewriter {
+    fn resolve_alias(&self, name: &str) -> Option<String> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.aliases.get(name).cloned())
+    }
+
+    fn only_table(&self) -> Option<String> {
+        let scope = self.scopes.last()?;
+        match scope.tables.as_slice() {
+            [only] if !only.is_empty() => Some(only.clone()),
+            _ => None,
+        }
+    }
+
+    fn is_output_alias(&self, name: &str) -> bool {
+        self.scopes
+            .last()
+            .is_some_and(|scope| scope.output_aliases.iter().any(|a| a == name))
+    }
+}
+
+/// Puts a comparison or commutative operation in one of its equivalent forms: a column before a
+/// value (`x > 5`, not `5 < x`), otherwise the operands in text order, mirroring `<`/`>` as
+/// needed.
+fn canonical_operands(left: &mut Box<Expr>, op: &mut BinaryOperator, right: &mut Box<Expr>) {
+    let mirrored = match op {
+        BinaryOperator::Gt => Some(BinaryOperator::Lt),
+        BinaryOperator::Lt => Some(BinaryOperator::Gt),
+        BinaryOperator::GtEq => Some(BinaryOperator::LtEq),
+        BinaryOperator::LtEq => Some(BinaryOperator::GtEq),
+        BinaryOperator::Eq
+        | BinaryOperator::NotEq
+        | BinaryOperator::And
+        | BinaryOperator::Or
+        | BinaryOperator::Plus
+        | BinaryOperator::Multiply => Some(op.clone()),
+        _ => None,
+    };
+    let Some(mirrored) = mirrored else { return };
+    let is_column = |e: &Expr| matches!(e, Expr::Identifier(_) | Expr::CompoundIdentifier(_));
+    let swap = match (is_column(left), is_column(right)) {
+        (false, true) => true,
+        (true, false) => false,
+        _ => left.to_string() > right.to_string(),
+    };
+    if swap {
+        std::mem::swap(left, right);
+        *op = mirrored;
+    }
+}
+
+fn number(text: &str) -> Expr {
+    Expr::Value(Value::Number(text.to_string(), false).into())
+}
+
+impl VisitorMut for Rewriter {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        let scope = Scope::of(query, &self.scopes);
+        self.scopes.push(scope);
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, _query: &mut Query) -> ControlFlow<()> {
+        self.scopes.pop();
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        let replacement = match expr {
+            Expr::Nested(inner) => Some(std::mem::replace(inner.as_mut(), number("0"))),
+            Expr::Value(value) => match value.value {
+                Value::Boolean(b) => Some(number(if b { "1" } else { "0" })),
+                _ => None,
+            },
+            Expr::CompoundIdentifier(parts) if parts.len() == 2 => self
+                .resolve_alias(&parts[0].value)
+                .map(|table| Expr::CompoundIdentifier(vec![Ident::new(table), parts[1].clone()])),
+            Expr::Identifier(ident) if !self.is_output_alias(&ident.value) => self
+                .only_table()
+                .map(|table| Expr::CompoundIdentifier(vec![Ident::new(table), ident.clone()])),
+            Expr::BinaryOp { left, op, right } => {
+                canonical_operands(left, op, right);
+                None
+            }
+            Expr::Between {
+                expr: inner,
+                negated: false,
+                low,
+                high,
+            } => {
+                let comparison =
+                    |mut left: Box<Expr>, mut op: BinaryOperator, mut right: Box<Expr>| {
+                        canonical_operands(&mut left, &mut op, &mut right);
+                        Expr::BinaryOp { left, op, right }
+                    };
+                let lower = comparison(inner.clone(), BinaryOperator::GtEq, low.clone());
+                let upper = comparison(inner.clone(), BinaryOperator::LtEq, high.clone());
+                Some(Expr::BinaryOp {
+                    left: Box::new(lower),
+                    op: BinaryOperator::And,
+                    right: Box::new(upper),
+                })
+            }
+            Expr::InList { list, .. } => {
+                list.sort_by_key(ToString::to_string);
+                list.dedup_by(|a, b| a.to_string() == b.to_string());
+                None
+            }
+            Expr::Function(function) => {
+                let is_count = function.name.to_string() == "count";
+                if let FunctionArguments::List(arguments) = &mut function.args
+                    && is_count
+                    && arguments.args.len() == 1
+                    && arguments.duplicate_treatment.is_none()
+                    && let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) =
+                        &arguments.args[0]
+                    && matches!(&v.value, Value::Number(n, _) if n == "1")
+                {
+                    arguments.args[0] = FunctionArg::Unnamed(FunctionArgExpr::Wildcard);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(replacement) = replacement {
+            *expr = replacement;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::analyse;
+    use crate::sql::{ParseLimits, SqlDialect};
+
+    fn judge_sql(generated: &str, expected: &str) -> Judgement {
+        let a = |sql: &str| analyse(sql, SqlDialect::Generic, ParseLimits::default());
+        judge(&a(expected), &a(generated)).unwrap()
+    }
+
+    #[test]
+    fn seed_002_mc_req_01_scenarios() {
+        let exact = judge_sql(
+            "SELECT * FROM users WHERE id = 1;",
+            "SELECT * FROM users WHERE id = 1;",
+        );
+        assert_eq!(
+            (exact.verdict, exact.reasoning.as_str()),
+            (1.0, "Queries are identical")
+        );
+
+        let equivalent = judge_sql(
+            "SELECT u.id, u.name FROM users u WHERE u.active = true;",
+            "SELECT id, name FROM users WHERE active = 1;",
+        );
+        assert_eq!(equivalent.verdict, 1.0, "{equivalent:?}");
+        assert_eq!(
+            equivalent.reasoning,
+            "Semantically equivalent despite different syntax"
+        );
+
+        let partial = judge_sql(
+            "SELECT * FROM users;",
+            "SELECT * FROM users WHERE created_at > '2024-01-01';",
+        );
+        assert_eq!(partial.verdict, 0.5, "{partial:?}");
+        assert_eq!(
+            partial.reasoning,
+            "Correct table, but missing filter: users.created_at > '2024-01-01'"
+        );
+
+        let wrong = judge_sql("SELECT * FROM products;", "SELECT * FROM users;");
+        assert_eq!(
+            (wrong.verdict, wrong.reasoning.as_str()),
+            (0.0, "Query accesses wrong table")
+        );
+    }
+
+    #[test]
+    fn equivalences_are_recognized() {
+        let cases = [
+            (
+                "SELECT * FROM a JOIN b ON a.id = b.aid",
+                "SELECT * FROM b JOIN a ON b.aid = a.id",
+            ),
+            (
+                "SELECT * FROM t WHERE x BETWEEN 1 AND 5",
+                "SELECT * FROM t WHERE x >= 1 AND x <= 5",
+            ),
+            (
+                "SELECT * FROM t WHERE x IN (3, 1, 2)",
+                "SELECT * FROM t WHERE x IN (1, 2, 3)",
+            ),
+            ("SELECT COUNT(1) FROM t", "SELECT count(*) FROM t"),
+            (
+                "SELECT * FROM t WHERE 5 < x AND y = 2",
+                "SELECT * FROM t WHERE y = 2 AND x > 5",
+            ),
+            ("SELECT t.a AS total FROM t", "SELECT a FROM t"),
+            (
+                "SELECT * FROM t WHERE (a = 1)",
+                "SELECT * FROM t WHERE a = 1",
+            ),
+            (
+                "WITH a AS (SELECT * FROM users) SELECT * FROM a JOIN orders ON a.id = orders.user_id",
+                "SELECT * FROM users u JOIN orders o ON u.id = o.user_id",
+            ),
+        ];
+        for (generated, expected) in cases {
+            let judgement = judge_sql(generated, expected);
+            assert_eq!(
+                judgement.verdict, 1.0,
+                "{generated} vs {expected}: {judgement:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn real_differences_are_not_equivalent() {
+        let cases = [
+            (
+                "SELECT * FROM a LEFT JOIN b ON a.id = b.aid",
+                "SELECT * FROM a JOIN b ON a.id = b.aid",
+            ),
+            (
+                "SELECT * FROM t WHERE x > 5",
+                "SELECT * FROM t WHERE x >= 5",
+            ),
+            (
+                "SELECT a FROM t ORDER BY a DESC",
+                "SELECT a FROM t ORDER BY a",
+            ),
+            ("SELECT a FROM t LIMIT 5", "SELECT a FROM t LIMIT 10"),
+            ("SELECT DISTINCT a FROM t", "SELECT a FROM t"),
+            (
+                "SELECT a, COUNT(*) FROM t GROUP BY a",
+                "SELECT a, COUNT(*) FROM t GROUP BY a HAVING COUNT(*) > 1",
+            ),
+        ];
+        for (generated, expected) in cases {
+            let judgement = judge_sql(generated, expected);
+            assert!(
+                judgement.verdict < 1.0 && judgement.similarity < 1.0,
+                "{generated} vs {expected}: {judgement:?}"
+            );
+            assert!(!judgement.differences.is_empty());
+        }
+    }
+
+    #[test]
+    fn similarity_falls_as_differences_grow() {
+        let expected =
+            "SELECT name, COUNT(*) FROM users WHERE active = 1 AND age > 30 GROUP BY name";
+        let one_off = judge_sql(
+            "SELECT name, COUNT(*) FROM users WHERE active = 1 GROUP BY name",
+            expected,
+        );
+        let two_off = judge_sql("SELECT name, COUNT(*) FROM users GROUP BY name", expected);
+        let three_off = judge_sql("SELECT name FROM users", expected);
+        assert!(
+            one_off.similarity > two_off.similarity,
+            "{one_off:?} {two_off:?}"
+        );
+        assert!(two_off.similarity > three_off.similarity);
+    }
+}

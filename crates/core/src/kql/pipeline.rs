@@ -1,0 +1,584 @@
+//! The structure of a KQL query: `let` statements, a source, `|` operators; and what the
+//! structural judge compares.
+
+use super::lexer::{Token, TokenKind, tokenize};
+use crate::judge::Judgement;
+use crate::judge::{Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
+use crate::sql::ParseError;
+
+/// A parsed KQL query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KqlQuery {
+    /// Names bound by `let`: not tables.
+    pub lets: Vec<String>,
+    /// The operators of the main pipeline, in order.
+    pub operators: Vec<Operator>,
+    /// Base tables read anywhere (source, `union`, `join`/`lookup`, subqueries, `let` bodies),
+    /// in order of first appearance.
+    pub tables: Vec<String>,
+    /// The canonical text: tokens separated by single spaces, timespans in canonical units.
+    pub normalized: String,
+}
+
+/// One `| name args` step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operator {
+    pub name: String,
+    pub args: Vec<Token>,
+}
+
+/// Deepest bracket nesting accepted: subqueries are walked recursively.
+const MAX_NESTING: usize = 64;
+
+/// Source keywords that are not tables.
+const NOT_TABLES: &[&str] = &[
+    "union",
+    "datatable",
+    "print",
+    "range",
+    "evaluate",
+    "find",
+    "search",
+    "externaldata",
+    "materialize",
+    "view",
+    "toscalar",
+];
+
+pub fn parse(text: &str, max_bytes: usize) -> Result<KqlQuery, ParseError> {
+    if text.len() > max_bytes {
+        return Err(ParseError {
+            message: format!(
+                "the query is {} bytes long; the limit is {max_bytes} bytes",
+                text.len()
+            ),
+            line: None,
+            column: None,
+        });
+    }
+    let tokens = tokenize(text)?;
+    check_brackets(&tokens)?;
+    if tokens.is_empty() {
+        return Err(ParseError {
+            message: "the query is empty".to_string(),
+            line: None,
+            column: None,
+        });
+    }
+    let normalized = tokens
+        .iter()
+        .map(|t| t.kind.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let statements: Vec<&[Token]> = split_top(&tokens, ";")
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut lets = Vec::new();
+    let mut tables = Vec::new();
+    let mut operators = Vec::new();
+    let mut main: Option<&[Token]> = None;
+    for statement in &statements {
+        if name_at(statement, 0) == Some("let") {
+            if let Some(bound) = name_at(statement, 1) {
+                lets.push(bound.to_string());
+            }
+            let body = statement
+                .iter()
+                .position(|t| t.kind == TokenKind::Punct("="))
+                .map_or(&statement[..0], |at| &statement[at + 1..]);
+            collect_tables(body, &mut tables);
+        } else {
+            main = Some(statement);
+        }
+    }
+    let main = main.ok_or_else(|| ParseError {
+        message: "the query has only `let` statements and no tabular expression".to_string(),
+        line: None,
+        column: None,
+    })?;
+    let segments = split_top(main, "|");
+    for (index, segment) in segments.iter().enumerate().skip(1) {
+        let Some(first) = segment.first() else {
+            let at = &main[main.len() - 1];
+            return Err(ParseError {
+                message: format!("step {index} of the pipeline is empty"),
+                line: Some(at.line),
+                column: Some(at.column),
+            });
+        };
+        let (name, used) = operator_name(segment);
+        if name.is_empty() {
+            return Err(ParseError {
+                message: format!("expected an operator name after `|`, found {}", first.kind),
+                line: Some(first.line),
+                column: Some(first.column),
+            });
+        }
+        operators.push(Operator {
+            name,
+            args: segment[used..].to_vec(),
+        });
+    }
+    collect_tables(main, &mut tables);
+    tables.retain(|t| !lets.contains(t));
+    Ok(KqlQuery {
+        lets,
+        operators,
+        tables,
+        normalized,
+    })
+}
+
+fn name_at(tokens: &[Token], at: usize) -> Option<&str> {
+    match tokens.get(at).map(|t| &t.kind) {
+        Some(TokenKind::Name(name)) => Some(name),
+        _ => None,
+    }
+}
+
+fn check_brackets(tokens: &[Token]) -> Result<(), ParseError> {
+    let mut open: Vec<&Token> = Vec::new();
+    for token in tokens {
+        let TokenKind::Punct(p) = token.kind else {
+            continue;
+        };
+        match p {
+            "(" | "[" | "{" => {
+                open.push(token);
+                if open.len() > MAX_NESTING {
+                    return Err(ParseError {
+                        message: format!(
+                            "the query nests brackets too deeply (more than {MAX_NESTING} levels)"
+                        ),
+                        line: Some(token.line),
+                        column: Some(token.column),
+                    });
+                }
+            }
+            ")" | "]" | "}" => {
+                let want = match p {
+                    ")" => "(",
+                    "]" => "[",
+                    _ => "{",
+                };
+                match open.pop() {
+                    Some(o) if o.kind == TokenKind::Punct(want) => {}
+                    _ => {
+                        return Err(ParseError {
+                            message: format!("unmatched `{p}`"),
+                            line: Some(token.line),
+                            column: Some(token.column),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    match open.pop() {
+        Some(o) => Err(ParseError {
+            message: format!("`{}` is never closed", o.kind),
+            line: Some(o.line),
+            column: Some(o.column),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn depth_change(token: &Token) -> i32 {
+    match token.kind {
+        TokenKind::Punct("(" | "[" | "{") => 1,
+        TokenKind::Punct(")" | "]" | "}") => -1,
+        _ => 0,
+    }
+}
+
+/// Splits at `separator` where no bracket is open.
+fn split_top<'a>(tokens: &'a [Token], separator: &'static str) -> Vec<&'a [Token]> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, token) in tokens.iter().enumerate() {
+        depth += depth_change(token);
+        if depth == 0 && token.kind == TokenKind::Punct(separator) {
+            parts.push(&tokens[start..i]);
+            start = i + 1;
+        }
+    }
+    parts.push(&tokens[start..]);
+    parts
+}
+
+/// `mv-expand`, `project-away`: names joined by an unspaced `-`.
+fn operator_name(segment: &[Token]) -> (String, usize) {
+    let mut name = String::new();
+    let mut used = 0;
+    while let Some(TokenKind::Name(part)) = segment.get(used).map(|t| &t.kind) {
+        name.push_str(part);
+        used += 1;
+        let joined = matches!(segment.get(used), Some(t) if t.kind == TokenKind::Punct("-") && !t.spaced)
+            && matches!(segment.get(used + 1), Some(t) if !t.spaced && matches!(t.kind, TokenKind::Name(_)));
+        if !joined {
+            break;
+        }
+        name.push('-');
+        used += 1;
+    }
+    (name, used)
+}
+
+/// Finds the tables a tabular expression reads: its source, `union` operands, `join`/`lookup`
+/// right sides, and any parenthesized subquery.
+fn collect_tables(tokens: &[Token], tables: &mut Vec<String>) {
+    let segments = split_top(tokens, "|");
+    if let Some(source) = segments.first() {
+        source_tables(source, tables);
+    }
+    for segment in segments.iter().skip(1) {
+        let (name, used) = operator_name(segment);
+        let args = &segment[used..];
+        if matches!(name.as_str(), "join" | "lookup" | "union") {
+            source_tables(args, tables);
+        }
+        subqueries(args, tables);
+    }
+}
+
+/// Finds subqueries (parenthesized pipelines) at any depth in operator arguments.
+fn subqueries(tokens: &[Token], tables: &mut Vec<String>) {
+    parenthesized(tokens, &mut |inner| {
+        if split_top(inner, "|").len() > 1 {
+            collect_tables(inner, tables);
+        } else {
+            subqueries(inner, tables);
+        }
+    });
+}
+
+/// Calls `f` with the contents of each top-level parenthesized group.
+fn parenthesized(tokens: &[Token], f: &mut dyn FnMut(&[Token])) {
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, token) in tokens.iter().enumerate() {
+        if token.kind == TokenKind::Punct("(") {
+            if depth == 0 {
+                start = i + 1;
+            }
+            depth += 1;
+        } else if token.kind == TokenKind::Punct(")") {
+            depth -= 1;
+            if depth == 0 {
+                f(&tokens[start..i]);
+            }
+        }
+    }
+}
+
+fn push(tables: &mut Vec<String>, name: &str) {
+    if !tables.iter().any(|t| t == name) {
+        tables.push(name.to_string());
+    }
+}
+
+/// Tables named in a source position: `T`, `database('db').T`, `table('T')`,
+/// `union kind=outer T1, (T2 | where x), T3*`, `join kind=inner (T2) on k`, `lookup T2 on k`.
+fn source_tables(tokens: &[Token], tables: &mut Vec<String>) {
+    let items = split_top(tokens, ",");
+    for item in items {
+        let mut i = 0;
+        // Skip options such as `kind=inner` or `withsource=Source`.
+        while matches!(item.get(i + 1), Some(t) if t.kind == TokenKind::Punct("="))
+            && name_at(item, i).is_some()
+        {
+            i += 3;
+        }
+        if name_at(item, i) == Some("union") {
+            source_tables(&item[i + 1..], tables);
+            continue;
+        }
+        match item.get(i).map(|t| &t.kind) {
+            Some(TokenKind::Punct("(")) => {
+                parenthesized(&item[i..], &mut |inner| collect_tables(inner, tables));
+            }
+            Some(TokenKind::Name(name)) | Some(TokenKind::QuotedName(name)) => {
+                if NOT_TABLES.contains(&name.as_str()) {
+                    continue;
+                }
+                let next = item.get(i + 1).map(|t| &t.kind);
+                if next == Some(&TokenKind::Punct("(")) {
+                    // A function call: `table('T')` names a table; `database(..).T`,
+                    // `cluster(..).database(..).T` end with one; other calls are functions.
+                    if name == "table" {
+                        if let Some(TokenKind::Str(table)) = item.get(i + 2).map(|t| &t.kind) {
+                            push(tables, table);
+                        }
+                    } else if name == "database" || name == "cluster" {
+                        let last = item.iter().rev().find_map(|t| match &t.kind {
+                            TokenKind::Name(n) | TokenKind::QuotedName(n) => Some(n.clone()),
+                            _ => None,
+                        });
+                        if let Some(last) = last.filter(|l| l != "database" && l != "cluster") {
+                            push(tables, &last);
+                        }
+                    }
+                } else if name != "on" {
+                    push(tables, name);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The structural judge for KQL.
+pub fn judge(expected: &KqlQuery, generated: &KqlQuery) -> Judgement {
+    if expected.normalized == generated.normalized {
+        return Judgement {
+            similarity: 1.0,
+            verdict: 1.0,
+            reasoning: "Queries are identical".to_string(),
+            differences: Vec::new(),
+            components: Vec::new(),
+        };
+    }
+    let (e, g) = (Features::of(expected), Features::of(generated));
+    let mut parts = Components::default();
+    parts.set("tables", TABLES, &e.tables, &g.tables);
+    parts.set("columns", OUTPUT, &e.columns, &g.columns);
+    parts.set("filters", FILTERS, &e.filters, &g.filters);
+    parts.set("grouping", GROUPING, &e.grouping, &g.grouping);
+    parts.sequence("ordering", ORDERING * 0.4, &e.ordering, &g.ordering);
+    parts.set("limits", ORDERING * 0.3, &e.limits, &g.limits);
+    parts.sequence("steps", ORDERING * 0.3, &e.steps, &g.steps);
+    parts.judge("tables")
+}
+
+#[derive(Default)]
+struct Features {
+    tables: Vec<String>,
+    columns: Vec<String>,
+    filters: Vec<String>,
+    grouping: Vec<String>,
+    ordering: Vec<String>,
+    limits: Vec<String>,
+    steps: Vec<String>,
+}
+
+fn text(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .map(|t| t.kind.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A comparison written either way round reads one way: `a == b` and `b == a`; `a > b` as `b < a`.
+fn canonical_condition(tokens: &[Token]) -> String {
+    let mut depth = 0;
+    let mut at = None;
+    for (i, token) in tokens.iter().enumerate() {
+        depth += depth_change(token);
+        if depth == 0
+            && let TokenKind::Punct(p @ ("==" | "!=" | "<" | ">" | "<=" | ">=" | "=~")) = token.kind
+        {
+            if at.is_some() {
+                return text(tokens);
+            }
+            at = Some((i, p));
+        }
+    }
+    let Some((i, op)) = at else {
+        return text(tokens);
+    };
+    let (left, right) = (text(&tokens[..i]), text(&tokens[i + 1..]));
+    match op {
+        ">" => format!("{right} < {left}"),
+        ">=" => format!("{right} <= {left}"),
+        "==" | "!=" | "=~" if left > right => format!("{right} {op} {left}"),
+        _ => format!("{left} {op} {right}"),
+    }
+}
+
+/// Splits at top-level `and`.
+fn conjuncts(tokens: &[Token]) -> Vec<String> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, token) in tokens.iter().enumerate() {
+        depth += depth_change(token);
+        if depth == 0 && token.kind == TokenKind::Name("and".into()) {
+            parts.push(canonical_condition(&tokens[start..i]));
+            start = i + 1;
+        }
+    }
+    parts.push(canonical_condition(&tokens[start..]));
+    parts
+}
+
+/// Splits `items by keys` at the top-level `by`.
+fn split_by(tokens: &[Token]) -> (&[Token], &[Token]) {
+    let mut depth = 0;
+    for (i, token) in tokens.iter().enumerate() {
+        depth += depth_change(token);
+        if depth == 0 && token.kind == TokenKind::Name("by".into()) {
+            return (&tokens[..i], &tokens[i + 1..]);
+        }
+    }
+    (tokens, &tokens[tokens.len()..])
+}
+
+fn items(tokens: &[Token]) -> Vec<String> {
+    split_top(tokens, ",")
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .map(text)
+        .collect()
+}
+
+impl Features {
+    fn of(query: &KqlQuery) -> Features {
+        let mut f = Features {
+            tables: query.tables.clone(),
+            ..Features::default()
+        };
+        for op in &query.operators {
+            f.steps.push(op.name.clone());
+            let args = op.args.as_slice();
+            match op.name.as_str() {
+                "where" | "filter" => f.filters.extend(conjuncts(args)),
+                "project" | "project-away" | "project-keep" | "project-rename"
+                | "project-reorder" | "extend" => {
+                    f.columns.extend(
+                        items(args)
+                            .into_iter()
+                            .map(|item| format!("{}: {item}", op.name)),
+                    );
+                }
+                "summarize" => {
+                    let (aggregates, keys) = split_by(args);
+                    f.columns.extend(
+                        items(aggregates)
+                            .into_iter()
+                            .map(|item| format!("summarize: {item}")),
+                    );
+                    f.grouping.extend(items(keys));
+                }
+                "count" => f.columns.push("summarize: count()".to_string()),
+                "distinct" => f.grouping.extend(items(args)),
+                "sort" | "order" => f.ordering.extend(items(split_by(args).1)),
+                "take" | "limit" => f.limits.push(format!("take {}", text(args))),
+                "top" => {
+                    let (count, keys) = split_by(args);
+                    f.limits.push(format!("take {}", text(count)));
+                    f.ordering.extend(items(keys));
+                }
+                _ => f.columns.push(format!("{}: {}", op.name, text(args))),
+            }
+        }
+        for list in [&mut f.columns, &mut f.filters, &mut f.grouping] {
+            list.sort();
+            list.dedup();
+        }
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(text: &str) -> KqlQuery {
+        parse(text, 1 << 20).unwrap_or_else(|err| panic!("{text}: {err}"))
+    }
+
+    #[test]
+    fn tables_from_every_source_position() {
+        assert_eq!(
+            q("Traces | where timestamp > ago(1h) | summarize count() by level").tables,
+            ["Traces"]
+        );
+        assert_eq!(
+            q("union Requests, (Exceptions | where severity > 2), Traces").tables,
+            ["Requests", "Exceptions", "Traces"]
+        );
+        assert_eq!(
+            q("Requests | join kind=inner (Dependencies | where success == false) on operation_Id")
+                .tables,
+            ["Requests", "Dependencies"]
+        );
+        assert_eq!(
+            q("Requests | lookup Users on user_Id").tables,
+            ["Requests", "Users"]
+        );
+        assert_eq!(
+            q("let recent = Events | where ts > ago(1d); recent | join (Users) on uid").tables,
+            ["Events", "Users"]
+        );
+        assert_eq!(q("database('prod').Logs | take 10").tables, ["Logs"]);
+        assert_eq!(q("table('Heartbeat') | count").tables, ["Heartbeat"]);
+        assert_eq!(
+            q("T | where id in ((Other | project id))").tables,
+            ["T", "Other"]
+        );
+        assert!(q("print x = 1").tables.is_empty());
+        assert!(q("datatable(a:int)[1, 2] | where a > 1").tables.is_empty());
+    }
+
+    #[test]
+    fn operators_with_hyphenated_names() {
+        let query = q("T | project-away secret | mv-expand tags | where a - b > 0");
+        let names: Vec<&str> = query.operators.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["project-away", "mv-expand", "where"]);
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_spot() {
+        let err = parse("T\n| where (a == 1", 1 << 20).unwrap_err();
+        assert_eq!((err.line, err.column), (Some(2), Some(9)));
+        let err = parse("T | | take 5", 1 << 20).unwrap_err();
+        assert!(
+            err.message.contains("empty") || err.message.contains("operator"),
+            "{err}"
+        );
+        assert!(parse("", 1 << 20).is_err());
+        let deep = format!("{}T | take 1{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(
+            parse(&deep, 1 << 20)
+                .unwrap_err()
+                .message
+                .contains("too deeply")
+        );
+    }
+
+    #[test]
+    fn seed_000_scenarios() {
+        let exact = judge(
+            &q("Traces | where timestamp > ago(1h) | summarize count() by level"),
+            &q("Traces | where timestamp > ago(1h) | summarize count() by level"),
+        );
+        assert_eq!(exact.similarity, 1.0);
+
+        let minor = judge(
+            &q("Traces | where timestamp > ago(60m) | project timestamp, level, message"),
+            &q("Traces | where timestamp > ago(1h) | project timestamp, level, message"),
+        );
+        assert!(minor.similarity >= 0.95, "{minor:?}");
+
+        let wrong = judge(
+            &q("Traces | where timestamp > ago(1h) | summarize count() by level"),
+            &q("AppTraces | where timestamp > ago(1h) | summarize count()"),
+        );
+        assert!(wrong.similarity < 0.5, "{wrong:?}");
+        assert_eq!(wrong.reasoning, "Query accesses wrong table");
+    }
+
+    #[test]
+    fn conditions_read_the_same_either_way_round() {
+        let a = judge(
+            &q("T | where x > 5 and y == 'a'"),
+            &q("T | where 'a' == y and 5 < x"),
+        );
+        assert_eq!(a.verdict, 1.0, "{a:?}");
+        let b = judge(&q("T | where x > 5"), &q("T | where x > 6"));
+        assert!(b.verdict < 1.0);
+    }
+}

@@ -1,0 +1,197 @@
+//! Confidence calibration (seed 002, MC-REQ-05), over a whole suite.
+//!
+//! `score = (1 - ECE) * (0.2 + 0.8 * D)` where ECE is the expected calibration error against the
+//! nominal confidences high 0.9, medium 0.7, low 0.5 (each group weighted by its size), and
+//! `D = clamp((accuracy_high - accuracy_low) / (0.9 - 0.5), 0, 1)` rewards confidence that tells
+//! good answers from bad. The one formula gives both seed figures (0.92 and 0.15). Under 20
+//! cases the score is null with a warning.
+
+use serde::Serialize;
+
+pub const MIN_CASES: usize = 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    High,
+    Medium,
+    Low,
+}
+
+impl Confidence {
+    pub fn nominal(self) -> f64 {
+        match self {
+            Confidence::High => 0.9,
+            Confidence::Medium => 0.7,
+            Confidence::Low => 0.5,
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Confidence> {
+        match text.trim().to_lowercase().as_str() {
+            "high" => Some(Confidence::High),
+            "medium" | "med" => Some(Confidence::Medium),
+            "low" => Some(Confidence::Low),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Group {
+    pub confidence: Confidence,
+    pub total: usize,
+    pub correct: usize,
+    /// Share correct; null for an empty group.
+    pub accuracy: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Calibration {
+    pub score: Option<f64>,
+    pub groups: Vec<Group>,
+    pub ece: Option<f64>,
+    pub discrimination: Option<f64>,
+    pub interpretation: String,
+    pub warnings: Vec<String>,
+}
+
+/// Calibration of `(confidence, correct)` outcomes.
+pub fn calibration(outcomes: &[(Confidence, bool)]) -> Calibration {
+    let groups: Vec<Group> = [Confidence::High, Confidence::Medium, Confidence::Low]
+        .into_iter()
+        .map(|confidence| {
+            let total = outcomes.iter().filter(|(c, _)| *c == confidence).count();
+            let correct = outcomes
+                .iter()
+                .filter(|(c, ok)| *c == confidence && *ok)
+                .count();
+            Group {
+                confidence,
+                total,
+                correct,
+                accuracy: (total > 0).then(|| correct as f64 / total as f64),
+            }
+        })
+        .collect();
+    let n = outcomes.len();
+    if n < MIN_CASES {
+        return Calibration {
+            score: None,
+            groups,
+            ece: None,
+            discrimination: None,
+            interpretation: "Not enough cases to judge calibration".to_string(),
+            warnings: vec![format!(
+                "Insufficient data for calibration (need ≥ {MIN_CASES} cases)"
+            )],
+        };
+    }
+    let ece: f64 = groups
+        .iter()
+        .filter_map(|g| {
+            g.accuracy
+                .map(|a| (g.total as f64 / n as f64) * (a - g.confidence.nominal()).abs())
+        })
+        .sum();
+    let accuracy = |c: Confidence| {
+        groups
+            .iter()
+            .find(|g| g.confidence == c)
+            .and_then(|g| g.accuracy)
+    };
+    let mut warnings = Vec::new();
+    // Without both a high and a low group, confidence cannot be shown to separate anything.
+    let discrimination = match (accuracy(Confidence::High), accuracy(Confidence::Low)) {
+        (Some(high), Some(low)) => ((high - low) / (0.9 - 0.5)).clamp(0.0, 1.0),
+        _ => {
+            warnings.push(
+                "No high- or no low-confidence cases: discrimination counted as 0".to_string(),
+            );
+            0.0
+        }
+    };
+    let score = (1.0 - ece) * (0.2 + 0.8 * discrimination);
+    let interpretation = if score >= 0.8 {
+        "Confidence levels accurately predict correctness"
+    } else if score >= 0.5 {
+        "Confidence partly predicts correctness"
+    } else {
+        "Confidence does not predict correctness"
+    };
+    if let Some(high) = accuracy(Confidence::High)
+        && high < Confidence::High.nominal() - 0.1
+    {
+        warnings.push("Model is overconfident - high confidence not reliable".to_string());
+    }
+    Calibration {
+        score: Some(score),
+        groups,
+        ece: Some(ece),
+        discrimination: Some(discrimination),
+        interpretation: interpretation.to_string(),
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suite(groups: [(Confidence, usize, usize); 3]) -> Vec<(Confidence, bool)> {
+        groups
+            .iter()
+            .flat_map(|&(c, total, correct)| (0..total).map(move |i| (c, i < correct)))
+            .collect()
+    }
+
+    #[test]
+    fn seed_002_well_calibrated() {
+        let result = calibration(&suite([
+            (Confidence::High, 20, 19),
+            (Confidence::Medium, 15, 12),
+            (Confidence::Low, 10, 4),
+        ]));
+        let score = result.score.unwrap();
+        assert!((score - 0.92).abs() < 0.01, "{score}");
+        assert_eq!(
+            result.interpretation,
+            "Confidence levels accurately predict correctness"
+        );
+        assert!(result.warnings.is_empty());
+    }
+
+    #[test]
+    fn seed_002_overconfident() {
+        let result = calibration(&suite([
+            (Confidence::High, 20, 10),
+            (Confidence::Medium, 15, 8),
+            (Confidence::Low, 10, 5),
+        ]));
+        let score = result.score.unwrap();
+        assert!((score - 0.15).abs() < 0.01, "{score}");
+        assert_eq!(
+            result.interpretation,
+            "Confidence does not predict correctness"
+        );
+        assert!(
+            result
+                .warnings
+                .contains(&"Model is overconfident - high confidence not reliable".to_string())
+        );
+    }
+
+    #[test]
+    fn seed_002_insufficient_data() {
+        let result = calibration(&suite([
+            (Confidence::High, 2, 2),
+            (Confidence::Medium, 2, 1),
+            (Confidence::Low, 1, 0),
+        ]));
+        assert_eq!(result.score, None);
+        assert_eq!(
+            result.warnings,
+            ["Insufficient data for calibration (need ≥ 20 cases)"]
+        );
+    }
+}

@@ -1,0 +1,428 @@
+//! Profiles: how the metrics of a scorecard add up to one total and a pass, per the seeds.
+//!
+//! | profile | total | pass |
+//! |---|---|---|
+//! | `kql-batch` (seed 000) | 0.5 query similarity + 0.5 results match (`seed` mode) | executed without error and total >= 0.9 |
+//! | `qas` (seed 003) | 0.4 semantic + 0.4 execution + 0.2 datatype | total >= 0.7 |
+//! | `sql-metrics` (seed 002) | query correctness (1 / 0.5 / 0) | correct (1.0) and safe |
+//! | `agent` (seed 004) | mean of the quality scores | the workflow passes (quality has no threshold unless set) |
+//! | `custom` | weights and threshold from JSON | total >= threshold (and executed, if required) |
+//!
+//! The `qas` preset is seed 003's "QAS (Query Affinity Score)" weighting; it is not the
+//! "Query Accuracy Score" of the literature (`w * S_T + (1 - w) * S_C`).
+//!
+//! A weighted metric that was not computed (no results given, say) leaves the total computed
+//! from the others, reweighted, and the verdict open (`passed: null`): a pass needs every part.
+//! A metric that failed counts as 0.0.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::scorecard::Metric;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProfileName {
+    KqlBatch,
+    Qas,
+    SqlMetrics,
+    Agent,
+    Custom,
+}
+
+impl ProfileName {
+    pub const ALL: [ProfileName; 5] = [
+        ProfileName::Qas,
+        ProfileName::KqlBatch,
+        ProfileName::SqlMetrics,
+        ProfileName::Agent,
+        ProfileName::Custom,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ProfileName::KqlBatch => "kql-batch",
+            ProfileName::Qas => "qas",
+            ProfileName::SqlMetrics => "sql-metrics",
+            ProfileName::Agent => "agent",
+            ProfileName::Custom => "custom",
+        }
+    }
+}
+
+impl fmt::Display for ProfileName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ProfileName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim().to_ascii_lowercase().replace('_', "-");
+        ProfileName::ALL
+            .into_iter()
+            .find(|p| p.name() == wanted)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ProfileName::ALL.iter().map(|p| p.name()).collect();
+                format!(
+                    "unknown profile \"{s}\" (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// A profile ready to apply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub name: ProfileName,
+    pub label: String,
+    /// Metric name -> weight. Weights need not sum to 1: the total divides by their sum.
+    pub weights: BTreeMap<String, f64>,
+    pub threshold: f64,
+    /// Pass only when the generated query executed without error.
+    pub require_execution: bool,
+    /// Pass only when these metrics scored 1.0 (e.g. `safety`).
+    #[serde(default)]
+    pub require_perfect: Vec<String>,
+}
+
+fn weights(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    pairs
+        .iter()
+        .map(|(name, weight)| ((*name).to_string(), *weight))
+        .collect()
+}
+
+impl Profile {
+    pub fn preset(name: ProfileName) -> Profile {
+        match name {
+            ProfileName::KqlBatch => Profile {
+                name,
+                label: "KQL batch testing (seed 000): 50% query similarity + 50% results match; pass = executed and total ≥ 0.9".into(),
+                weights: weights(&[("semantic_similarity", 0.5), ("results_match", 0.5)]),
+                threshold: 0.9,
+                require_execution: true,
+                require_perfect: Vec::new(),
+            },
+            ProfileName::Qas => Profile {
+                name,
+                label: "QAS preset (seed 003): 40% semantic + 40% execution + 20% datatype; pass ≥ 0.7 (not the literature's Query Accuracy Score)".into(),
+                weights: weights(&[("semantic_similarity", 0.4), ("execution", 0.4), ("datatype", 0.2)]),
+                threshold: 0.7,
+                require_execution: false,
+                require_perfect: Vec::new(),
+            },
+            ProfileName::SqlMetrics => Profile {
+                name,
+                label: "SQL metric calculators (seed 002): query correctness 1 / 0.5 / 0; pass = correct and safe".into(),
+                weights: weights(&[("query_correctness", 1.0)]),
+                threshold: 1.0,
+                require_execution: false,
+                require_perfect: vec!["safety".into()],
+            },
+            ProfileName::Agent => Profile {
+                name,
+                label: "Agent evaluation (seed 004): workflow validation pass/fail; quality scores averaged, no threshold".into(),
+                weights: weights(&[("answer_quality", 1.0), ("factual_correctness", 1.0), ("completeness", 1.0)]),
+                threshold: 0.0,
+                require_execution: false,
+                require_perfect: vec!["workflow".into()],
+            },
+            ProfileName::Custom => Profile {
+                name,
+                label: "Custom".into(),
+                weights: BTreeMap::new(),
+                threshold: 0.0,
+                require_execution: false,
+                require_perfect: Vec::new(),
+            },
+        }
+    }
+
+    /// A custom profile from JSON:
+    /// `{"weights": {"semantic_similarity": 0.5, "results_match": 0.5}, "threshold": 0.8,
+    ///   "require_execution": true, "require_perfect": ["safety"], "label": "..."}`.
+    pub fn custom_from_json(text: &str) -> Result<Profile, String> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Custom {
+            weights: BTreeMap<String, f64>,
+            threshold: f64,
+            #[serde(default)]
+            require_execution: bool,
+            #[serde(default)]
+            require_perfect: Vec<String>,
+            #[serde(default)]
+            label: Option<String>,
+        }
+        let custom: Custom =
+            serde_json::from_str(text).map_err(|err| format!("custom profile: {err}"))?;
+        if custom.weights.is_empty() {
+            return Err("custom profile: `weights` names no metric".into());
+        }
+        if let Some((name, weight)) = custom
+            .weights
+            .iter()
+            .find(|(_, w)| !w.is_finite() || **w < 0.0)
+        {
+            return Err(format!(
+                "custom profile: weight of `{name}` is {weight}; weights must be zero or more"
+            ));
+        }
+        if !(0.0..=1.0).contains(&custom.threshold) {
+            return Err(format!(
+                "custom profile: threshold {} is outside 0..1",
+                custom.threshold
+            ));
+        }
+        Ok(Profile {
+            name: ProfileName::Custom,
+            label: custom.label.unwrap_or_else(|| "Custom profile".into()),
+            weights: custom.weights,
+            threshold: custom.threshold,
+            require_execution: custom.require_execution,
+            require_perfect: custom.require_perfect,
+        })
+    }
+}
+
+/// The profile applied to one scorecard.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProfileResult {
+    pub name: ProfileName,
+    pub label: String,
+    /// The weighted total in 0..=1 over the metrics present.
+    pub total: Option<f64>,
+    /// Null when a weighted metric is missing: no verdict on partial data.
+    pub passed: Option<bool>,
+    pub threshold: f64,
+    /// Each weighted metric's score and weight, as used.
+    pub parts: BTreeMap<String, ProfilePart>,
+    /// Weighted metrics that were not computed.
+    pub missing: Vec<String>,
+    pub explanation: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProfilePart {
+    pub score: f64,
+    pub weight: f64,
+}
+
+/// Applies `profile` to computed metrics. `executed`: the query ran without error (None when
+/// unknown).
+pub fn apply(
+    profile: &Profile,
+    metrics: &BTreeMap<String, Metric>,
+    executed: Option<bool>,
+) -> ProfileResult {
+    let mut parts = BTreeMap::new();
+    let mut missing = Vec::new();
+    for (name, weight) in &profile.weights {
+        match metrics.get(name).and_then(|m| m.score.map(|s| (s, m))) {
+            Some((score, _)) => {
+                parts.insert(
+                    name.clone(),
+                    ProfilePart {
+                        score,
+                        weight: *weight,
+                    },
+                );
+            }
+            None => missing.push(name.clone()),
+        }
+    }
+    let weight_sum: f64 = parts.values().map(|p| p.weight).sum();
+    let total = (weight_sum > 0.0).then(|| {
+        // Added in name order, so every platform sums the same floats in the same order.
+        parts.values().map(|p| p.score * p.weight).sum::<f64>() / weight_sum
+    });
+    let mut blockers = Vec::new();
+    if profile.require_execution && executed == Some(false) {
+        blockers.push("the query did not execute without error".to_string());
+    }
+    for name in &profile.require_perfect {
+        match metrics.get(name).and_then(|m| m.score) {
+            Some(score) if score >= 1.0 => {}
+            Some(_) => blockers.push(format!("{name} did not pass")),
+            None => missing.push(name.clone()),
+        }
+    }
+    let unknown_execution = profile.require_execution && executed.is_none();
+    let passed =
+        if !missing.is_empty() || total.is_none() || (unknown_execution && blockers.is_empty()) {
+            if blockers.is_empty() {
+                None
+            } else {
+                Some(false)
+            }
+        } else {
+            Some(blockers.is_empty() && total.is_some_and(|t| t >= profile.threshold - 1e-12))
+        };
+    let total_text = total.map_or("—".to_string(), |t| format!("{:.1}%", t * 100.0));
+    let explanation = match passed {
+        Some(true) => format!(
+            "Total {total_text} ≥ {:.0}% → PASS",
+            profile.threshold * 100.0
+        ),
+        Some(false) if !blockers.is_empty() => {
+            format!("Total {total_text} → FAIL: {}", blockers.join("; "))
+        }
+        Some(false) => format!(
+            "Total {total_text} < {:.0}% → FAIL",
+            profile.threshold * 100.0
+        ),
+        None if !missing.is_empty() => format!(
+            "Total {total_text} from the metrics present; no verdict without: {}",
+            missing.join(", ")
+        ),
+        None => {
+            format!("Total {total_text}; no verdict without knowing whether the query executed")
+        }
+    };
+    ProfileResult {
+        name: profile.name,
+        label: profile.label.clone(),
+        total,
+        passed,
+        threshold: profile.threshold,
+        parts,
+        missing,
+        explanation,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metrics(scores: &[(&str, f64)]) -> BTreeMap<String, Metric> {
+        scores
+            .iter()
+            .map(|(name, score)| {
+                (
+                    (*name).to_string(),
+                    Metric {
+                        score: Some(*score),
+                        passed: None,
+                        explanation: String::new(),
+                        details: serde_json::Value::Null,
+                        error: None,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn total(
+        profile: ProfileName,
+        scores: &[(&str, f64)],
+        executed: Option<bool>,
+    ) -> (f64, Option<bool>) {
+        let result = apply(&Profile::preset(profile), &metrics(scores), executed);
+        (result.total.unwrap(), result.passed)
+    }
+
+    #[test]
+    fn seed_000_totals() {
+        let (t, p) = total(
+            ProfileName::KqlBatch,
+            &[("semantic_similarity", 1.0), ("results_match", 1.0)],
+            Some(true),
+        );
+        assert_eq!((t, p), (1.0, Some(true)));
+        let (t, p) = total(
+            ProfileName::KqlBatch,
+            &[("semantic_similarity", 0.95), ("results_match", 1.0)],
+            Some(true),
+        );
+        assert!((t - 0.975).abs() < 1e-12 && p == Some(true), "{t}");
+        let (t, p) = total(
+            ProfileName::KqlBatch,
+            &[("semantic_similarity", 0.6), ("results_match", 0.3)],
+            Some(true),
+        );
+        assert!((t - 0.45).abs() < 1e-12 && p == Some(false), "{t}");
+        // A perfect score does not pass a query that failed to execute.
+        let (_, p) = total(
+            ProfileName::KqlBatch,
+            &[("semantic_similarity", 1.0), ("results_match", 1.0)],
+            Some(false),
+        );
+        assert_eq!(p, Some(false));
+    }
+
+    #[test]
+    fn seed_003_totals() {
+        let (t, p) = total(
+            ProfileName::Qas,
+            &[
+                ("semantic_similarity", 1.0),
+                ("execution", 1.0),
+                ("datatype", 1.0),
+            ],
+            None,
+        );
+        assert_eq!((t, p), (1.0, Some(true)));
+        let (t, p) = total(
+            ProfileName::Qas,
+            &[
+                ("semantic_similarity", 0.8),
+                ("execution", 0.8),
+                ("datatype", 1.0),
+            ],
+            None,
+        );
+        assert!((t - 0.84).abs() < 1e-12 && p == Some(true), "{t}");
+        let (t, p) = total(
+            ProfileName::Qas,
+            &[
+                ("semantic_similarity", 0.3),
+                ("execution", 0.2),
+                ("datatype", 1.0),
+            ],
+            None,
+        );
+        assert!((t - 0.40).abs() < 1e-12 && p == Some(false), "{t}");
+    }
+
+    #[test]
+    fn a_missing_part_leaves_the_verdict_open() {
+        let result = apply(
+            &Profile::preset(ProfileName::Qas),
+            &metrics(&[("semantic_similarity", 1.0)]),
+            None,
+        );
+        assert_eq!(result.passed, None);
+        assert_eq!(result.total, Some(1.0));
+        assert_eq!(result.missing, ["datatype", "execution"]);
+    }
+
+    #[test]
+    fn custom_profiles_from_json() {
+        let profile = Profile::custom_from_json(
+            r#"{"weights": {"table_accuracy": 1, "exact_match": 1}, "threshold": 0.75}"#,
+        )
+        .unwrap();
+        let result = apply(
+            &profile,
+            &metrics(&[("table_accuracy", 1.0), ("exact_match", 0.0)]),
+            None,
+        );
+        assert_eq!((result.total, result.passed), (Some(0.5), Some(false)));
+        assert!(Profile::custom_from_json(r#"{"weights": {}, "threshold": 0.5}"#).is_err());
+        assert!(Profile::custom_from_json(r#"{"weights": {"a": -1}, "threshold": 0.5}"#).is_err());
+        assert!(Profile::custom_from_json(r#"{"weights": {"a": 1}, "threshold": 2}"#).is_err());
+        assert!(
+            Profile::custom_from_json(r#"{"weights": {"a": 1}, "threshold": 0.5, "extra": 1}"#)
+                .unwrap_err()
+                .contains("unknown field")
+        );
+    }
+}

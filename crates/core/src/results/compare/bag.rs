@@ -1,0 +1,450 @@
+//! `bag`: Spider test-suite's `result_eq`, verdict for verdict.
+//!
+//! Two results are equal when they have the same number of rows and columns and some permutation
+//! of the generated columns makes the rows equal: as lists when order matters, else as multisets.
+//! Before searching permutations Spider rejects quickly when the rows, each with its values
+//! sorted by `str(value) + str(type(value))`, differ (as lists or as sets). That sort makes
+//! `(1, 1.5)` and `(1.0, 1.5)` sort differently, so Spider calls them different: so does this
+//! mode.
+//!
+//! Spider enumerates permutations (pruned by sampling). Here columns are matched by hashed
+//! column signatures, then by pair signatures while assigning, with interchangeable identical
+//! columns tried once, and every candidate permutation is verified in full. The answer is the
+//! same; the work stays near linear in the rows for real results.
+
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use super::align::{AlignedBy, ColumnPair};
+use super::key::Fx;
+use super::{CompareOptions, Comparison, Mode, rows};
+use crate::results::python::{self, eq, str_type_key};
+use crate::results::{ResultSet, Value};
+
+/// Most assignments tried before giving up; only adversarial inputs come near it.
+const SEARCH_BUDGET: usize = 200_000;
+
+pub fn compare(
+    expected: &ResultSet,
+    generated: &ResultSet,
+    options: &CompareOptions,
+) -> Comparison {
+    let order = options.order_matters;
+    let verdict = result_eq(&expected.rows, &generated.rows, order);
+    let (equal, explanation, alignment) = match verdict {
+        Verdict::Equal(permutation) => {
+            let alignment: Vec<ColumnPair> = permutation
+                .iter()
+                .enumerate()
+                .map(|(e, &g)| ColumnPair {
+                    expected: expected.columns.get(e).cloned().unwrap_or_default(),
+                    generated: generated.columns.get(g).cloned().unwrap_or_default(),
+                    by: AlignedBy::Permutation,
+                })
+                .collect();
+            let how = if order {
+                "in the same order"
+            } else {
+                "as a multiset"
+            };
+            (
+                true,
+                format!("Same rows {how} ({})", rows(expected.rows.len())),
+                alignment,
+            )
+        }
+        Verdict::Different(reason) => (false, reason, Vec::new()),
+    };
+    Comparison {
+        mode: Mode::Bag,
+        score: if equal { 1.0 } else { 0.0 },
+        equal,
+        expected_rows: expected.rows.len(),
+        generated_rows: generated.rows.len(),
+        matched_rows: if equal {
+            expected.rows.len()
+        } else {
+            shared_unordered_rows(&expected.rows, &generated.rows)
+        },
+        precision: None,
+        recall: None,
+        alignment,
+        order_matters: order,
+        explanation,
+    }
+}
+
+enum Verdict {
+    /// For each expected column, the generated column that matches it.
+    Equal(Vec<usize>),
+    Different(String),
+}
+
+fn result_eq(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> Verdict {
+    if gold.is_empty() && pred.is_empty() {
+        return Verdict::Equal(Vec::new());
+    }
+    if gold.len() != pred.len() {
+        return Verdict::Different(format!(
+            "{} expected, {} generated",
+            rows(gold.len()),
+            rows(pred.len())
+        ));
+    }
+    let width = gold[0].len();
+    if pred[0].len() != width {
+        return Verdict::Different(format!(
+            "{width} expected columns, {} generated",
+            pred[0].len()
+        ));
+    }
+    if !quick_check(gold, pred, order) {
+        return Verdict::Different(if order {
+            "The rows differ (compared in order, each row's values as a bag)".to_string()
+        } else {
+            "The rows differ (each row's values as a bag)".to_string()
+        });
+    }
+    match find_permutation(gold, pred, width, order) {
+        Search::Found(permutation) => Verdict::Equal(permutation),
+        Search::None => Verdict::Different(
+            "No column order makes the rows equal, though each row holds the same values"
+                .to_string(),
+        ),
+        Search::OverBudget => Verdict::Different(format!(
+            "Gave up after {SEARCH_BUDGET} column assignments: the columns are too alike to tell apart"
+        )),
+    }
+}
+
+/// Spider's `quick_rej`: each row's values sorted by `str(x) + str(type(x))`, then the rows
+/// compared as lists (order matters) or as sets.
+fn quick_check(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> bool {
+    let (a, b) = (unordered(gold), unordered(pred));
+    if order {
+        a.iter().zip(&b).all(|(x, y)| RefRow(x) == RefRow(y))
+    } else {
+        let set_a: HashSet<RefRow<'_, '_>> = a.iter().map(|r| RefRow(r)).collect();
+        let set_b: HashSet<RefRow<'_, '_>> = b.iter().map(|r| RefRow(r)).collect();
+        set_a == set_b
+    }
+}
+
+fn unordered(rows: &[Vec<Value>]) -> Vec<Vec<&Value>> {
+    rows.iter().map(|row| unorder_row(row)).collect()
+}
+
+fn unorder_row(row: &[Value]) -> Vec<&Value> {
+    let mut keyed: Vec<(SortKey<'_>, &Value)> = row.iter().map(|v| (SortKey::of(v), v)).collect();
+    // Stable, like Python's `sorted`.
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.into_iter().map(|(_, v)| v).collect()
+}
+
+/// `str(x) + str(type(x))`, borrowing text values instead of copying them.
+enum SortKey<'a> {
+    Owned(String),
+    /// A text value: its key is the text followed by `<class 'str'>`.
+    Text(&'a str),
+}
+
+impl<'a> SortKey<'a> {
+    fn of(value: &'a Value) -> SortKey<'a> {
+        match value {
+            Value::Text(s) => SortKey::Text(s),
+            other => SortKey::Owned(str_type_key(other)),
+        }
+    }
+
+    fn parts(&self) -> (&[u8], &'static [u8]) {
+        match self {
+            SortKey::Owned(s) => (s.as_bytes(), b""),
+            SortKey::Text(s) => (s.as_bytes(), b"<class 'str'>"),
+        }
+    }
+
+    /// Python compares `str` by code point; UTF-8 bytes compare in the same order.
+    fn cmp(&self, other: &SortKey<'_>) -> Ordering {
+        let (a1, a2) = self.parts();
+        let (b1, b2) = other.parts();
+        a1.iter().chain(a2).cmp(b1.iter().chain(b2))
+    }
+}
+
+/// A row of borrowed values with Python's tuple equality and hash.
+#[derive(Clone, Copy)]
+struct RefRow<'r, 'a>(&'r [&'a Value]);
+
+impl PartialEq for RefRow<'_, '_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len() && self.0.iter().zip(other.0).all(|(a, b)| eq(a, b))
+    }
+}
+
+impl Eq for RefRow<'_, '_> {}
+
+impl Hash for RefRow<'_, '_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.len().hash(state);
+        for value in self.0 {
+            python::hash(value, state);
+        }
+    }
+}
+
+/// Expected rows whose bag of values appears among the generated rows' (as multisets), to say
+/// how close unequal results came.
+fn shared_unordered_rows(gold: &[Vec<Value>], pred: &[Vec<Value>]) -> usize {
+    let (a, b) = (unordered(gold), unordered(pred));
+    let mut counts: HashMap<RefRow<'_, '_>, usize> = HashMap::new();
+    for row in &b {
+        *counts.entry(RefRow(row)).or_insert(0) += 1;
+    }
+    a.iter()
+        .filter(|row| match counts.get_mut(&RefRow(row)) {
+            Some(count) if *count > 0 => {
+                *count -= 1;
+                true
+            }
+            _ => false,
+        })
+        .count()
+}
+
+enum Search {
+    Found(Vec<usize>),
+    None,
+    OverBudget,
+}
+
+fn value_hash(value: &Value) -> u64 {
+    let mut state = Fx::default();
+    python::hash(value, &mut state);
+    mix(state.finish())
+}
+
+/// A final avalanche, so that sums of hashes (multiset signatures) do not cancel easily.
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// A column's signature: its multiset of values, or its sequence when order matters.
+fn column_signature(rows: &[Vec<Value>], column: usize, order: bool) -> u64 {
+    if order {
+        rows.iter()
+            .fold(0u64, |acc, row| mix(acc ^ value_hash(&row[column])))
+    } else {
+        rows.iter()
+            .fold(0u64, |acc, row| acc.wrapping_add(value_hash(&row[column])))
+    }
+}
+
+/// The multiset of value pairs in two columns.
+fn pair_signature(rows: &[Vec<Value>], a: usize, b: usize) -> u64 {
+    rows.iter().fold(0u64, |acc, row| {
+        acc.wrapping_add(mix(
+            value_hash(&row[a]).wrapping_mul(31) ^ value_hash(&row[b]).rotate_left(17)
+        ))
+    })
+}
+
+struct Searcher<'a> {
+    gold: &'a [Vec<Value>],
+    pred: &'a [Vec<Value>],
+    order: bool,
+    candidates: Vec<Vec<usize>>,
+    /// Generated columns that hold exactly the same values row by row share a class: trying one
+    /// of them is trying all.
+    class: Vec<usize>,
+    /// Gold columns in the order they are assigned (fewest candidates first).
+    sequence: Vec<usize>,
+    pairs_gold: HashMap<(usize, usize), u64>,
+    pairs_pred: HashMap<(usize, usize), u64>,
+    steps: usize,
+}
+
+fn find_permutation(gold: &[Vec<Value>], pred: &[Vec<Value>], width: usize, order: bool) -> Search {
+    if width == 0 {
+        return Search::Found(Vec::new());
+    }
+    let gold_sig: Vec<u64> = (0..width)
+        .map(|c| column_signature(gold, c, order))
+        .collect();
+    let pred_sig: Vec<u64> = (0..width)
+        .map(|c| column_signature(pred, c, order))
+        .collect();
+    let candidates: Vec<Vec<usize>> = gold_sig
+        .iter()
+        .map(|sig| (0..width).filter(|&c| pred_sig[c] == *sig).collect())
+        .collect();
+    if candidates.iter().any(Vec::is_empty) {
+        return Search::None;
+    }
+    let mut class: Vec<usize> = (0..width).collect();
+    for c in 0..width {
+        for d in 0..c {
+            if class[d] == d
+                && pred_sig[c] == pred_sig[d]
+                && pred.iter().all(|row| eq(&row[c], &row[d]))
+            {
+                class[c] = d;
+                break;
+            }
+        }
+    }
+    let mut sequence: Vec<usize> = (0..width).collect();
+    sequence.sort_by_key(|&c| candidates[c].len());
+    let mut searcher = Searcher {
+        gold,
+        pred,
+        order,
+        candidates,
+        class,
+        sequence,
+        pairs_gold: HashMap::new(),
+        pairs_pred: HashMap::new(),
+        steps: 0,
+    };
+    let mut assignment = vec![usize::MAX; width];
+    let mut used = vec![false; width];
+    searcher.assign(0, &mut assignment, &mut used)
+}
+
+impl Searcher<'_> {
+    fn assign(
+        &mut self,
+        depth: usize,
+        assignment: &mut Vec<usize>,
+        used: &mut Vec<bool>,
+    ) -> Search {
+        if depth == self.sequence.len() {
+            return if self.verify(assignment) {
+                Search::Found(assignment.clone())
+            } else {
+                Search::None
+            };
+        }
+        let column = self.sequence[depth];
+        let mut tried_classes = Vec::new();
+        for candidate in self.candidates[column].clone() {
+            if used[candidate] || tried_classes.contains(&self.class[candidate]) {
+                continue;
+            }
+            self.steps += 1;
+            if self.steps > SEARCH_BUDGET {
+                return Search::OverBudget;
+            }
+            if !self.consistent(column, candidate, depth, assignment) {
+                continue;
+            }
+            tried_classes.push(self.class[candidate]);
+            assignment[column] = candidate;
+            used[candidate] = true;
+            match self.assign(depth + 1, assignment, used) {
+                Search::None => {}
+                found_or_over => return found_or_over,
+            }
+            used[candidate] = false;
+            assignment[column] = usize::MAX;
+        }
+        Search::None
+    }
+
+    /// Whether mapping `column` to `candidate` agrees, pair by pair, with the columns already
+    /// assigned. Only needed when order does not matter: in order, equal column sequences
+    /// already make equal rows.
+    fn consistent(
+        &mut self,
+        column: usize,
+        candidate: usize,
+        depth: usize,
+        assignment: &[usize],
+    ) -> bool {
+        if self.order {
+            return self
+                .pred
+                .iter()
+                .zip(self.gold)
+                .all(|(p, g)| eq(&g[column], &p[candidate]));
+        }
+        for &other in &self.sequence[..depth] {
+            let other_candidate = assignment[other];
+            let gold = *self
+                .pairs_gold
+                .entry((column, other))
+                .or_insert_with(|| pair_signature(self.gold, column, other));
+            let pred = *self
+                .pairs_pred
+                .entry((candidate, other_candidate))
+                .or_insert_with(|| pair_signature(self.pred, candidate, other_candidate));
+            if gold != pred {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The full check: rows equal in order, or as multisets, under the permutation.
+    fn verify(&self, permutation: &[usize]) -> bool {
+        if self.order {
+            return self.gold.iter().zip(self.pred).all(|(g, p)| {
+                permutation
+                    .iter()
+                    .enumerate()
+                    .all(|(c, &pc)| eq(&g[c], &p[pc]))
+            });
+        }
+        let identity: Vec<usize> = (0..permutation.len()).collect();
+        let mut counts: HashMap<PermRow<'_>, i64> = HashMap::with_capacity(self.gold.len());
+        for row in self.gold {
+            *counts
+                .entry(PermRow {
+                    row,
+                    columns: &identity,
+                })
+                .or_insert(0) += 1;
+        }
+        for row in self.pred {
+            match counts.get_mut(&PermRow {
+                row,
+                columns: permutation,
+            }) {
+                Some(count) if *count > 0 => *count -= 1,
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+/// A row read through a column permutation, with Python's tuple equality and hash.
+struct PermRow<'a> {
+    row: &'a [Value],
+    columns: &'a [usize],
+}
+
+impl PartialEq for PermRow<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.columns.len() == other.columns.len()
+            && self
+                .columns
+                .iter()
+                .zip(other.columns)
+                .all(|(&a, &b)| eq(&self.row[a], &other.row[b]))
+    }
+}
+
+impl Eq for PermRow<'_> {}
+
+impl Hash for PermRow<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for &column in self.columns {
+            python::hash(&self.row[column], state);
+        }
+    }
+}

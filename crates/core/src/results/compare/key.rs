@@ -1,0 +1,370 @@
+//! Values reduced for comparison in qeval's own modes (`seed`, `subset`, `f1`), and multiset row
+//! matching on them.
+//!
+//! Numbers compare numerically whatever their JSON type (`1`, `1.0`, `"1"` and `true` are one
+//! value), within a relative tolerance; NULL equals NULL; text compares exactly, or ignoring
+//! case when asked.
+
+use std::hash::Hasher;
+
+use crate::results::{ResultSet, Value};
+
+/// A cell as compared.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Key<'a> {
+    Null,
+    Num(f64),
+    Text(&'a str),
+}
+
+pub fn key(value: &Value) -> Key<'_> {
+    match value {
+        Value::Null => Key::Null,
+        Value::Text(text) => match crate::results::parse_number(text) {
+            Some(number) => Key::Num(canonical(number)),
+            None => Key::Text(text),
+        },
+        other => other
+            .as_number()
+            .map_or(Key::Null, |n| Key::Num(canonical(n))),
+    }
+}
+
+/// One bit pattern per number: -0.0 is 0.0.
+fn canonical(number: f64) -> f64 {
+    if number == 0.0 { 0.0 } else { number }
+}
+
+/// How keys compare.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    pub tolerance: f64,
+    pub ignore_case: bool,
+}
+
+impl Rules {
+    /// Equal without tolerance: what hashing can find.
+    pub fn same(&self, a: Key<'_>, b: Key<'_>) -> bool {
+        match (a, b) {
+            (Key::Null, Key::Null) => true,
+            (Key::Num(x), Key::Num(y)) => x == y,
+            (Key::Text(x), Key::Text(y)) => {
+                x == y
+                    || (self.ignore_case
+                        && x.chars()
+                            .flat_map(char::to_lowercase)
+                            .eq(y.chars().flat_map(char::to_lowercase)))
+            }
+            _ => false,
+        }
+    }
+
+    /// Equal within the tolerance.
+    pub fn close(&self, a: Key<'_>, b: Key<'_>) -> bool {
+        match (a, b) {
+            (Key::Num(x), Key::Num(y)) => numbers_close(x, y, self.tolerance),
+            _ => self.same(a, b),
+        }
+    }
+
+    pub fn hash(&self, key: Key<'_>, state: &mut Fx) {
+        match key {
+            Key::Null => state.write_u8(0),
+            Key::Num(number) => {
+                state.write_u8(1);
+                state.write_u64(number.to_bits());
+            }
+            Key::Text(text) => {
+                state.write_u8(2);
+                if self.ignore_case {
+                    for c in text.chars().flat_map(char::to_lowercase) {
+                        state.write_u32(c as u32);
+                    }
+                } else {
+                    state.write(text.as_bytes());
+                }
+                state.write_u8(0xff);
+            }
+        }
+    }
+}
+
+/// `|a - b| <= tolerance * max(|a|, |b|)`, or exactly equal.
+pub fn numbers_close(a: f64, b: f64, tolerance: f64) -> bool {
+    a == b || (a - b).abs() <= tolerance * a.abs().max(b.abs())
+}
+
+/// FxHash (rustc's): fast and good enough for row fingerprints, which are always verified.
+#[derive(Default)]
+pub struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// A result set seen through a choice of its columns.
+pub struct Projection<'a> {
+    pub table: &'a ResultSet,
+    pub columns: &'a [usize],
+}
+
+impl Projection<'_> {
+    fn cell(&self, row: usize, column: usize) -> Key<'_> {
+        key(&self.table.rows[row][self.columns[column]])
+    }
+
+    fn fingerprint(&self, row: usize, rules: &Rules) -> u64 {
+        let mut state = Fx::default();
+        for column in 0..self.columns.len() {
+            rules.hash(self.cell(row, column), &mut state);
+        }
+        state.finish()
+    }
+
+    fn rows_equal(
+        &self,
+        row: usize,
+        other: &Projection<'_>,
+        other_row: usize,
+        rules: &Rules,
+        close: bool,
+    ) -> bool {
+        (0..self.columns.len()).all(|column| {
+            let (a, b) = (self.cell(row, column), other.cell(other_row, column));
+            if close {
+                rules.close(a, b)
+            } else {
+                rules.same(a, b)
+            }
+        })
+    }
+}
+
+/// How many rows of `expected` can be paired with distinct rows of `generated` (a multiset
+/// intersection), comparing the projected columns pairwise. Exact matches are found by hashing;
+/// the rows left over are then paired within the tolerance.
+pub fn matched_rows(expected: &Projection<'_>, generated: &Projection<'_>, rules: &Rules) -> usize {
+    debug_assert_eq!(expected.columns.len(), generated.columns.len());
+    let mut wanted: Vec<(u64, u32)> = (0..expected.table.rows.len())
+        .map(|row| (expected.fingerprint(row, rules), row as u32))
+        .collect();
+    let mut offered: Vec<(u64, u32)> = (0..generated.table.rows.len())
+        .map(|row| (generated.fingerprint(row, rules), row as u32))
+        .collect();
+    wanted.sort_unstable();
+    offered.sort_unstable();
+
+    let mut matched = 0;
+    let mut spare_wanted = Vec::new();
+    let mut spare_offered = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < wanted.len() && j < offered.len() {
+        let (hash_w, hash_o) = (wanted[i].0, offered[j].0);
+        if hash_w < hash_o {
+            spare_wanted.push(wanted[i].1);
+            i += 1;
+        } else if hash_o < hash_w {
+            spare_offered.push(offered[j].1);
+            j += 1;
+        } else {
+            // A run of equal fingerprints on both sides: pair the rows that really are equal.
+            let end_w = i + wanted[i..].iter().take_while(|(h, _)| *h == hash_w).count();
+            let end_o = j + offered[j..]
+                .iter()
+                .take_while(|(h, _)| *h == hash_o)
+                .count();
+            let mut used = vec![false; end_o - j];
+            let mut first_free = 0;
+            for &(_, row_w) in &wanted[i..end_w] {
+                let found = (first_free..used.len()).find(|&k| {
+                    !used[k]
+                        && expected.rows_equal(
+                            row_w as usize,
+                            generated,
+                            offered[j + k].1 as usize,
+                            rules,
+                            false,
+                        )
+                });
+                match found {
+                    Some(k) => {
+                        used[k] = true;
+                        matched += 1;
+                        while first_free < used.len() && used[first_free] {
+                            first_free += 1;
+                        }
+                    }
+                    None => spare_wanted.push(row_w),
+                }
+            }
+            spare_offered.extend(
+                used.iter()
+                    .zip(&offered[j..end_o])
+                    .filter(|(u, _)| !**u)
+                    .map(|(_, (_, row))| *row),
+            );
+            i = end_w;
+            j = end_o;
+        }
+    }
+    spare_wanted.extend(wanted[i..].iter().map(|(_, row)| *row));
+    spare_offered.extend(offered[j..].iter().map(|(_, row)| *row));
+
+    if rules.tolerance > 0.0 && !spare_wanted.is_empty() && !spare_offered.is_empty() {
+        matched +=
+            matched_within_tolerance(expected, &spare_wanted, generated, &spare_offered, rules);
+    }
+    matched
+}
+
+/// Pairs leftover rows that differ only by numbers within the tolerance. Rows are grouped by
+/// their non-numeric cells; within a group, candidates are searched near the first number.
+fn matched_within_tolerance(
+    expected: &Projection<'_>,
+    wanted: &[u32],
+    generated: &Projection<'_>,
+    offered: &[u32],
+    rules: &Rules,
+) -> usize {
+    let width = expected.columns.len();
+    // Group key: the non-numeric cells and which cells are numbers.
+    let group = |table: &Projection<'_>, row: usize| -> (u64, f64) {
+        let mut state = Fx::default();
+        let mut first_number = None;
+        for column in 0..width {
+            match table.cell(row, column) {
+                Key::Num(n) => {
+                    state.write_u8(1);
+                    first_number.get_or_insert(n);
+                }
+                other => rules.hash(other, &mut state),
+            }
+        }
+        (state.finish(), first_number.unwrap_or(0.0))
+    };
+    let mut candidates: Vec<(u64, f64, u32)> = offered
+        .iter()
+        .map(|&row| {
+            let (g, n) = group(generated, row as usize);
+            (g, n, row)
+        })
+        .collect();
+    candidates.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut used = vec![false; candidates.len()];
+    let mut matched = 0;
+    for &row in wanted {
+        let (g, n) = group(expected, row as usize);
+        let low = n - rules.tolerance * n.abs() * 2.0 - f64::MIN_POSITIVE;
+        let start = candidates.partition_point(|c| c.0 < g || (c.0 == g && c.1 < low));
+        let mut k = start;
+        while k < candidates.len() && candidates[k].0 == g {
+            let candidate = candidates[k];
+            if candidate.1 > n && !numbers_close(n, candidate.1, rules.tolerance) {
+                break;
+            }
+            if !used[k]
+                && expected.rows_equal(row as usize, generated, candidate.2 as usize, rules, true)
+            {
+                used[k] = true;
+                matched += 1;
+                break;
+            }
+            k += 1;
+        }
+    }
+    matched
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(rows: Vec<Vec<Value>>) -> ResultSet {
+        ResultSet::unnamed(rows)
+    }
+
+    fn matched(a: &ResultSet, b: &ResultSet, tolerance: f64) -> usize {
+        let columns: Vec<usize> = (0..a.width()).collect();
+        matched_rows(
+            &Projection {
+                table: a,
+                columns: &columns,
+            },
+            &Projection {
+                table: b,
+                columns: &columns,
+            },
+            &Rules {
+                tolerance,
+                ignore_case: false,
+            },
+        )
+    }
+
+    #[test]
+    fn numbers_match_across_types() {
+        let a = table(vec![
+            vec![Value::Int(1)],
+            vec![Value::Text("2".into())],
+            vec![Value::Bool(true)],
+        ]);
+        let b = table(vec![
+            vec![Value::Float(1.0)],
+            vec![Value::Int(2)],
+            vec![Value::Int(1)],
+        ]);
+        assert_eq!(matched(&a, &b, 0.0), 3);
+    }
+
+    #[test]
+    fn duplicates_count_as_a_multiset() {
+        let a = table(vec![
+            vec![Value::Int(1)],
+            vec![Value::Int(1)],
+            vec![Value::Int(2)],
+        ]);
+        let b = table(vec![
+            vec![Value::Int(1)],
+            vec![Value::Int(2)],
+            vec![Value::Int(2)],
+        ]);
+        assert_eq!(matched(&a, &b, 0.0), 2);
+    }
+
+    #[test]
+    fn tolerance_pairs_near_numbers() {
+        let a = table(vec![
+            vec![Value::Text("x".into()), Value::Float(0.3)],
+            vec![Value::Text("y".into()), Value::Float(100.0)],
+        ]);
+        let b = table(vec![
+            vec![Value::Text("y".into()), Value::Float(100.5)],
+            vec![Value::Text("x".into()), Value::Float(0.1 + 0.2)],
+        ]);
+        assert_eq!(matched(&a, &b, 0.0), 0);
+        assert_eq!(matched(&a, &b, 1e-9), 1);
+        assert_eq!(matched(&a, &b, 0.01), 2);
+    }
+}

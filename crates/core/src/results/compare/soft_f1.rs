@@ -1,0 +1,121 @@
+//! `soft-f1`: BIRD mini-dev's Soft-F1. Both results lose duplicate rows (keeping the first);
+//! the i-th expected row is paired with the i-th generated row; in a pair, each generated value
+//! found among the expected row's values is a match and the others are "generated only", each
+//! expected value missing from the generated row is "expected only", all divided by the expected
+//! row's width; unpaired rows count wholly as misses. F1 of the summed parts.
+//!
+//! As in BIRD's code, a generated row can score more matches than the expected row has values,
+//! and an expected row with no values makes the whole comparison 0 (a division by zero there).
+
+use std::collections::HashSet;
+
+use super::{Comparison, Mode, f1_of};
+use crate::results::python::{Row, eq};
+use crate::results::{ResultSet, Value};
+
+pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
+    let (n_e, n_g) = (expected.rows.len(), generated.rows.len());
+    let outcome = score(&generated.rows, &expected.rows);
+    let (score, precision, recall, explanation) = match outcome {
+        Outcome::BothEmpty => (1.0, 1.0, 1.0, "Both results are empty".to_string()),
+        Outcome::EmptyRow => (
+            0.0,
+            0.0,
+            0.0,
+            "An expected row has no values: BIRD's Soft-F1 fails (division by zero) and scores 0"
+                .to_string(),
+        ),
+        Outcome::Scored {
+            tp,
+            fp,
+            fn_,
+            precision,
+            recall,
+        } => {
+            let f1 = f1_of(precision, recall);
+            (
+                f1,
+                precision,
+                recall,
+                format!(
+                    "Soft-F1 {f1:.3}: matched {tp:.3}, generated only {fp:.3}, expected only {fn_:.3} (rows paired by position after removing duplicates)"
+                ),
+            )
+        }
+    };
+    Comparison {
+        mode: Mode::SoftF1,
+        score,
+        equal: score >= 1.0,
+        expected_rows: n_e,
+        generated_rows: n_g,
+        matched_rows: 0,
+        precision: Some(precision),
+        recall: Some(recall),
+        alignment: Vec::new(),
+        order_matters: true,
+        explanation,
+    }
+}
+
+enum Outcome {
+    BothEmpty,
+    EmptyRow,
+    Scored {
+        tp: f64,
+        fp: f64,
+        fn_: f64,
+        precision: f64,
+        recall: f64,
+    },
+}
+
+fn dedupe(rows: &[Vec<Value>]) -> Vec<&[Value]> {
+    let mut seen = HashSet::new();
+    rows.iter()
+        .map(Vec::as_slice)
+        .filter(|row| seen.insert(Row(row)))
+        .collect()
+}
+
+fn contains(row: &[Value], value: &Value) -> bool {
+    row.iter().any(|other| eq(value, other))
+}
+
+fn score(predicted: &[Vec<Value>], truth: &[Vec<Value>]) -> Outcome {
+    if predicted.is_empty() && truth.is_empty() {
+        return Outcome::BothEmpty;
+    }
+    let predicted = dedupe(predicted);
+    let truth = dedupe(truth);
+    // Sums in the order BIRD's code adds them, so the floating-point result is the same.
+    let (mut tp, mut fp, mut fn_) = (0.0f64, 0.0f64, 0.0f64);
+    for (i, truth_row) in truth.iter().enumerate() {
+        let Some(pred_row) = predicted.get(i) else {
+            fn_ += 1.0;
+            continue;
+        };
+        let width = truth_row.len();
+        if width == 0 {
+            return Outcome::EmptyRow;
+        }
+        let matches = pred_row.iter().filter(|v| contains(truth_row, v)).count();
+        let pred_only = pred_row.len() - matches;
+        let truth_only = truth_row.iter().filter(|v| !contains(pred_row, v)).count();
+        tp += matches as f64 / width as f64;
+        fp += pred_only as f64 / width as f64;
+        fn_ += truth_only as f64 / width as f64;
+    }
+    for _ in truth.len()..predicted.len().max(truth.len()) {
+        fp += 1.0;
+    }
+    let precision = if tp + fp > 0.0 { tp / (tp + fp) } else { 0.0 };
+    let recall = if tp + fn_ > 0.0 { tp / (tp + fn_) } else { 0.0 };
+    Outcome::Scored {
+        tp,
+        fp,
+        fn_,
+        precision,
+        recall,
+    }
+}

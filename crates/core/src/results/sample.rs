@@ -1,0 +1,35 @@
+//! Synthetic result sets, for benchmarks and tests.
+
+use super::{ResultSet, Value};
+
+/// Two equal tables of `rows` x `columns`, the second with its rows shuffled: the work a
+/// comparison does when the answer is right but the order differs. Columns cycle through an
+/// integer id, a repeated text, a float, a small category and a date-like text. Deterministic.
+pub fn shuffled_pair(rows: usize, columns: usize, seed: u64) -> (ResultSet, ResultSet) {
+    let names: Vec<String> = (0..columns).map(|c| format!("c{c}")).collect();
+    let cell = |row: usize, column: usize| -> Value {
+        match column % 5 {
+            0 => Value::Int(row as i64),
+            1 => Value::Text(format!("name-{}", row % 1000)),
+            2 => Value::Float((row as f64) * 0.25 + column as f64),
+            3 => Value::Int((row % 7) as i64),
+            _ => Value::Text(format!("2024-{:02}-{:02}", row % 12 + 1, row % 28 + 1)),
+        }
+    };
+    let expected: Vec<Vec<Value>> = (0..rows)
+        .map(|r| (0..columns).map(|c| cell(r, c)).collect())
+        .collect();
+    let mut order: Vec<usize> = (0..rows).collect();
+    let mut state = seed | 1;
+    for i in (1..order.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        order.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    let generated = order.iter().map(|&r| expected[r].clone()).collect();
+    (
+        ResultSet::named(names.clone(), expected),
+        ResultSet::named(names, generated),
+    )
+}

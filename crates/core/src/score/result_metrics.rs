@@ -1,0 +1,127 @@
+//! Metrics of the results: results match (the chosen comparison mode), execution similarity and
+//! datatype validity (seed 003).
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::ScoreOptions;
+use crate::datatype::datatype_validity;
+use crate::execution::{ExecutionOptions, execution_similarity};
+use crate::pairs::PairInput;
+use crate::profiles::Profile;
+use crate::results::compare::{CompareOptions, compare, order_matters_for};
+use crate::results::read_result;
+use crate::scorecard::Metric;
+
+/// Adds the result metrics whose inputs are present. Returns whether the generated query
+/// executed without error: false with an error, true with a result, unknown otherwise.
+pub fn add(
+    metrics: &mut BTreeMap<String, Metric>,
+    pair: &PairInput,
+    profile: &Profile,
+    options: &ScoreOptions,
+) -> Option<bool> {
+    let executed = match (&pair.generated_error, &pair.generated_result) {
+        (Some(_), _) => Some(false),
+        (None, Some(_)) => Some(true),
+        (None, None) => None,
+    };
+    let table = CompareOptions {
+        mode: options.mode_for(pair, profile),
+        tolerance: options.tolerance,
+        order_matters: order_matters_for(pair.expected_sql.as_deref()),
+        ignore_case: options.ignore_case,
+        ..CompareOptions::default()
+    };
+    if let Some(error) = &pair.generated_error {
+        let failed = |name: &str| {
+            options.error(
+                name,
+                format!("The generated query failed to execute: {error}"),
+                &[("generated_error", error)],
+            )
+        };
+        if pair.expected_result.is_some() {
+            metrics.insert("results_match".into(), failed("results_match"));
+            metrics.insert("execution".into(), failed("execution"));
+        }
+        if pair.expected_answer_type.is_some() {
+            metrics.insert("datatype".into(), failed("datatype"));
+        }
+        return executed;
+    }
+    if let (Some(expected), Some(generated)) = (&pair.expected_result, &pair.generated_result) {
+        metrics.insert(
+            "results_match".into(),
+            results_match(expected, generated, &table, options),
+        );
+        let execution = ExecutionOptions {
+            numeric_tolerance: options.numeric_tolerance,
+            table,
+        };
+        metrics.insert(
+            "execution".into(),
+            match execution_similarity(expected, generated, &execution) {
+                Ok(score) => Metric {
+                    score: Some(score.score),
+                    passed: None,
+                    explanation: score.explanation,
+                    details: score.comparison.map(|c| json!(c)).unwrap_or_default(),
+                    error: None,
+                },
+                Err(err) => options.error("execution", err.to_string(), &[]),
+            },
+        );
+    }
+    if let (Some(kind), Some(generated)) = (pair.expected_answer_type, &pair.generated_result) {
+        let verdict = datatype_validity(kind, generated);
+        metrics.insert(
+            "datatype".into(),
+            Metric {
+                score: Some(verdict.score),
+                passed: Some(verdict.valid),
+                explanation: verdict.explanation,
+                details: json!({ "expected_answer_type": kind }),
+                error: None,
+            },
+        );
+    }
+    executed
+}
+
+fn results_match(
+    expected: &serde_json::Value,
+    generated: &serde_json::Value,
+    table: &CompareOptions,
+    options: &ScoreOptions,
+) -> Metric {
+    let expected = match read_result(expected) {
+        Ok(result) => result,
+        Err(err) => {
+            return options.error(
+                "results_match",
+                format!("The expected result cannot be read: {err}"),
+                &[],
+            );
+        }
+    };
+    let generated = match read_result(generated) {
+        Ok(result) => result,
+        Err(err) => {
+            return options.error(
+                "results_match",
+                format!("The generated result cannot be read: {err}"),
+                &[],
+            );
+        }
+    };
+    let comparison = compare(&expected, &generated, table);
+    Metric {
+        score: Some(comparison.score),
+        passed: Some(comparison.equal),
+        explanation: format!("{} ({} mode)", comparison.explanation, comparison.mode),
+        details: json!(comparison),
+        error: None,
+    }
+}

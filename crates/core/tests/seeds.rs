@@ -1,0 +1,464 @@
+//! Every scenario and example of the four seeds (`../shared/seeds/`), with the seeds' numbers.
+
+use std::collections::BTreeMap;
+
+use qeval_core::datatype::{AnswerType, datatype_validity};
+use qeval_core::execution::{ExecutionOptions, execution_similarity};
+use qeval_core::metrics::calibration::{Confidence, calibration};
+use qeval_core::metrics::safety_classification::classify_safety;
+use qeval_core::metrics::validation_accuracy::validation_accuracy;
+use qeval_core::metrics::workflow::{Expectation, check_workflow, default_always_expected_agents};
+use qeval_core::profiles::{Profile, ProfileName, apply};
+use qeval_core::{Language, Metric, PairInput, ScoreOptions, Scorecard, score_pair};
+use serde_json::{Value, json};
+
+fn score(pair: PairInput, profile: ProfileName) -> Scorecard {
+    score_pair(
+        &pair,
+        &ScoreOptions {
+            profile: Profile::preset(profile),
+            ..ScoreOptions::default()
+        },
+    )
+}
+
+fn metric(card: &Scorecard, name: &str) -> f64 {
+    card.metrics
+        .get(name)
+        .and_then(|m| m.score)
+        .unwrap_or_else(|| panic!("no {name} in {card:#?}"))
+}
+
+fn total(card: &Scorecard) -> (f64, Option<bool>) {
+    let profile = card.profile.as_ref().expect("a profile result");
+    (profile.total.expect("a total"), profile.passed)
+}
+
+fn metrics_from(scores: &[(&str, f64)]) -> BTreeMap<String, Metric> {
+    scores
+        .iter()
+        .map(|(name, score)| {
+            (
+                (*name).to_string(),
+                Metric {
+                    score: Some(*score),
+                    passed: None,
+                    explanation: String::new(),
+                    details: Value::Null,
+                    error: None,
+                },
+            )
+        })
+        .collect()
+}
+
+// Seed 000: KQL batch testing.
+
+fn kql_pair(
+    generated: &str,
+    expected: &str,
+    expected_result: Value,
+    generated_result: Value,
+) -> PairInput {
+    PairInput {
+        generated_sql: generated.into(),
+        expected_sql: Some(expected.into()),
+        language: Some(Language::Kql),
+        expected_result: Some(expected_result),
+        generated_result: Some(generated_result),
+        ..PairInput::default()
+    }
+}
+
+#[test]
+fn seed_000_scenario_1_exact_match() {
+    let rows = json!([{"level": "Error", "count_": 12}, {"level": "Warning", "count_": 40}, {"level": "Information", "count_": 950}]);
+    let q = "Traces | where timestamp > ago(1h) | summarize count() by level";
+    let card = score(kql_pair(q, q, rows.clone(), rows), ProfileName::KqlBatch);
+    assert_eq!(metric(&card, "semantic_similarity"), 1.0);
+    assert_eq!(metric(&card, "results_match"), 1.0);
+    assert_eq!(total(&card), (1.0, Some(true)));
+}
+
+#[test]
+fn seed_000_scenario_2_minor_differences() {
+    let rows =
+        json!([{"timestamp": "2026-11-21T10:00:00Z", "level": "Error", "message": "disk full"}]);
+    let card = score(
+        kql_pair(
+            "Traces | where timestamp > ago(1h) | project timestamp, level, message",
+            "Traces | where timestamp > ago(60m) | project timestamp, level, message",
+            rows.clone(),
+            rows,
+        ),
+        ProfileName::KqlBatch,
+    );
+    assert!(metric(&card, "semantic_similarity") >= 0.95);
+    assert_eq!(metric(&card, "results_match"), 1.0);
+    let (t, passed) = total(&card);
+    assert!(t >= 0.975, "{t}");
+    assert_eq!(passed, Some(true));
+}
+
+#[test]
+fn seed_000_scenario_3_wrong_query() {
+    // Ten levels expected; the generated query counts everything in another table, and its one
+    // count happens to equal one level's: 1 of 10 rows found, 1 of 2 columns present.
+    let levels: Vec<Value> = (0..10)
+        .map(|i| json!({"level": format!("L{i}"), "count_": 100 + i}))
+        .collect();
+    let card = score(
+        kql_pair(
+            "AppTraces | where timestamp > ago(1h) | summarize count()",
+            "Traces | where timestamp > ago(1h) | summarize count() by level",
+            Value::from(levels),
+            json!([{"count_": 103}]),
+        ),
+        ProfileName::KqlBatch,
+    );
+    assert!(
+        metric(&card, "semantic_similarity") < 0.5,
+        "the wrong table clearly fails"
+    );
+    assert!(
+        (metric(&card, "results_match") - 0.30).abs() < 1e-12,
+        "{}",
+        metric(&card, "results_match")
+    );
+    let (t, passed) = total(&card);
+    assert!(t < 0.9);
+    assert_eq!(passed, Some(false));
+    // With the seed's own component numbers the total is the seed's 45%.
+    let seed = apply(
+        &Profile::preset(ProfileName::KqlBatch),
+        &metrics_from(&[("semantic_similarity", 0.6), ("results_match", 0.3)]),
+        Some(true),
+    );
+    assert!((seed.total.unwrap() - 0.45).abs() < 1e-12);
+    assert_eq!(seed.passed, Some(false));
+}
+
+#[test]
+fn seed_000_success_needs_execution_without_errors() {
+    let q = "Traces | take 1";
+    let mut pair = kql_pair(q, q, json!([{"a": 1}]), json!([{"a": 1}]));
+    pair.generated_result = None;
+    pair.generated_error = Some("Semantic error: 'Traces' could not be resolved".into());
+    let card = score(pair, ProfileName::KqlBatch);
+    assert_eq!(card.executed, Some(false));
+    assert_eq!(total(&card).1, Some(false));
+}
+
+// Seed 002: metric calculators.
+
+fn sql_pair(generated: &str, expected: &str) -> PairInput {
+    PairInput {
+        generated_sql: generated.into(),
+        expected_sql: Some(expected.into()),
+        ..PairInput::default()
+    }
+}
+
+#[test]
+fn seed_002_mc_req_01_query_correctness() {
+    let cases = [
+        (
+            "SELECT * FROM users WHERE id = 1;",
+            "SELECT * FROM users WHERE id = 1;",
+            1.0,
+            "Queries are identical",
+        ),
+        (
+            "SELECT u.id, u.name FROM users u WHERE u.active = true;",
+            "SELECT id, name FROM users WHERE active = 1;",
+            1.0,
+            "Semantically equivalent despite different syntax",
+        ),
+        (
+            "SELECT * FROM users;",
+            "SELECT * FROM users WHERE created_at > '2024-01-01';",
+            0.5,
+            "Correct table, but missing filter",
+        ),
+        (
+            "SELECT * FROM products;",
+            "SELECT * FROM users;",
+            0.0,
+            "Query accesses wrong table",
+        ),
+    ];
+    for (generated, expected, want, reasoning) in cases {
+        let card = score(sql_pair(generated, expected), ProfileName::SqlMetrics);
+        let correctness = &card.metrics["query_correctness"];
+        assert_eq!(correctness.score, Some(want), "{generated}");
+        assert!(
+            correctness.explanation.starts_with(reasoning),
+            "{generated}: {}",
+            correctness.explanation
+        );
+    }
+}
+
+#[test]
+fn seed_002_mc_req_03_to_05() {
+    assert_eq!(classify_safety(true, true).classification, "true negative");
+    assert_eq!(
+        classify_safety(false, false).classification,
+        "true positive"
+    );
+    assert_eq!(
+        classify_safety(false, true).warning,
+        Some("Safe query incorrectly blocked")
+    );
+    assert_eq!(
+        classify_safety(true, false).error,
+        Some("CRITICAL: Unsafe query not caught by validator")
+    );
+    assert_eq!(
+        validation_accuracy(false, false, &["Table 'nonexistent' does not exist".into()])
+            .error_category,
+        Some("schema violation")
+    );
+    assert_eq!(
+        validation_accuracy(false, true, &[]).validation_type,
+        "false rejection"
+    );
+    let suite = |groups: [(Confidence, usize, usize); 3]| -> Vec<(Confidence, bool)> {
+        groups
+            .iter()
+            .flat_map(|&(c, n, ok)| (0..n).map(move |i| (c, i < ok)))
+            .collect()
+    };
+    let well = calibration(&suite([
+        (Confidence::High, 20, 19),
+        (Confidence::Medium, 15, 12),
+        (Confidence::Low, 10, 4),
+    ]));
+    assert!((well.score.unwrap() - 0.92).abs() < 0.01);
+    let poor = calibration(&suite([
+        (Confidence::High, 20, 10),
+        (Confidence::Medium, 15, 8),
+        (Confidence::Low, 10, 5),
+    ]));
+    assert!((poor.score.unwrap() - 0.15).abs() < 0.01);
+    let few = calibration(&suite([
+        (Confidence::High, 3, 3),
+        (Confidence::Medium, 1, 1),
+        (Confidence::Low, 1, 0),
+    ]));
+    assert_eq!(few.score, None);
+    assert_eq!(
+        few.warnings[0],
+        "Insufficient data for calibration (need ≥ 20 cases)"
+    );
+}
+
+#[test]
+fn seed_002_mc_req_07_a_parse_error_blocks_no_other_metric() {
+    let card = score(
+        sql_pair("SELECT * FROM users WHERE", "SELECT * FROM users"),
+        ProfileName::SqlMetrics,
+    );
+    let table = &card.metrics["table_accuracy"];
+    assert_eq!(table.score, Some(0.0));
+    let error = table.error.as_ref().expect("error flag");
+    assert_eq!(error.inputs["generated_sql"], "SELECT * FROM users WHERE");
+    assert!(error.message.contains("could not be parsed"));
+    assert_eq!(card.metrics["exact_match"].score, Some(0.0));
+    assert_eq!(
+        card.metrics["safety"].score,
+        Some(0.0),
+        "unparseable input is unsafe"
+    );
+}
+
+// Seed 003: QAS evaluation.
+
+#[test]
+fn seed_003_scoring_examples() {
+    let qas = |s: f64, e: f64, d: f64| {
+        let result = apply(
+            &Profile::preset(ProfileName::Qas),
+            &metrics_from(&[
+                ("semantic_similarity", s),
+                ("execution", e),
+                ("datatype", d),
+            ]),
+            None,
+        );
+        (result.total.unwrap(), result.passed.unwrap())
+    };
+    assert_eq!(qas(1.0, 1.0, 1.0), (1.0, true));
+    // "Partial Credit": (0.8×0.4) + (0.8×0.4) + (1.0×0.2) = 0.84 PASS (the heading says 0.75).
+    let (t, pass) = qas(0.8, 0.8, 1.0);
+    assert!((t - 0.84).abs() < 0.005 && pass);
+    // "Failed Test": (0.3×0.4) + (0.2×0.4) + (1.0×0.2) = 0.40 FAIL (the heading says 0.45).
+    let (t, pass) = qas(0.3, 0.2, 1.0);
+    assert!((t - 0.40).abs() < 0.005 && !pass);
+}
+
+#[test]
+fn seed_003_output_record_explanations() {
+    let execution =
+        execution_similarity(&json!(42), &json!(42), &ExecutionOptions::default()).unwrap();
+    assert_eq!(
+        (execution.score, execution.explanation.as_str()),
+        (1.0, "Numeric match: 42 ≈ 42")
+    );
+    let datatype = datatype_validity(AnswerType::Number, &json!(42));
+    assert_eq!(
+        (datatype.score, datatype.explanation.as_str()),
+        (1.0, "Valid numeric value")
+    );
+}
+
+#[test]
+fn seed_003_flexible_type_normalization() {
+    for value in [json!(42), json!([{"count": 42}]), json!("42")] {
+        assert!(
+            datatype_validity(AnswerType::Number, &value).valid,
+            "{value}"
+        );
+    }
+}
+
+fn qas_pair(
+    generated: &str,
+    expected: &str,
+    expected_result: Value,
+    actual: Value,
+    kind: AnswerType,
+) -> PairInput {
+    PairInput {
+        generated_sql: generated.into(),
+        expected_sql: Some(expected.into()),
+        expected_result: Some(expected_result),
+        generated_result: Some(actual),
+        expected_answer_type: Some(kind),
+        ..PairInput::default()
+    }
+}
+
+#[test]
+fn seed_003_partial_credit_system() {
+    // "SQL logic perfect but missing ORDER BY → 0.85 (PASS)": high, passing.
+    let rows = json!([{"name": "b", "total": 9}, {"name": "a", "total": 5}]);
+    let card = score(
+        qas_pair(
+            "SELECT name, total FROM sales",
+            "SELECT name, total FROM sales ORDER BY total DESC",
+            rows.clone(),
+            json!([{"name": "a", "total": 5}, {"name": "b", "total": 9}]),
+            AnswerType::Table,
+        ),
+        ProfileName::Qas,
+    );
+    let (t, passed) = total(&card);
+    assert!((0.85..1.0).contains(&t) && passed == Some(true), "{t}");
+    // "Correct approach but data type mismatch → 0.60 (FAIL)": the right number, as text in a
+    // list where a number was asked for.
+    let card = score(
+        qas_pair(
+            "SELECT COUNT(*) AS n FROM users",
+            "SELECT COUNT(*) FROM users",
+            json!(42),
+            json!([{"n": 42}, {"n": 0}]),
+            AnswerType::Number,
+        ),
+        ProfileName::Qas,
+    );
+    let (t, passed) = total(&card);
+    assert!(t < 0.7 && passed == Some(false), "{t}");
+    // "Wrong SQL entirely → 0.20 (FAIL)".
+    let card = score(
+        qas_pair(
+            "SELECT name FROM products",
+            "SELECT COUNT(*) FROM users",
+            json!(42),
+            json!([{"name": "widget"}, {"name": "gadget"}]),
+            AnswerType::Number,
+        ),
+        ProfileName::Qas,
+    );
+    let (t, passed) = total(&card);
+    assert!(t <= 0.2 && passed == Some(false), "{t}");
+}
+
+// Seed 004: agent evaluation.
+
+fn names(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn seed_004_workflow_pass_and_fail() {
+    let agents = Expectation {
+        should_include: names(&["research"]),
+        should_exclude: names(&["clarification"]),
+        always_expected: default_always_expected_agents(),
+    };
+    let tools = Expectation {
+        should_include: names(&["pdf_retrieval"]),
+        should_exclude: names(&["web_search"]),
+        always_expected: vec![],
+    };
+    let pass = check_workflow(
+        &agents,
+        &names(&["orchestrator", "research"]),
+        &tools,
+        &names(&["pdf_retrieval"]),
+    );
+    assert!(pass.pass && pass.agents.pass && pass.tools.pass);
+    assert_eq!(
+        (pass.agents.included.clone(), pass.agents.excluded.clone()),
+        (names(&["research"]), names(&["clarification"]))
+    );
+    assert!(
+        pass.agents.unexpected.is_empty(),
+        "orchestrator is always expected"
+    );
+
+    let tools = Expectation {
+        should_include: names(&["pdf_retrieval", "web_search"]),
+        ..Expectation::default()
+    };
+    let fail = check_workflow(
+        &Expectation::default(),
+        &[],
+        &tools,
+        &names(&["pdf_retrieval"]),
+    );
+    assert!(!fail.pass && !fail.tools.pass);
+    assert_eq!(fail.tools.missing, names(&["web_search"]));
+}
+
+#[test]
+fn seed_004_quality_scores_average() {
+    let quality = |scores: [f64; 3]| {
+        let mut metrics = metrics_from(&[
+            ("answer_quality", scores[0]),
+            ("factual_correctness", scores[1]),
+            ("completeness", scores[2]),
+        ]);
+        metrics.insert(
+            "workflow".into(),
+            Metric {
+                score: Some(1.0),
+                passed: Some(true),
+                explanation: String::new(),
+                details: Value::Null,
+                error: None,
+            },
+        );
+        apply(&Profile::preset(ProfileName::Agent), &metrics, None)
+    };
+    let structure = quality([0.90, 0.95, 0.85]);
+    assert!((structure.total.unwrap() - 0.90).abs() < 1e-12);
+    let example = quality([0.95, 1.0, 0.90]);
+    assert!((example.total.unwrap() - 0.95).abs() < 1e-12);
+    assert_eq!(
+        example.passed,
+        Some(true),
+        "quality has no threshold; the workflow passed"
+    );
+}

@@ -1,0 +1,151 @@
+use qeval_core::Metric;
+use serde_json::Value;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The metric's key in the scorecard, e.g. `table_accuracy`.
+    pub name: AttrValue,
+    pub metric: Metric,
+    /// Its weight in the profile, if it has one.
+    #[prop_or_default]
+    pub weight: Option<f64>,
+}
+
+/// A human title for a metric key.
+pub fn title(name: &str) -> String {
+    match name {
+        "semantic_similarity" => "Semantic similarity".into(),
+        "query_correctness" => "Query correctness".into(),
+        "results_match" => "Results match".into(),
+        "execution" => "Execution similarity".into(),
+        "datatype" => "Datatype validity".into(),
+        "table_accuracy" => "Table accuracy".into(),
+        "exact_match" => "Exact match".into(),
+        "safety" => "Safety (read-only)".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// One metric: score, explanation, its error if it failed, and the parts it came from.
+#[component]
+pub fn MetricCard(props: &Props) -> Html {
+    let metric = &props.metric;
+    let score = metric
+        .score
+        .map_or_else(|| "—".to_string(), |score| format!("{score:.2}"));
+    let class = match (metric.error.is_some(), metric.passed) {
+        (true, _) | (_, Some(false)) => "metric fail",
+        (_, Some(true)) => "metric pass",
+        _ => "metric",
+    };
+    html! {
+        <article class={class} data-testid={format!("metric-{}", props.name)}>
+            <header>
+                <h3>{ title(&props.name) }</h3>
+                <output class="score" data-testid={format!("metric-{}-score", props.name)}>{ score }</output>
+            </header>
+            if let Some(weight) = props.weight {
+                <p class="weight">{ format!("weight {:.0}%", weight * 100.0) }</p>
+            }
+            <p class="explanation" data-testid={format!("metric-{}-explanation", props.name)}>{ metric.explanation.clone() }</p>
+            if let Some(error) = &metric.error {
+                <p class="error-text">{ format!("{} failed: {}", error.metric, error.message) }</p>
+            }
+            { details(&props.name, &metric.details) }
+        </article>
+    }
+}
+
+fn chips(values: &Value) -> Html {
+    let names: Vec<String> = values
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if names.is_empty() {
+        return html! { <span class="muted">{ "none" }</span> };
+    }
+    html! { <>{ for names.into_iter().map(|name| html! { <code class="chip">{ name }</code> }) }</> }
+}
+
+fn list(items: &Value, key: Option<&str>) -> Html {
+    let texts: Vec<String> = items
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| match key {
+                    Some(key) => item[key].as_str().unwrap_or_default().to_string(),
+                    None => item
+                        .as_str()
+                        .map_or_else(|| item.to_string(), str::to_string),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    html! { <ul class="differences">{ for texts.into_iter().map(|t| html! { <li>{ t }</li> }) }</ul> }
+}
+
+/// The parts each kind of metric came from.
+fn details(name: &str, details: &Value) -> Html {
+    if details.is_null() {
+        return html! {};
+    }
+    match name {
+        "table_accuracy" => html! {
+            <dl class="sets">
+                <dt>{ "Intersection" }</dt>
+                <dd data-testid="intersection">{ chips(&details["intersection"]) }</dd>
+                <dt>{ "Union" }</dt>
+                <dd data-testid="union">{ chips(&details["union"]) }</dd>
+            </dl>
+        },
+        "query_correctness" | "semantic_similarity"
+            if details["differences"]
+                .as_array()
+                .is_some_and(|d| !d.is_empty()) =>
+        {
+            list(&details["differences"], None)
+        }
+        "safety"
+            if details["violations"]
+                .as_array()
+                .is_some_and(|v| !v.is_empty()) =>
+        {
+            list(&details["violations"], Some("reason"))
+        }
+        "results_match" | "execution" if details.get("mode").is_some() => {
+            let number = |key: &str| {
+                details[key]
+                    .as_u64()
+                    .map_or("—".to_string(), |n| n.to_string())
+            };
+            let ratio = |key: &str| {
+                details[key]
+                    .as_f64()
+                    .map_or("—".to_string(), |n| format!("{n:.3}"))
+            };
+            html! {
+                <dl class="sets">
+                    <dt>{ "Mode" }</dt><dd>{ details["mode"].as_str().unwrap_or_default() }</dd>
+                    <dt>{ "Rows" }</dt><dd>{ format!("{} expected, {} generated, {} matched", number("expected_rows"), number("generated_rows"), number("matched_rows")) }</dd>
+                    if details.get("precision").is_some() {
+                        <dt>{ "Precision / recall" }</dt><dd>{ format!("{} / {}", ratio("precision"), ratio("recall")) }</dd>
+                    }
+                    if details["alignment"].as_array().is_some_and(|a| !a.is_empty()) {
+                        <dt>{ "Columns" }</dt>
+                        <dd>{ for details["alignment"].as_array().into_iter().flatten().map(|pair| html! {
+                            <code class="chip">{ format!("{} ← {}", pair["expected"].as_str().unwrap_or_default(), pair["generated"].as_str().unwrap_or_default()) }</code>
+                        }) }</dd>
+                    }
+                </dl>
+            }
+        }
+        _ => html! {},
+    }
+}

@@ -1,0 +1,46 @@
+use qeval_core::profiles::ProfileResult;
+use yew::prelude::*;
+
+use super::metric_card::title;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub result: ProfileResult,
+}
+
+/// The profile's total, verdict and formula.
+#[component]
+pub fn ProfileSummary(props: &Props) -> Html {
+    let result = &props.result;
+    let (verdict, class) = match result.passed {
+        Some(true) => ("PASS", "verdict pass"),
+        Some(false) => ("FAIL", "verdict fail"),
+        None => ("NO VERDICT", "verdict"),
+    };
+    let formula: Vec<String> = result
+        .parts
+        .iter()
+        .map(|(name, part)| {
+            format!(
+                "{:.2} × {} {:.2}",
+                part.weight,
+                title(name).to_lowercase(),
+                part.score
+            )
+        })
+        .collect();
+    html! {
+        <section class="profile" data-testid="profile">
+            <header>
+                <h2>{ "Total" }</h2>
+                <output class="score" data-testid="profile-total">
+                    { result.total.map_or_else(|| "—".to_string(), |t| format!("{t:.2}")) }
+                </output>
+                <span class={class} data-testid="profile-verdict">{ verdict }</span>
+            </header>
+            <p class="explanation" data-testid="profile-explanation">{ result.explanation.clone() }</p>
+            <p class="formula">{ formula.join(" + ") }</p>
+            <p class="muted label">{ result.label.clone() }</p>
+        </section>
+    }
+}
