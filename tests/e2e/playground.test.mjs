@@ -165,3 +165,15 @@ test("KQL queries are read as KQL", async () => {
   await typeInto(page, "generated", "AppTraces | where timestamp > ago(1h) | summarize count()");
   await waitForText(page, "[data-testid=metric-query_correctness-explanation]", "Query accesses wrong table");
 });
+
+test("the deepest query the limits admit does not break the page", async () => {
+  const page = await freshPage();
+  const deep = `SELECT * FROM t WHERE a IN ${"(SELECT x FROM u WHERE y IN ".repeat(47)}(1)${")".repeat(47)}`;
+  await page.locator("textarea#generated").fill(deep);
+  await waitForText(page, "[data-testid=generated-tables]", "Reads tu");
+  await page.locator("textarea#generated").fill(`SELECT ${"(".repeat(20000)}1`);
+  await waitForText(page, "[data-testid=generated-error]", /too deeply/);
+  await page.locator("textarea#generated").fill("SELECT * FROM still_alive");
+  await waitForText(page, "[data-testid=generated-tables]", "Reads still_alive");
+  assert.deepEqual(page.errors, []);
+});

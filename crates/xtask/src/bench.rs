@@ -53,7 +53,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
     let pkg = wasm_pkg::node_dir();
     steps.run(
         "wasm build",
-        "qeval-wasm, wasm-release profile, wasm-bindgen --target nodejs",
+        "qeval-wasm, wasm-node profile, wasm-bindgen --target nodejs",
         || wasm_pkg::build_for_node(&pkg),
     )?;
     steps.run(

@@ -172,7 +172,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     let pkg = wasm_pkg::node_dir();
     steps.run(
         "wasm package",
-        "qeval-wasm for Node (wasm-release profile)",
+        "qeval-wasm for Node (wasm-node profile)",
         || wasm_pkg::build_for_node(&pkg),
     )?;
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {

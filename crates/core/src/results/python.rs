@@ -5,6 +5,7 @@
 //! None`, strings exactly. Spider also sorts each row by `str(x) + str(type(x))`, so Python's
 //! `str` of every value, floats included, must come out character for character.
 
+use std::fmt::{self, Write as _};
 use std::hash::{Hash, Hasher};
 
 use super::Value;
@@ -70,80 +71,139 @@ pub fn hash<H: Hasher>(value: &Value, state: &mut H) {
     }
 }
 
-/// A row wrapped so `HashMap`/`HashSet` use Python's tuple equality.
-#[derive(Debug, Clone, Copy)]
-pub struct Row<'a>(pub &'a [Value]);
-
-impl PartialEq for Row<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len() && self.0.iter().zip(other.0).all(|(a, b)| eq(a, b))
+/// A row's fingerprint under Python's tuple equality: rows equal as Python tuples have equal
+/// fingerprints (see `compare::key::Fingerprint` for the odds of the converse failing).
+pub fn row_fingerprint(row: &[Value]) -> u128 {
+    let mut state = crate::results::compare::Fingerprint::default();
+    state.write_usize(row.len());
+    for value in row {
+        hash(value, &mut state);
     }
+    state.finish128()
 }
 
-impl Eq for Row<'_> {}
-
-impl Hash for Row<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.len().hash(state);
-        for value in self.0 {
-            hash(value, state);
-        }
-    }
-}
-
-/// `str(value) + str(type(value))`: Spider's sort key for the values of a row.
-pub fn str_type_key(value: &Value) -> String {
+/// Writes `str(value) + str(type(value))` without allocating.
+pub fn write_str_type_key(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
     match value {
-        Value::Null => "None<class 'NoneType'>".to_string(),
-        Value::Bool(true) => "True<class 'bool'>".to_string(),
-        Value::Bool(false) => "False<class 'bool'>".to_string(),
-        Value::Int(i) => format!("{i}<class 'int'>"),
-        Value::Float(f) => format!("{}<class 'float'>", float_repr(*f)),
-        Value::Text(s) => format!("{s}<class 'str'>"),
+        Value::Null => out.write_str("None<class 'NoneType'>"),
+        Value::Bool(true) => out.write_str("True<class 'bool'>"),
+        Value::Bool(false) => out.write_str("False<class 'bool'>"),
+        Value::Int(i) => write!(out, "{i}<class 'int'>"),
+        Value::Float(f) => {
+            write_float_repr(*f, out)?;
+            out.write_str("<class 'float'>")
+        }
+        Value::Text(s) => {
+            out.write_str(s)?;
+            out.write_str("<class 'str'>")
+        }
     }
 }
 
 /// Python's `repr(float)` (also its `str`): the shortest digits that round-trip, in fixed
 /// notation when the decimal point falls within 16 places left or 4 right, else scientific with
 /// at least two exponent digits (`1e+16`, `1e-05`).
-pub fn float_repr(f: f64) -> String {
+#[cfg(test)]
+fn float_repr(f: f64) -> String {
+    let mut text = String::new();
+    let _ = write_float_repr(f, &mut text);
+    text
+}
+
+/// A small text buffer on the stack, for formatting numbers without allocating.
+pub struct StackText {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl StackText {
+    pub fn new() -> StackText {
+        StackText {
+            bytes: [0; 64],
+            len: 0,
+        }
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+}
+
+impl Default for StackText {
+    fn default() -> Self {
+        StackText::new()
+    }
+}
+
+impl fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        if end > self.bytes.len() {
+            return Err(fmt::Error);
+        }
+        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+pub fn write_float_repr(f: f64, out: &mut impl fmt::Write) -> fmt::Result {
     if f.is_nan() {
-        return "nan".to_string();
+        return out.write_str("nan");
     }
     if f.is_infinite() {
-        return if f > 0.0 { "inf" } else { "-inf" }.to_string();
+        return out.write_str(if f > 0.0 { "inf" } else { "-inf" });
     }
     // Rust's `{:e}` prints the shortest round-tripping digits: "1.2345e-5".
-    let scientific = format!("{:e}", f.abs());
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let mut scientific = StackText::new();
+    write!(scientific, "{:e}", f.abs())?;
+    let scientific = scientific.as_str();
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((scientific, "0"));
+    let mut digits = StackText::new();
+    for c in mantissa.chars().filter(char::is_ascii_digit) {
+        write!(digits, "{c}")?;
+    }
+    let digits = digits.as_str();
     let exponent: i32 = exponent.parse().unwrap_or(0);
     // Position of the decimal point counted from the start of `digits`.
     let point = exponent + 1;
-    let sign = if f.is_sign_negative() { "-" } else { "" };
-    let body = if (-3..=16).contains(&point) {
+    if f.is_sign_negative() {
+        out.write_str("-")?;
+    }
+    if (-3..=16).contains(&point) {
         if point <= 0 {
-            format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+            out.write_str("0.")?;
+            for _ in 0..point.unsigned_abs() {
+                out.write_str("0")?;
+            }
+            out.write_str(digits)
         } else if (point as usize) < digits.len() {
-            format!(
+            write!(
+                out,
                 "{}.{}",
                 &digits[..point as usize],
                 &digits[point as usize..]
             )
         } else {
-            format!("{digits}{}.0", "0".repeat(point as usize - digits.len()))
+            out.write_str(digits)?;
+            for _ in 0..(point as usize - digits.len()) {
+                out.write_str("0")?;
+            }
+            out.write_str(".0")
         }
     } else {
         let (first, rest) = digits.split_at(1);
-        let fraction = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
-        let exp_sign = if exponent < 0 { '-' } else { '+' };
-        format!("{first}{fraction}e{exp_sign}{:02}", exponent.unsigned_abs())
-    };
-    format!("{sign}{body}")
+        out.write_str(first)?;
+        if !rest.is_empty() {
+            write!(out, ".{rest}")?;
+        }
+        let sign = if exponent < 0 { '-' } else { '+' };
+        write!(out, "e{sign}{:02}", exponent.unsigned_abs())
+    }
 }
 
 #[cfg(test)]

@@ -46,18 +46,60 @@ impl Value {
     }
 }
 
-/// Parses a number written as text (`" 42 "`, `"-1.5e3"`), refusing words like `inf` or `nan`.
+/// Parses a number written as text (`" 42 "`, `"-1.5e3"`), refusing words like `inf` or `nan`
+/// and shapes like `2024-01-31`.
 pub fn parse_number(text: &str) -> Option<f64> {
+    let bytes = text.as_bytes();
+    // Most text is not a number: reject on the first byte before doing any work.
+    let first = *bytes.first()?;
+    if !(first.is_ascii_digit()
+        || matches!(first, b'-' | b'+' | b'.')
+        || first.is_ascii_whitespace())
+    {
+        return None;
+    }
     let text = text.trim();
-    let looks_numeric = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'))
-        && text.chars().any(|c| c.is_ascii_digit());
-    if !looks_numeric {
+    if !is_decimal(text.as_bytes()) {
         return None;
     }
     text.parse::<f64>().ok().filter(|f| f.is_finite())
+}
+
+/// `[+-]digits[.digits][(e|E)[+-]digits]`, with at least one digit before the exponent.
+fn is_decimal(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    if matches!(bytes.first(), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let mut digits = 0;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+        digits += 1;
+    }
+    if i < bytes.len() && bytes[i] == b'.' {
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+            digits += 1;
+        }
+    }
+    if digits == 0 {
+        return false;
+    }
+    if i < bytes.len() && matches!(bytes[i], b'e' | b'E') {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == bytes.len()
 }
 
 impl fmt::Display for Value {
@@ -94,5 +136,9 @@ mod tests {
         assert_eq!(parse_number("inf"), None);
         assert_eq!(parse_number("1,000"), None);
         assert_eq!(parse_number("e"), None);
+        assert_eq!(parse_number("2024-01-31"), None);
+        assert_eq!(parse_number(".5"), Some(0.5));
+        assert_eq!(parse_number("1e"), None);
+        assert_eq!(parse_number("--1"), None);
     }
 }

@@ -11,15 +11,20 @@
 //! column signatures, then by pair signatures while assigning, with interchangeable identical
 //! columns tried once, and every candidate permutation is verified in full. The answer is the
 //! same; the work stays near linear in the rows for real results.
+//!
+//! First, a fast path: when the rows are equal value for value with the very same types (the
+//! usual right answer), every row's sorted values are equal too, so Spider's quick check cannot
+//! reject and only that equality needs establishing. Rows are compared by 128-bit fingerprints
+//! (see `key::Fingerprint`).
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::collections::HashMap;
+use std::hash::Hasher;
 
 use super::align::{AlignedBy, ColumnPair};
-use super::key::Fx;
+use super::key::{Fingerprint, Fx, avalanche};
 use super::{CompareOptions, Comparison, Mode, rows};
-use crate::results::python::{self, eq, str_type_key};
+use crate::results::python::{self, StackText, eq, write_str_type_key};
 use crate::results::{ResultSet, Value};
 
 /// Most assignments tried before giving up; only adversarial inputs come near it.
@@ -99,6 +104,9 @@ fn result_eq(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> Verdict {
             pred[0].len()
         ));
     }
+    if let Some(permutation) = strict_match(gold, pred, width, order) {
+        return Verdict::Equal(permutation);
+    }
     if !quick_check(gold, pred, order) {
         return Verdict::Different(if order {
             "The rows differ (compared in order, each row's values as a bag)".to_string()
@@ -118,33 +126,114 @@ fn result_eq(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> Verdict {
     }
 }
 
-/// Spider's `quick_rej`: each row's values sorted by `str(x) + str(type(x))`, then the rows
-/// compared as lists (order matters) or as sets.
-fn quick_check(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> bool {
-    let (a, b) = (unordered(gold), unordered(pred));
-    if order {
-        a.iter().zip(&b).all(|(x, y)| RefRow(x) == RefRow(y))
-    } else {
-        let set_a: HashSet<RefRow<'_, '_>> = a.iter().map(|r| RefRow(r)).collect();
-        let set_b: HashSet<RefRow<'_, '_>> = b.iter().map(|r| RefRow(r)).collect();
-        set_a == set_b
+/// A value's hash with its exact type: `1`, `1.0` and `true` differ here.
+fn strict_hash<H: Hasher>(value: &Value, state: &mut H) {
+    match value {
+        Value::Null => state.write_u8(0),
+        Value::Bool(b) => state.write_u8(2 + u8::from(*b)),
+        Value::Int(i) => {
+            state.write_u8(4);
+            state.write_u64(*i as u64);
+        }
+        Value::Float(f) => {
+            state.write_u8(5);
+            state.write_u64(f.to_bits());
+        }
+        Value::Text(s) => {
+            state.write_u8(6);
+            state.write(s.as_bytes());
+            state.write_u8(0xff);
+        }
     }
 }
 
-fn unordered(rows: &[Vec<Value>]) -> Vec<Vec<&Value>> {
-    rows.iter().map(|row| unorder_row(row)).collect()
+fn strict_value_hash(value: &Value) -> u64 {
+    let mut state = Fx::default();
+    strict_hash(value, &mut state);
+    avalanche(state.finish())
 }
 
-fn unorder_row(row: &[Value]) -> Vec<&Value> {
+/// The fast path: a column permutation under which the rows are equal with identical types.
+/// `None` when there is none to be found this way (the full check then decides).
+fn strict_match(
+    gold: &[Vec<Value>],
+    pred: &[Vec<Value>],
+    width: usize,
+    order: bool,
+) -> Option<Vec<usize>> {
+    let signature = |rows: &[Vec<Value>], column: usize| -> u64 {
+        if order {
+            rows.iter().fold(0u64, |acc, row| {
+                avalanche(acc ^ strict_value_hash(&row[column]))
+            })
+        } else {
+            rows.iter().fold(0u64, |acc, row| {
+                acc.wrapping_add(strict_value_hash(&row[column]))
+            })
+        }
+    };
+    let pred_signatures: Vec<u64> = (0..width).map(|c| signature(pred, c)).collect();
+    let mut used = vec![false; width];
+    let mut permutation = Vec::with_capacity(width);
+    for column in 0..width {
+        let wanted = signature(gold, column);
+        // Prefer the same position, so identical columns keep their order.
+        let found = std::iter::once(column)
+            .chain(0..width)
+            .find(|&c| !used[c] && pred_signatures[c] == wanted)?;
+        used[found] = true;
+        permutation.push(found);
+    }
+    let fingerprint = |row: &[Value], columns: &[usize]| -> u128 {
+        let mut state = Fingerprint::default();
+        for &c in columns {
+            strict_hash(&row[c], &mut state);
+        }
+        state.finish128()
+    };
+    let identity: Vec<usize> = (0..width).collect();
+    let mut a: Vec<u128> = gold.iter().map(|row| fingerprint(row, &identity)).collect();
+    let mut b: Vec<u128> = pred
+        .iter()
+        .map(|row| fingerprint(row, &permutation))
+        .collect();
+    if !order {
+        a.sort_unstable();
+        b.sort_unstable();
+    }
+    (a == b).then_some(permutation)
+}
+
+/// Spider's `quick_rej`: each row's values sorted by `str(x) + str(type(x))`, then the rows
+/// compared as lists (order matters) or as sets.
+fn quick_check(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> bool {
+    let mut a: Vec<u128> = gold.iter().map(|row| unordered_fingerprint(row)).collect();
+    let mut b: Vec<u128> = pred.iter().map(|row| unordered_fingerprint(row)).collect();
+    if !order {
+        for side in [&mut a, &mut b] {
+            side.sort_unstable();
+            side.dedup();
+        }
+    }
+    a == b
+}
+
+/// The fingerprint of a row's values in Spider's sort order, hashed as Python compares them.
+fn unordered_fingerprint(row: &[Value]) -> u128 {
     let mut keyed: Vec<(SortKey<'_>, &Value)> = row.iter().map(|v| (SortKey::of(v), v)).collect();
     // Stable, like Python's `sorted`.
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    keyed.into_iter().map(|(_, v)| v).collect()
+    let mut state = Fingerprint::default();
+    state.write_usize(keyed.len());
+    for (_, value) in keyed {
+        python::hash(value, &mut state);
+    }
+    state.finish128()
 }
 
-/// `str(x) + str(type(x))`, borrowing text values instead of copying them.
+/// `str(x) + str(type(x))`, formatted on the stack, text values borrowed.
 enum SortKey<'a> {
-    Owned(String),
+    Formatted(StackText),
     /// A text value: its key is the text followed by `<class 'str'>`.
     Text(&'a str),
 }
@@ -153,13 +242,18 @@ impl<'a> SortKey<'a> {
     fn of(value: &'a Value) -> SortKey<'a> {
         match value {
             Value::Text(s) => SortKey::Text(s),
-            other => SortKey::Owned(str_type_key(other)),
+            other => {
+                let mut text = StackText::new();
+                // Numbers and constants fit in the buffer.
+                let _ = write_str_type_key(other, &mut text);
+                SortKey::Formatted(text)
+            }
         }
     }
 
     fn parts(&self) -> (&[u8], &'static [u8]) {
         match self {
-            SortKey::Owned(s) => (s.as_bytes(), b""),
+            SortKey::Formatted(text) => (text.as_bytes(), b""),
             SortKey::Text(s) => (s.as_bytes(), b"<class 'str'>"),
         }
     }
@@ -172,37 +266,15 @@ impl<'a> SortKey<'a> {
     }
 }
 
-/// A row of borrowed values with Python's tuple equality and hash.
-#[derive(Clone, Copy)]
-struct RefRow<'r, 'a>(&'r [&'a Value]);
-
-impl PartialEq for RefRow<'_, '_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len() && self.0.iter().zip(other.0).all(|(a, b)| eq(a, b))
-    }
-}
-
-impl Eq for RefRow<'_, '_> {}
-
-impl Hash for RefRow<'_, '_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.len().hash(state);
-        for value in self.0 {
-            python::hash(value, state);
-        }
-    }
-}
-
 /// Expected rows whose bag of values appears among the generated rows' (as multisets), to say
 /// how close unequal results came.
 fn shared_unordered_rows(gold: &[Vec<Value>], pred: &[Vec<Value>]) -> usize {
-    let (a, b) = (unordered(gold), unordered(pred));
-    let mut counts: HashMap<RefRow<'_, '_>, usize> = HashMap::new();
-    for row in &b {
-        *counts.entry(RefRow(row)).or_insert(0) += 1;
+    let mut counts: HashMap<u128, usize, super::key::FxBuild> = HashMap::default();
+    for row in pred {
+        *counts.entry(unordered_fingerprint(row)).or_insert(0) += 1;
     }
-    a.iter()
-        .filter(|row| match counts.get_mut(&RefRow(row)) {
+    gold.iter()
+        .filter(|row| match counts.get_mut(&unordered_fingerprint(row)) {
             Some(count) if *count > 0 => {
                 *count -= 1;
                 true
@@ -221,23 +293,14 @@ enum Search {
 fn value_hash(value: &Value) -> u64 {
     let mut state = Fx::default();
     python::hash(value, &mut state);
-    mix(state.finish())
-}
-
-/// A final avalanche, so that sums of hashes (multiset signatures) do not cancel easily.
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
+    avalanche(state.finish())
 }
 
 /// A column's signature: its multiset of values, or its sequence when order matters.
 fn column_signature(rows: &[Vec<Value>], column: usize, order: bool) -> u64 {
     if order {
         rows.iter()
-            .fold(0u64, |acc, row| mix(acc ^ value_hash(&row[column])))
+            .fold(0u64, |acc, row| avalanche(acc ^ value_hash(&row[column])))
     } else {
         rows.iter()
             .fold(0u64, |acc, row| acc.wrapping_add(value_hash(&row[column])))
@@ -247,8 +310,8 @@ fn column_signature(rows: &[Vec<Value>], column: usize, order: bool) -> u64 {
 /// The multiset of value pairs in two columns.
 fn pair_signature(rows: &[Vec<Value>], a: usize, b: usize) -> u64 {
     rows.iter().fold(0u64, |acc, row| {
-        acc.wrapping_add(mix(
-            value_hash(&row[a]).wrapping_mul(31) ^ value_hash(&row[b]).rotate_left(17)
+        acc.wrapping_add(avalanche(
+            value_hash(&row[a]).wrapping_mul(31) ^ value_hash(&row[b]).rotate_left(17),
         ))
     })
 }
@@ -399,52 +462,26 @@ impl Searcher<'_> {
                     .all(|(c, &pc)| eq(&g[c], &p[pc]))
             });
         }
-        let identity: Vec<usize> = (0..permutation.len()).collect();
-        let mut counts: HashMap<PermRow<'_>, i64> = HashMap::with_capacity(self.gold.len());
-        for row in self.gold {
-            *counts
-                .entry(PermRow {
-                    row,
-                    columns: &identity,
-                })
-                .or_insert(0) += 1;
-        }
-        for row in self.pred {
-            match counts.get_mut(&PermRow {
-                row,
-                columns: permutation,
-            }) {
-                Some(count) if *count > 0 => *count -= 1,
-                _ => return false,
+        let fingerprint = |row: &[Value], columns: &[usize]| -> u128 {
+            let mut state = Fingerprint::default();
+            for &c in columns {
+                python::hash(&row[c], &mut state);
             }
-        }
-        true
-    }
-}
-
-/// A row read through a column permutation, with Python's tuple equality and hash.
-struct PermRow<'a> {
-    row: &'a [Value],
-    columns: &'a [usize],
-}
-
-impl PartialEq for PermRow<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.columns.len() == other.columns.len()
-            && self
-                .columns
-                .iter()
-                .zip(other.columns)
-                .all(|(&a, &b)| eq(&self.row[a], &other.row[b]))
-    }
-}
-
-impl Eq for PermRow<'_> {}
-
-impl Hash for PermRow<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        for &column in self.columns {
-            python::hash(&self.row[column], state);
-        }
+            state.finish128()
+        };
+        let identity: Vec<usize> = (0..permutation.len()).collect();
+        let mut a: Vec<u128> = self
+            .gold
+            .iter()
+            .map(|row| fingerprint(row, &identity))
+            .collect();
+        let mut b: Vec<u128> = self
+            .pred
+            .iter()
+            .map(|row| fingerprint(row, permutation))
+            .collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
     }
 }

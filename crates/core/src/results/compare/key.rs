@@ -67,7 +67,7 @@ impl Rules {
         }
     }
 
-    pub fn hash(&self, key: Key<'_>, state: &mut Fx) {
+    pub fn hash<H: Hasher>(&self, key: Key<'_>, state: &mut H) {
         match key {
             Key::Null => state.write_u8(0),
             Key::Num(number) => {
@@ -94,7 +94,7 @@ pub fn numbers_close(a: f64, b: f64, tolerance: f64) -> bool {
     a == b || (a - b).abs() <= tolerance * a.abs().max(b.abs())
 }
 
-/// FxHash (rustc's): fast and good enough for row fingerprints, which are always verified.
+/// FxHash (rustc's): fast, for hash maps whose keys are compared on a hit.
 #[derive(Default)]
 pub struct Fx(u64);
 
@@ -124,6 +124,65 @@ impl Hasher for Fx {
     }
 }
 
+/// A 128-bit fingerprint from two independent 64-bit hash streams over the same input. Rows
+/// with equal fingerprints are taken as equal without comparing them again: a false match needs
+/// both streams to collide at once (odds of about 2^-128 per pair, below one in 10^20 across a
+/// billion rows), while re-reading both rows in hash order would cost more than the hashing.
+#[derive(Default)]
+pub struct Fingerprint {
+    a: u64,
+    b: u64,
+}
+
+impl Fingerprint {
+    pub fn finish128(&self) -> u128 {
+        (u128::from(avalanche(self.a)) << 64)
+            | u128::from(avalanche(self.b ^ 0x9e37_79b9_7f4a_7c15))
+    }
+}
+
+/// A final mix so that every input bit reaches every output bit.
+pub fn avalanche(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+impl Hasher for Fingerprint {
+    fn finish(&self) -> u64 {
+        self.finish128() as u64
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word) ^ ((chunk.len() as u64) << 59));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i) | 0x100);
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i) | 0x1_0000_0000);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.a = (self.a.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.b = (self.b ^ i)
+            .wrapping_mul(0x9fb2_1c65_1e98_df25)
+            .rotate_left(29)
+            .wrapping_add(0x2545_f491_4f6c_dd1d);
+    }
+}
+
+/// `HashMap`/`HashSet` with [`Fx`]: the default SipHash costs more than the comparison itself.
+pub type FxBuild = std::hash::BuildHasherDefault<Fx>;
+
 /// A result set seen through a choice of its columns.
 pub struct Projection<'a> {
     pub table: &'a ResultSet,
@@ -135,42 +194,35 @@ impl Projection<'_> {
         key(&self.table.rows[row][self.columns[column]])
     }
 
-    fn fingerprint(&self, row: usize, rules: &Rules) -> u64 {
-        let mut state = Fx::default();
+    fn fingerprint(&self, row: usize, rules: &Rules) -> u128 {
+        let mut state = Fingerprint::default();
         for column in 0..self.columns.len() {
             rules.hash(self.cell(row, column), &mut state);
         }
-        state.finish()
+        state.finish128()
     }
 
-    fn rows_equal(
+    fn rows_close(
         &self,
         row: usize,
         other: &Projection<'_>,
         other_row: usize,
         rules: &Rules,
-        close: bool,
     ) -> bool {
-        (0..self.columns.len()).all(|column| {
-            let (a, b) = (self.cell(row, column), other.cell(other_row, column));
-            if close {
-                rules.close(a, b)
-            } else {
-                rules.same(a, b)
-            }
-        })
+        (0..self.columns.len())
+            .all(|column| rules.close(self.cell(row, column), other.cell(other_row, column)))
     }
 }
 
 /// How many rows of `expected` can be paired with distinct rows of `generated` (a multiset
-/// intersection), comparing the projected columns pairwise. Exact matches are found by hashing;
-/// the rows left over are then paired within the tolerance.
+/// intersection), comparing the projected columns pairwise. Exact matches are found by
+/// fingerprint (see [`Fingerprint`]); the rows left over are then paired within the tolerance.
 pub fn matched_rows(expected: &Projection<'_>, generated: &Projection<'_>, rules: &Rules) -> usize {
     debug_assert_eq!(expected.columns.len(), generated.columns.len());
-    let mut wanted: Vec<(u64, u32)> = (0..expected.table.rows.len())
+    let mut wanted: Vec<(u128, u32)> = (0..expected.table.rows.len())
         .map(|row| (expected.fingerprint(row, rules), row as u32))
         .collect();
-    let mut offered: Vec<(u64, u32)> = (0..generated.table.rows.len())
+    let mut offered: Vec<(u128, u32)> = (0..generated.table.rows.len())
         .map(|row| (generated.fingerprint(row, rules), row as u32))
         .collect();
     wanted.sort_unstable();
@@ -181,52 +233,17 @@ pub fn matched_rows(expected: &Projection<'_>, generated: &Projection<'_>, rules
     let mut spare_offered = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < wanted.len() && j < offered.len() {
-        let (hash_w, hash_o) = (wanted[i].0, offered[j].0);
-        if hash_w < hash_o {
+        let (w, o) = (wanted[i].0, offered[j].0);
+        if w < o {
             spare_wanted.push(wanted[i].1);
             i += 1;
-        } else if hash_o < hash_w {
+        } else if o < w {
             spare_offered.push(offered[j].1);
             j += 1;
         } else {
-            // A run of equal fingerprints on both sides: pair the rows that really are equal.
-            let end_w = i + wanted[i..].iter().take_while(|(h, _)| *h == hash_w).count();
-            let end_o = j + offered[j..]
-                .iter()
-                .take_while(|(h, _)| *h == hash_o)
-                .count();
-            let mut used = vec![false; end_o - j];
-            let mut first_free = 0;
-            for &(_, row_w) in &wanted[i..end_w] {
-                let found = (first_free..used.len()).find(|&k| {
-                    !used[k]
-                        && expected.rows_equal(
-                            row_w as usize,
-                            generated,
-                            offered[j + k].1 as usize,
-                            rules,
-                            false,
-                        )
-                });
-                match found {
-                    Some(k) => {
-                        used[k] = true;
-                        matched += 1;
-                        while first_free < used.len() && used[first_free] {
-                            first_free += 1;
-                        }
-                    }
-                    None => spare_wanted.push(row_w),
-                }
-            }
-            spare_offered.extend(
-                used.iter()
-                    .zip(&offered[j..end_o])
-                    .filter(|(u, _)| !**u)
-                    .map(|(_, (_, row))| *row),
-            );
-            i = end_w;
-            j = end_o;
+            matched += 1;
+            i += 1;
+            j += 1;
         }
     }
     spare_wanted.extend(wanted[i..].iter().map(|(_, row)| *row));
@@ -284,8 +301,7 @@ fn matched_within_tolerance(
             if candidate.1 > n && !numbers_close(n, candidate.1, rules.tolerance) {
                 break;
             }
-            if !used[k]
-                && expected.rows_equal(row as usize, generated, candidate.2 as usize, rules, true)
+            if !used[k] && expected.rows_close(row as usize, generated, candidate.2 as usize, rules)
             {
                 used[k] = true;
                 matched += 1;

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::ResultSet;
 
 pub use align::{AlignedBy, ColumnPair};
+pub use key::Fingerprint;
 
 /// A comparison mode; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

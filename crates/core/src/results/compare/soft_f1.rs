@@ -9,8 +9,9 @@
 
 use std::collections::HashSet;
 
+use super::key::FxBuild;
 use super::{Comparison, Mode, f1_of};
-use crate::results::python::{Row, eq};
+use crate::results::python::{eq, row_fingerprint};
 use crate::results::{ResultSet, Value};
 
 pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
@@ -71,10 +72,10 @@ enum Outcome {
 }
 
 fn dedupe(rows: &[Vec<Value>]) -> Vec<&[Value]> {
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<u128, FxBuild> = HashSet::default();
     rows.iter()
         .map(Vec::as_slice)
-        .filter(|row| seen.insert(Row(row)))
+        .filter(|row| seen.insert(row_fingerprint(row)))
         .collect()
 }
 

@@ -72,11 +72,44 @@ pub fn compare(
 
 /// A column's values, sorted unless order matters.
 fn column_values(table: &ResultSet, column: usize, order_matters: bool) -> Vec<Key<'_>> {
-    let mut values: Vec<Key<'_>> = table.rows.iter().map(|row| key(&row[column])).collect();
-    if !order_matters {
-        values.sort_by(order);
+    if order_matters {
+        return table.rows.iter().map(|row| key(&row[column])).collect();
     }
-    values
+    // Sort on a fixed-size prefix first; most comparisons then never touch the text itself.
+    let mut keyed: Vec<(u8, u64, Key<'_>)> = table
+        .rows
+        .iter()
+        .map(|row| {
+            let k = key(&row[column]);
+            let (rank, prefix) = match k {
+                Key::Num(n) => (0, ordered_bits(n)),
+                Key::Text(t) => {
+                    let mut head = [0u8; 8];
+                    let n = t.len().min(8);
+                    head[..n].copy_from_slice(&t.as_bytes()[..n]);
+                    (1, u64::from_be_bytes(head))
+                }
+                Key::Null => (2, 0),
+            };
+            (rank, prefix, k)
+        })
+        .collect();
+    keyed.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(a.1.cmp(&b.1))
+            .then_with(|| order(&a.2, &b.2))
+    });
+    keyed.into_iter().map(|(_, _, k)| k).collect()
+}
+
+/// An f64's bits, flipped so that unsigned order is numeric order.
+fn ordered_bits(n: f64) -> u64 {
+    let bits = n.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
 }
 
 /// NULLs last, numbers before text, numbers by value, text by code point.
