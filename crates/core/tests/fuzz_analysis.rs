@@ -1,5 +1,6 @@
-//! Feeds generated and mutated queries to parse, table extraction and normalization, in every
-//! dialect, and checks that nothing panics and a few properties hold.
+//! Feeds generated and mutated queries to parse, table extraction and normalization (SQL in every
+//! dialect, and KQL), and random JSON results to reading and every comparison mode, and checks
+//! that nothing panics and a few properties hold.
 //!
 //! Runs for `QEVAL_FUZZ_SECONDS` (default 2) so the normal test run stays quick;
 //! `cargo xtask fuzz --seconds 300` runs it for five minutes in release mode.
@@ -8,8 +9,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use qeval_core::results::compare::{CompareOptions, Mode, compare};
+use qeval_core::results::read_result;
 use qeval_core::sql::{ParseLimits, SqlDialect, extract_tables, normalize, parse};
-use qeval_core::{PairInput, ScoreOptions, score_pair};
+use qeval_core::{Language, PairInput, ScoreOptions, score_pair};
+use serde_json::Value;
 
 const FRAGMENTS: &[&str] = &[
     "SELECT",
@@ -196,6 +200,100 @@ fn check(sql: &str, dialect: SqlDialect) {
     }
 }
 
+/// A random JSON value shaped like results: tables, rows, scalars, nesting, mixed types.
+fn random_json(rng: &mut Rng, depth: usize) -> Value {
+    let scalars = [
+        Value::Null,
+        Value::from(true),
+        Value::from(1),
+        Value::from(1.0),
+        Value::from(-0.0),
+        Value::from(1e16),
+        Value::from("1"),
+        Value::from("a"),
+        Value::from(""),
+    ];
+    match rng.below(if depth > 2 { 1 } else { 5 }) {
+        0 => scalars[rng.below(scalars.len())].clone(),
+        1 | 2 => Value::Array(
+            (0..rng.below(5))
+                .map(|_| random_json(rng, depth + 1))
+                .collect(),
+        ),
+        3 => {
+            let keys = [
+                "a", "A", "b", "columns", "rows", "data", "tables", "name", "index", "schema",
+            ];
+            Value::Object(
+                (0..rng.below(4))
+                    .map(|_| {
+                        (
+                            keys[rng.below(keys.len())].to_string(),
+                            random_json(rng, depth + 1),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        _ => {
+            let width = 1 + rng.below(3);
+            Value::Array(
+                (0..rng.below(6))
+                    .map(|_| {
+                        Value::Array(
+                            (0..width)
+                                .map(|_| scalars[rng.below(scalars.len())].clone())
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+fn check_results(rng: &mut Rng) {
+    let (a, b) = (random_json(rng, 0), random_json(rng, 0));
+    if let (Ok(expected), Ok(generated)) = (read_result(&a), read_result(&b)) {
+        for mode in Mode::ALL {
+            for order_matters in [false, true] {
+                let comparison = compare(
+                    &expected,
+                    &generated,
+                    &CompareOptions {
+                        mode,
+                        order_matters,
+                        ..CompareOptions::default()
+                    },
+                );
+                assert!(
+                    (0.0..=1.0).contains(&comparison.score),
+                    "{mode}: {} on {a} vs {b}",
+                    comparison.score
+                );
+            }
+        }
+    }
+    let pair = PairInput {
+        generated_sql: "SELECT 1".into(),
+        expected_result: Some(a),
+        generated_result: Some(b),
+        ..PairInput::default()
+    };
+    let _ = score_pair(&pair, &ScoreOptions::default());
+}
+
+fn check_kql(text: &str) {
+    let pair = PairInput {
+        generated_sql: text.to_string(),
+        expected_sql: Some(text.to_string()),
+        language: Some(Language::Kql),
+        ..PairInput::default()
+    };
+    let card = score_pair(&pair, &ScoreOptions::default());
+    assert!(card.identical, "a KQL query is identical to itself");
+}
+
 #[test]
 fn analysis_never_panics() {
     let seconds: u64 = std::env::var("QEVAL_FUZZ_SECONDS")
@@ -216,6 +314,17 @@ fn analysis_never_panics() {
             let dialect = SqlDialect::ALL[rng.below(SqlDialect::ALL.len())];
             if catch_unwind(AssertUnwindSafe(|| check(&sql, dialect))).is_err() {
                 panic!("input #{inputs} in {dialect} broke the analysis (seed {seed}):\n{sql:?}");
+            }
+            let kql = sql.replace(" FROM ", " | where ").replace("SELECT", "T |");
+            if catch_unwind(AssertUnwindSafe(|| check_kql(&kql))).is_err() {
+                panic!("input #{inputs} broke the KQL analysis (seed {seed}):\n{kql:?}");
+            }
+            let mut state = Rng(rng.next());
+            if catch_unwind(AssertUnwindSafe(|| check_results(&mut state))).is_err() {
+                panic!(
+                    "input #{inputs} broke result reading or comparison (seed {seed}, state {})",
+                    state.0
+                );
             }
             inputs += 1;
         }

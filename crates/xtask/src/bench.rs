@@ -69,6 +69,17 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         },
     )?;
     steps.run(
+        "wasm compare bench",
+        "crates/wasm/bench/compare.mjs under Node",
+        || {
+            run::program("node")
+                .args([root().join("crates/wasm/bench/compare.mjs")])
+                .env("QEVAL_WASM_PKG", pkg.join("qeval_wasm.js"))
+                .env("QEVAL_BENCH_OUT", &compare_wasm)
+                .status_ok("the wasm compare bench")
+        },
+    )?;
+    steps.run(
         "web release build",
         "trunk build --release (for its size)",
         || {
