@@ -27,3 +27,16 @@ pub struct Judgement {
     pub differences: Vec<String>,
     pub components: Vec<Component>,
 }
+
+impl Judgement {
+    /// The exact-match shortcut: identical queries need no judging.
+    pub fn identical() -> Judgement {
+        Judgement {
+            similarity: 1.0,
+            verdict: 1.0,
+            reasoning: "Queries are identical".to_string(),
+            differences: Vec::new(),
+            components: Vec::new(),
+        }
+    }
+}

@@ -22,13 +22,7 @@ pub fn judge(expected: &Analysis, generated: &Analysis) -> Option<Judgement> {
         return None;
     };
     if expected_statements == generated_statements {
-        return Some(Judgement {
-            similarity: 1.0,
-            verdict: 1.0,
-            reasoning: "Queries are identical".to_string(),
-            differences: Vec::new(),
-            components: Vec::new(),
-        });
+        return Some(Judgement::identical());
     }
     let e = Features::of(expected_statements, &expected.tables);
     let g = Features::of(generated_statements, &generated.tables);

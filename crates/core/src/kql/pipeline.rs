@@ -333,13 +333,7 @@ fn source_tables(tokens: &[Token], tables: &mut Vec<String>) {
 /// The structural judge for KQL.
 pub fn judge(expected: &KqlQuery, generated: &KqlQuery) -> Judgement {
     if expected.normalized == generated.normalized {
-        return Judgement {
-            similarity: 1.0,
-            verdict: 1.0,
-            reasoning: "Queries are identical".to_string(),
-            differences: Vec::new(),
-            components: Vec::new(),
-        };
+        return Judgement::identical();
     }
     let (e, g) = (Features::of(expected), Features::of(generated));
     let mut parts = Components::default();

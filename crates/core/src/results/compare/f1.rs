@@ -4,7 +4,7 @@
 //! order does not count.
 
 use super::align::{self, Alignment};
-use super::key::{Projection, Rules, matched_rows};
+use super::key::{Rules, matched_on};
 use super::{CompareOptions, Comparison, Mode, f1_of, rows};
 use crate::results::ResultSet;
 
@@ -13,34 +13,15 @@ pub fn compare(
     generated: &ResultSet,
     options: &CompareOptions,
 ) -> Comparison {
-    let rules = Rules {
-        tolerance: options.tolerance,
-        ignore_case: options.ignore_case,
-    };
+    let rules = Rules::of(options);
     let alignment: Alignment = align::by_values(
         expected,
         generated,
         &rules,
         align::by_name(expected, generated),
     );
-    let e_cols: Vec<usize> = alignment.iter().map(|p| p.0).collect();
-    let g_cols: Vec<usize> = alignment.iter().map(|p| p.1).collect();
     let (n_e, n_g) = (expected.rows.len(), generated.rows.len());
-    let matched = if e_cols.is_empty() {
-        0
-    } else {
-        matched_rows(
-            &Projection {
-                table: expected,
-                columns: &e_cols,
-            },
-            &Projection {
-                table: generated,
-                columns: &g_cols,
-            },
-            &rules,
-        )
-    };
+    let matched = matched_on(expected, generated, &alignment, &rules);
     let (precision, recall) = match (n_e, n_g) {
         (0, 0) => (1.0, 1.0),
         _ => (ratio(matched, n_g), ratio(matched, n_e)),
@@ -54,7 +35,7 @@ pub fn compare(
     let score = row_f1 * coverage;
 
     let missing: Vec<&str> = (0..expected.width())
-        .filter(|e| !e_cols.contains(e))
+        .filter(|e| !alignment.iter().any(|p| p.0 == *e))
         .map(|e| expected.columns[e].as_str())
         .collect();
     let mut explanation = format!(

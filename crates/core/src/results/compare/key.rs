@@ -43,6 +43,14 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The rules a comparison's options ask for.
+    pub fn of(options: &super::CompareOptions) -> Rules {
+        Rules {
+            tolerance: options.tolerance,
+            ignore_case: options.ignore_case,
+        }
+    }
+
     /// Equal without tolerance: what hashing can find.
     pub fn same(&self, a: Key<'_>, b: Key<'_>) -> bool {
         match (a, b) {
@@ -212,6 +220,31 @@ impl Projection<'_> {
         (0..self.columns.len())
             .all(|column| rules.close(self.cell(row, column), other.cell(other_row, column)))
     }
+}
+
+/// Rows of `expected` found in `generated` on the aligned columns (none when nothing aligned).
+pub fn matched_on(
+    expected: &ResultSet,
+    generated: &ResultSet,
+    alignment: &[(usize, usize, super::AlignedBy)],
+    rules: &Rules,
+) -> usize {
+    if alignment.is_empty() {
+        return 0;
+    }
+    let e_cols: Vec<usize> = alignment.iter().map(|p| p.0).collect();
+    let g_cols: Vec<usize> = alignment.iter().map(|p| p.1).collect();
+    matched_rows(
+        &Projection {
+            table: expected,
+            columns: &e_cols,
+        },
+        &Projection {
+            table: generated,
+            columns: &g_cols,
+        },
+        rules,
+    )
 }
 
 /// How many rows of `expected` can be paired with distinct rows of `generated` (a multiset

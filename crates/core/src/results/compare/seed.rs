@@ -7,7 +7,7 @@
 //! When one side has no column names (a scalar, an array of arrays), columns pair by position.
 
 use super::align::{AlignedBy, Alignment, describe};
-use super::key::{Projection, Rules, matched_rows};
+use super::key::{Rules, matched_on};
 use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::ResultSet;
 
@@ -16,10 +16,7 @@ pub fn compare(
     generated: &ResultSet,
     options: &CompareOptions,
 ) -> Comparison {
-    let rules = Rules {
-        tolerance: options.tolerance,
-        ignore_case: options.ignore_case,
-    };
+    let rules = Rules::of(options);
     let mut alignment: Alignment = Vec::new();
     // Without names on one side (a scalar, an array of arrays), columns pair by position.
     if !expected.named || !generated.named {
@@ -46,24 +43,8 @@ pub fn compare(
     } else {
         alignment.len() as f64 / expected.width() as f64
     };
-    let e_cols: Vec<usize> = alignment.iter().map(|p| p.0).collect();
-    let g_cols: Vec<usize> = alignment.iter().map(|p| p.1).collect();
     let (n_e, n_g) = (expected.rows.len(), generated.rows.len());
-    let matched = if e_cols.is_empty() {
-        0
-    } else {
-        matched_rows(
-            &Projection {
-                table: expected,
-                columns: &e_cols,
-            },
-            &Projection {
-                table: generated,
-                columns: &g_cols,
-            },
-            &rules,
-        )
-    };
+    let matched = matched_on(expected, generated, &alignment, &rules);
     let found = match (n_e, n_g) {
         (0, 0) => 1.0,
         (0, _) => 0.0,

@@ -17,7 +17,7 @@ pub fn compare(
 ) -> Comparison {
     let rules = Rules {
         tolerance: 0.0,
-        ignore_case: options.ignore_case,
+        ..Rules::of(options)
     };
     let column = |table, c| column_values(table, c, options.order_matters);
     let generated_columns: Vec<Vec<Key<'_>>> = (0..generated.width())
