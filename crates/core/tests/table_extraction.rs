@@ -182,6 +182,8 @@ fn each_table_once_in_first_appearance_order() {
 #[test]
 fn queries_without_tables() {
     assert!(tables("SELECT 1 + 1").is_empty());
+    // An empty quoted name (found by the fuzz test) names no table.
+    assert_eq!(tables("SELECT * FROM \"\" JOIN t ON true"), ["t"]);
 }
 
 #[test]

@@ -11,41 +11,18 @@ pub fn run(
     dialect: SqlDialect,
 ) -> Result<Outcome, Failure> {
     let text = query_text(query)?;
-    let (safe, reasons) = match language {
-        Language::Sql => {
-            let report = check_read_only(&text, dialect, ParseLimits::default());
-            (
-                report.safe,
-                report
-                    .violations
-                    .into_iter()
-                    .map(|v| v.reason)
-                    .collect::<Vec<_>>(),
-            )
-        }
-        Language::Kql => {
-            let command = text.trim_start().starts_with('.');
-            (
-                !command,
-                if command {
-                    vec![
-                        "a management command (starting with '.') is not a read-only query"
-                            .to_string(),
-                    ]
-                } else {
-                    Vec::new()
-                },
-            )
-        }
+    let limits = ParseLimits::default();
+    let report = match language {
+        Language::Sql => check_read_only(&text, dialect, limits),
+        Language::Kql => qeval_core::kql::check_read_only(&text, limits.max_bytes),
     };
-    if safe {
+    if report.safe {
         println!("safe: read-only query");
-        Ok(Outcome::Clean)
-    } else {
-        println!("unsafe:");
-        for reason in reasons {
-            println!("  - {reason}");
-        }
-        Ok(Outcome::SomeInputRejected)
+        return Ok(Outcome::Clean);
     }
+    println!("unsafe:");
+    for violation in report.violations {
+        println!("  - {}", violation.reason);
+    }
+    Ok(Outcome::SomeInputRejected)
 }

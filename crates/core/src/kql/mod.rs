@@ -11,3 +11,38 @@ mod pipeline;
 
 pub use lexer::{Token, TokenKind, format_timespan, tokenize};
 pub use pipeline::{KqlQuery, Operator, judge, parse};
+
+use crate::sql::{SafetyReport, Violation, ViolationKind};
+
+/// The read-only policy for KQL: queries are read-only by design, management commands (`.drop`,
+/// `.set`, ...) are not, and text that does not parse cannot be shown to be safe.
+pub fn check_read_only(text: &str, max_bytes: usize) -> SafetyReport {
+    let violation = if text.trim_start().starts_with('.') {
+        Some(Violation {
+            kind: ViolationKind::ManagementCommand,
+            reason: "A management command (starting with '.') is not a read-only query".to_string(),
+        })
+    } else {
+        parse(text, max_bytes).err().map(|err| Violation {
+            kind: ViolationKind::Unparseable,
+            reason: format!("The query cannot be parsed, so it cannot be shown to be safe ({err})"),
+        })
+    };
+    SafetyReport {
+        safe: violation.is_none(),
+        violations: violation.into_iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn management_commands_are_not_read_only() {
+        assert!(check_read_only("Traces | take 5", 1 << 20).safe);
+        let report = check_read_only("  .drop table Traces", 1 << 20);
+        assert_eq!(report.violations[0].kind, ViolationKind::ManagementCommand);
+        assert!(!check_read_only("Traces | where (", 1 << 20).safe);
+    }
+}

@@ -189,50 +189,24 @@ fn judge_metrics(
     (correctness, similarity)
 }
 
-/// The read-only policy on the generated query. KQL management commands (`.drop`, `.set`, ...)
-/// are unsafe; KQL queries are read-only by design.
+/// The read-only policy on the generated query (`sql::check_read_only`, `kql::check_read_only`).
 fn safety(pair: &PairInput, generated: &Analysis, options: &ScoreOptions) -> Metric {
-    let (safe, violations) = match generated.language {
-        Language::Sql => {
-            let dialect = pair.dialect.unwrap_or(options.dialect);
-            let report = sql::check_read_only(&pair.generated_sql, dialect, options.limits);
-            (
-                report.safe,
-                serde_json::to_value(&report.violations).unwrap_or_default(),
-            )
-        }
-        Language::Kql => {
-            let command = pair.generated_sql.trim_start().starts_with('.');
-            let unparseable = generated.parse_error.is_some();
-            let reason = if command {
-                Some("A management command (starting with '.') is not a read-only query")
-            } else if unparseable {
-                Some("The query cannot be parsed, so it cannot be shown to be safe")
-            } else {
-                None
-            };
-            (
-                reason.is_none(),
-                json!(
-                    reason
-                        .map(|r| vec![json!({"kind": "kql", "reason": r})])
-                        .unwrap_or_default()
-                ),
-            )
-        }
+    let report = match generated.language {
+        Language::Sql => sql::check_read_only(
+            &pair.generated_sql,
+            pair.dialect.unwrap_or(options.dialect),
+            options.limits,
+        ),
+        Language::Kql => crate::kql::check_read_only(&pair.generated_sql, options.limits.max_bytes),
     };
-    let first = violations
-        .get(0)
-        .and_then(|v| v["reason"].as_str())
-        .map(str::to_string);
     Metric {
-        score: Some(if safe { 1.0 } else { 0.0 }),
-        passed: Some(safe),
-        explanation: match first {
-            None => "Read-only query".to_string(),
-            Some(reason) => reason,
-        },
-        details: json!({ "violations": violations }),
+        score: Some(if report.safe { 1.0 } else { 0.0 }),
+        passed: Some(report.safe),
+        explanation: report
+            .violations
+            .first()
+            .map_or_else(|| "Read-only query".to_string(), |v| v.reason.clone()),
+        details: json!({ "violations": report.violations }),
         error: None,
     }
 }

@@ -33,6 +33,8 @@ pub enum ViolationKind {
     LockingRead,
     DangerousFunction,
     ProgramExecution,
+    /// A KQL management command.
+    ManagementCommand,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

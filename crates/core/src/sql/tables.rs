@@ -45,8 +45,9 @@ impl TableName {
             .filter_map(ObjectNamePart::as_ident)
             .map(|ident: &Ident| ident.value.to_lowercase())
             .collect();
-        // A part computed by a function (Snowflake `IDENTIFIER(...)`) has no static name.
-        if parts.is_empty() || parts.len() != name.0.len() {
+        // A part computed by a function (Snowflake `IDENTIFIER(...)`) has no static name, and
+        // `""` names nothing (PostgreSQL rejects zero-length identifiers; the parser does not).
+        if parts.is_empty() || parts.len() != name.0.len() || parts.iter().any(String::is_empty) {
             return None;
         }
         Some(TableName { parts })
