@@ -1,0 +1,67 @@
+//! Cache keys: a verdict is reused only for the same question to the same judge.
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::provider::JudgeConfig;
+use crate::task::{JudgeInput, Task};
+
+/// Bumped when the verdict's shape changes, so old cache entries stop matching.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// SHA-256 (hex) of everything that can change a verdict: provider, model, prompt version, schema
+/// version, temperature, and the input (question, normalized queries, and seed 004's fields).
+/// The base URL is left out: the same model behind another address gives the same verdicts.
+pub fn cache_key(config: &JudgeConfig, task: Task, input: &JudgeInput) -> String {
+    let canonical = json!({
+        "provider": config.provider,
+        "model": config.model,
+        "prompt": task.prompt_version(),
+        "schema": SCHEMA_VERSION,
+        "temperature": config.temperature,
+        "question": input.question,
+        "generated": input.generated,
+        "expected": input.expected,
+        "language": input.language,
+        "dialect": input.dialect,
+        "criteria": input.criteria,
+        "sources": input.sources,
+        "answer": input.answer,
+    });
+    let digest = Sha256::digest(canonical.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::Provider;
+
+    #[test]
+    fn keys_change_with_what_changes_a_verdict() {
+        let config = JudgeConfig::new(Provider::Openai, "gpt-x");
+        let input = JudgeInput {
+            generated: "select 1".into(),
+            expected: "select 2".into(),
+            ..JudgeInput::default()
+        };
+        let key = cache_key(&config, Task::QasSemantic, &input);
+        assert_eq!(key.len(), 64);
+        assert_eq!(key, cache_key(&config, Task::QasSemantic, &input));
+        let mut other_model = config.clone();
+        other_model.model = "gpt-y".into();
+        let mut warmer = config.clone();
+        warmer.temperature = 0.7;
+        let mut elsewhere = config.clone();
+        elsewhere.base_url = "http://localhost:1/v1".into();
+        let other_question = JudgeInput {
+            question: "how many?".into(),
+            ..input.clone()
+        };
+        assert_ne!(key, cache_key(&other_model, Task::QasSemantic, &input));
+        assert_ne!(key, cache_key(&warmer, Task::QasSemantic, &input));
+        assert_ne!(key, cache_key(&config, Task::SqlCorrectness, &input));
+        assert_ne!(key, cache_key(&config, Task::QasSemantic, &other_question));
+        assert_eq!(key, cache_key(&elsewhere, Task::QasSemantic, &input));
+    }
+}

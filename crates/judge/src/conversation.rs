@@ -1,0 +1,209 @@
+//! One judging, from first request to verdict or error, as a state machine the transport drives:
+//! it sends what it is told, after waiting as long as it is told, and reports what came back.
+//!
+//! - A reply in the wrong shape (invalid verdict, truncated) is retried once, quoting the error.
+//! - HTTP 429 and 5xx are retried up to twice, after the `Retry-After` the server asked for (in
+//!   seconds) or else 1 s and then 2 s.
+//! - Everything else is final: the metric becomes 0.0 with the error.
+
+use crate::provider::{HttpRequest, JudgeConfig, Retry, build_request, parse_reply};
+use crate::task::{JudgeInput, Task};
+use crate::verdict::{ReplyError, Verdict};
+
+/// Most waits for a busy or failing service.
+const MAX_WAITS: u32 = 2;
+/// Longest wait honoured from `Retry-After`.
+const MAX_WAIT_MS: u64 = 30_000;
+
+/// What the transport got back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Reply {
+        status: u16,
+        body: String,
+        retry_after: Option<String>,
+    },
+    /// No reply: timeout, network or CORS failure.
+    Failed(ReplyError),
+}
+
+/// What the transport does next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Send { request: HttpRequest, wait_ms: u64 },
+    Done(Verdict),
+    Failed(ReplyError),
+}
+
+#[derive(Debug, Clone)]
+pub struct Conversation {
+    config: JudgeConfig,
+    task: Task,
+    input: JudgeInput,
+    retry: Option<Retry>,
+    waits: u32,
+    /// Requests sent so far.
+    pub calls: u32,
+}
+
+impl Conversation {
+    pub fn new(config: JudgeConfig, task: Task, input: JudgeInput) -> Conversation {
+        Conversation {
+            config,
+            task,
+            input,
+            retry: None,
+            waits: 0,
+            calls: 0,
+        }
+    }
+
+    /// The first request, sent at once.
+    pub fn start(&mut self) -> Step {
+        self.send(0)
+    }
+
+    fn send(&mut self, wait_ms: u64) -> Step {
+        self.calls += 1;
+        Step::Send {
+            request: build_request(&self.config, self.task, &self.input, self.retry.as_ref()),
+            wait_ms,
+        }
+    }
+
+    /// Takes what the last request got and says what to do next.
+    pub fn on_outcome(&mut self, outcome: Outcome) -> Step {
+        let (error, retry_after) = match outcome {
+            Outcome::Failed(error) => (error, None),
+            Outcome::Reply {
+                status,
+                body,
+                retry_after,
+            } => match parse_reply(self.config.provider, self.task, status, &body) {
+                Ok(verdict) => return Step::Done(verdict),
+                Err(error) => (error, retry_after),
+            },
+        };
+        if error.retry_with_feedback() && self.retry.is_none() {
+            let previous_reply = match &error {
+                ReplyError::Invalid { raw, .. } => raw.clone(),
+                _ => String::new(),
+            };
+            self.retry = Some(Retry {
+                previous_reply,
+                error: error.to_string(),
+            });
+            return self.send(0);
+        }
+        if error.retry_after_waiting() && self.waits < MAX_WAITS {
+            self.waits += 1;
+            let wait_ms = retry_after
+                .as_deref()
+                .and_then(|value| value.trim().parse::<f64>().ok())
+                .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
+                .map_or(1000 * u64::from(self.waits), |seconds| {
+                    (seconds * 1000.0) as u64
+                })
+                .min(MAX_WAIT_MS);
+            return self.send(wait_ms);
+        }
+        Step::Failed(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::Provider;
+    use serde_json::json;
+
+    fn conversation() -> Conversation {
+        Conversation::new(
+            JudgeConfig::new(Provider::Openai, "m"),
+            Task::QasSemantic,
+            JudgeInput::default(),
+        )
+    }
+
+    fn openai(content: &str) -> Outcome {
+        let body = json!({"choices": [{"message": {"content": content}, "finish_reason": "stop"}]});
+        Outcome::Reply {
+            status: 200,
+            body: body.to_string(),
+            retry_after: None,
+        }
+    }
+
+    #[test]
+    fn a_good_reply_is_a_verdict() {
+        let mut c = conversation();
+        assert!(matches!(c.start(), Step::Send { wait_ms: 0, .. }));
+        match c.on_outcome(openai(r#"{"reasoning": "same", "score": 0.9}"#)) {
+            Step::Done(v) => assert_eq!(v.score(), Some(0.9)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_invalid_verdict_is_retried_once_with_the_error_quoted() {
+        let mut c = conversation();
+        c.start();
+        let Step::Send { request, .. } = c.on_outcome(openai(r#"{"reasoning": "x", "score": 5}"#))
+        else {
+            panic!()
+        };
+        assert!(
+            request.body.contains("could not be used"),
+            "{}",
+            request.body
+        );
+        assert!(request.body.contains("outside 0..1"));
+        assert!(matches!(
+            c.on_outcome(openai("not json")),
+            Step::Failed(ReplyError::Invalid { .. })
+        ));
+        assert_eq!(c.calls, 2);
+    }
+
+    #[test]
+    fn busy_services_are_retried_after_retry_after() {
+        let mut c = conversation();
+        c.start();
+        let busy = |after: Option<&str>| Outcome::Reply {
+            status: 429,
+            body: "{}".into(),
+            retry_after: after.map(str::to_string),
+        };
+        assert!(matches!(
+            c.on_outcome(busy(Some("3"))),
+            Step::Send { wait_ms: 3000, .. }
+        ));
+        assert!(matches!(
+            c.on_outcome(busy(None)),
+            Step::Send { wait_ms: 2000, .. }
+        ));
+        assert!(matches!(
+            c.on_outcome(busy(None)),
+            Step::Failed(ReplyError::Http { status: 429, .. })
+        ));
+    }
+
+    #[test]
+    fn timeouts_and_refusals_are_final() {
+        let mut c = conversation();
+        c.start();
+        assert!(matches!(
+            c.on_outcome(Outcome::Failed(ReplyError::Timeout { seconds: 30.0 })),
+            Step::Failed(_)
+        ));
+        let mut c = conversation();
+        c.start();
+        let refusal = json!({"choices": [{"message": {"content": null, "refusal": "I can't"}, "finish_reason": "stop"}]});
+        let step = c.on_outcome(Outcome::Reply {
+            status: 200,
+            body: refusal.to_string(),
+            retry_after: None,
+        });
+        assert!(matches!(step, Step::Failed(ReplyError::Refusal(_))));
+    }
+}
