@@ -110,7 +110,7 @@ pub fn read_verdict(task: Task, value: &Value) -> Result<Verdict, ReplyError> {
             Some(_) => return Err(invalid(format!("`{field}` is not a number"))),
             None => return Err(invalid(format!("`{field}` is missing"))),
         };
-        if !score.is_finite() || score < -CLAMP_SLACK || score > 1.0 + CLAMP_SLACK {
+        if !score.is_finite() || !(-CLAMP_SLACK..=1.0 + CLAMP_SLACK).contains(&score) {
             return Err(invalid(format!("`{field}` is {score}, outside 0..1")));
         }
         let mut score = score.clamp(0.0, 1.0);
