@@ -136,7 +136,8 @@ fn good_replies_of_each_provider() {
 
 #[test]
 fn faults_of_each_provider_are_named() {
-    let cases: [(Provider, Value, fn(&ReplyError) -> bool); 7] = [
+    type Case = (Provider, Value, fn(&ReplyError) -> bool);
+    let cases: [Case; 7] = [
         (
             Provider::Openai,
             json!({"choices": [{"message": {"content": "{\"reasoning\": \"cut"}, "finish_reason": "length"}]}),
