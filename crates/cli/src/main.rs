@@ -1,6 +1,9 @@
 //! `qeval`: the command line. Reads files and flags, hands them to qeval-core, prints the results.
 
 mod commands;
+mod judge;
+mod langfuse;
+mod pool;
 mod progress;
 
 use std::path::PathBuf;
@@ -123,6 +126,67 @@ pub struct ScoreArgs {
     /// Write the scorecards to this file instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    judge: JudgeArgs,
+}
+
+/// An LLM judge in place of the structural judge, for the metrics the profile weighs.
+#[derive(Debug, clap::Args)]
+pub struct JudgeArgs {
+    /// LLM judge: openai (OpenAI-compatible: also Azure OpenAI, Ollama, vLLM, LM Studio,
+    /// OpenRouter), anthropic or gemini. Without it the structural judge scores.
+    #[arg(long, value_parser = parse_provider, help_heading = "LLM judge")]
+    judge: Option<qeval_judge::Provider>,
+    /// The judge's base URL (default: the provider's public API; e.g. http://localhost:11434/v1
+    /// for Ollama).
+    #[arg(long, value_name = "URL", help_heading = "LLM judge")]
+    judge_url: Option<String>,
+    /// The model to ask.
+    #[arg(long, value_name = "MODEL", help_heading = "LLM judge")]
+    judge_model: Option<String>,
+    /// The environment variable holding the API key (default: OPENAI_API_KEY,
+    /// ANTHROPIC_API_KEY or GEMINI_API_KEY). Keys are never read from flags.
+    #[arg(long, value_name = "NAME", help_heading = "LLM judge")]
+    judge_key_env: Option<String>,
+    /// The header that carries the key, when not the provider's usual one (Azure: api-key).
+    #[arg(long, value_name = "HEADER", help_heading = "LLM judge")]
+    judge_key_header: Option<String>,
+    /// A query string for every call (Azure: api-version=2024-10-21).
+    #[arg(long, value_name = "QUERY", help_heading = "LLM judge")]
+    judge_query: Option<String>,
+    /// Seconds to wait for a verdict; past it the metric is 0.0 with "LLM judge timeout".
+    #[arg(
+        long,
+        default_value_t = 30.0,
+        value_name = "SECONDS",
+        help_heading = "LLM judge"
+    )]
+    judge_timeout: f64,
+    /// Judge calls (and Langfuse posts) in flight at once.
+    #[arg(long, default_value_t = 4, help_heading = "LLM judge")]
+    concurrency: usize,
+    /// Where verdicts are cached (default: $XDG_CACHE_HOME/qeval/judge or ~/.cache/qeval/judge).
+    #[arg(long, value_name = "DIR", help_heading = "LLM judge")]
+    cache_dir: Option<PathBuf>,
+    /// How long a cached verdict is reused.
+    #[arg(
+        long,
+        default_value = "24h",
+        value_name = "DURATION",
+        help_heading = "LLM judge"
+    )]
+    cache_ttl: humantime::Duration,
+    /// Do not read or write the on-disk cache (the run still reuses its own verdicts).
+    #[arg(long, help_heading = "LLM judge")]
+    no_cache: bool,
+    /// Send every metric as a Langfuse score to this host, on the pair's `trace_id` (or `id`);
+    /// keys from LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY.
+    #[arg(long, value_name = "URL", help_heading = "Langfuse")]
+    langfuse_host: Option<String>,
+}
+
+fn parse_provider(name: &str) -> Result<qeval_judge::Provider, String> {
+    name.parse()
 }
 
 fn parse_dialect(name: &str) -> Result<SqlDialect, String> {

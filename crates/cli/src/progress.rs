@@ -20,20 +20,27 @@ impl Progress {
         }
     }
 
-    /// Redraws at most ten times a second, and only after the first half second.
-    pub fn tick(&mut self, done: usize) {
+    /// Redraws as `done` of `total`, at most ten times a second.
+    pub fn tick_of(&mut self, done: usize, total: usize) {
         if !self.enabled || self.started.elapsed() < Duration::from_millis(500) {
             return;
         }
         if self
             .last_drawn
             .is_some_and(|at| at.elapsed() < Duration::from_millis(100))
+            && done < total
         {
             return;
         }
         self.last_drawn = Some(Instant::now());
-        let rate = done as f64 / self.started.elapsed().as_secs_f64();
-        eprint!("\r{} … {done} lines ({rate:.0}/s)", self.label);
+        let width = 30;
+        let filled = (done * width).checked_div(total).unwrap_or(width);
+        eprint!(
+            "\r{} [{}{}] {done}/{total}",
+            self.label,
+            "#".repeat(filled),
+            "-".repeat(width - filled)
+        );
         let _ = std::io::stderr().flush();
     }
 

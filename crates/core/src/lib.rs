@@ -17,5 +17,8 @@ pub mod scorecard;
 pub mod sql;
 
 pub use pairs::{InputError, Language, PairInput, parse_pair_line};
-pub use score::{Analysis, ScoreOptions, analyse, score_pair, table_accuracy_of_sql};
+pub use score::{
+    Analysis, ScoreOptions, analyse, judge_tasks, score_pair, score_pair_judged,
+    table_accuracy_of_sql,
+};
 pub use scorecard::{Diagnostic, Metric, MetricError, Scorecard};

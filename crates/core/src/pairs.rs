@@ -66,6 +66,9 @@ pub struct PairInput {
     pub profile: Option<ProfileName>,
     /// Overrides the default comparison mode for this pair.
     pub mode: Option<Mode>,
+    /// The trace the scores belong to in an observability tool (Langfuse): `trace_id` or
+    /// `session_id`.
+    pub trace_id: Option<String>,
 }
 
 /// Why a line of a pairs file was rejected; names the field when one is at fault.
@@ -208,6 +211,10 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         .transpose()
         .map_err(|err| InputError::field("mode", err))?;
     let question = parse_field("question")?;
+    let trace_id = match parse_field("trace_id")? {
+        Some(id) => Some(id),
+        None => parse_field("session_id")?,
+    };
     let generated_error = match object
         .get("generated_error")
         .or_else(|| object.get("error"))
@@ -246,6 +253,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         generated_error,
         profile,
         mode,
+        trace_id,
     })
 }
 

@@ -50,6 +50,17 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("cargo bench --bench metrics")
         },
     )?;
+    let cache = out.join("judge_cache_native.json");
+    steps.run(
+        "judge cache bench",
+        "cargo bench -p qeval-cli --bench cache",
+        || {
+            run::cargo()
+                .args(["bench", "-p", "qeval-cli", "--bench", "cache"])
+                .env("QEVAL_BENCH_OUT", &cache)
+                .status_ok("cargo bench --bench cache")
+        },
+    )?;
     let pkg = wasm_pkg::node_dir();
     steps.run(
         "wasm build",
@@ -115,6 +126,12 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             row["mean_us"].as_f64().unwrap_or(f64::NAN)
         );
     }
+    let cache = read_json(&cache)?;
+    println!(
+        "\njudge cache hit (disk, 1,000 verdicts): median {:.3} ms, p99 {:.3} ms (MC-REQ-06: < 10 ms)",
+        cache["median_ms"].as_f64().unwrap_or(f64::NAN),
+        cache["p99_ms"].as_f64().unwrap_or(f64::NAN)
+    );
     report_wasm_size()
 }
 

@@ -1,17 +1,24 @@
-//! `qeval score --pairs FILE`: one scorecard per input line.
+//! `qeval score --pairs FILE`: one scorecard per input line, with LLM judges when asked.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::time::{Instant, SystemTime};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant, SystemTime};
 
 use qeval_core::pairs::clean_line;
 use qeval_core::profiles::Profile;
-use qeval_core::{ScoreOptions, parse_pair_line, score_pair};
+use qeval_core::score::{JudgeOutcome, JudgeTask};
+use qeval_core::{PairInput, ScoreOptions, judge_tasks, parse_pair_line, score_pair_judged};
+use qeval_judge::JudgeConfig;
 use serde_json::{Value, json};
 
 use super::{Failure, Outcome, file_text};
-use crate::ScoreArgs;
+use crate::judge::{DiskCache, Judge};
+use crate::langfuse::Langfuse;
 use crate::progress::Progress;
+use crate::{ScoreArgs, pool};
 
 fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
     let profile = match &args.profile_file {
@@ -33,8 +40,63 @@ fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
     })
 }
 
-pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
-    let options = options(args)?;
+/// The judge the flags ask for, if any.
+fn judge(args: &ScoreArgs) -> Result<Option<Judge>, Failure> {
+    let Some(provider) = args.judge.judge else {
+        return Ok(None);
+    };
+    let model = args
+        .judge
+        .judge_model
+        .clone()
+        .ok_or("--judge needs --judge-model (the model to ask)")?;
+    let mut config = JudgeConfig::new(provider, &model);
+    if let Some(url) = &args.judge.judge_url {
+        config.base_url = url.trim_end_matches('/').to_string();
+    }
+    config.key_header = args.judge.judge_key_header.clone();
+    config.query = args.judge.judge_query.clone();
+    let variable = args
+        .judge
+        .judge_key_env
+        .clone()
+        .unwrap_or_else(|| provider.key_variable().to_string());
+    let key = std::env::var(&variable)
+        .ok()
+        .filter(|k| !k.trim().is_empty());
+    if key.is_none() {
+        eprintln!(
+            "qeval: no key in ${variable}; calling {} without one (fine for a local server)",
+            config.base_url
+        );
+    }
+    let disk =
+        (!args.judge.no_cache).then(|| DiskCache::new(cache_dir(args), *args.judge.cache_ttl));
+    Ok(Some(Judge::new(
+        config,
+        key,
+        Duration::from_secs_f64(args.judge.judge_timeout),
+        disk,
+    )))
+}
+
+fn cache_dir(args: &ScoreArgs) -> PathBuf {
+    args.judge.cache_dir.clone().unwrap_or_else(|| {
+        let base = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+            .unwrap_or_else(std::env::temp_dir);
+        base.join("qeval").join("judge")
+    })
+}
+
+/// A non-blank input line: the pair, or the record that says why it was rejected.
+struct Line {
+    number: usize,
+    pair: Result<PairInput, Value>,
+}
+
+fn read_lines(args: &ScoreArgs) -> Result<Vec<Line>, Failure> {
     let input: Box<dyn BufRead> = if args.pairs.as_os_str() == "-" {
         Box::new(io::stdin().lock())
     } else {
@@ -42,6 +104,71 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             .map_err(|err| format!("cannot open {}: {err}", args.pairs.display()))?;
         Box::new(BufReader::new(file))
     };
+    let mut lines = Vec::new();
+    for (index, raw) in input.split(b'\n').enumerate() {
+        let number = index + 1;
+        let raw = raw.map_err(|err| format!("cannot read line {number}: {err}"))?;
+        let pair = match std::str::from_utf8(&raw) {
+            Err(err) => Err(rejection(number, &format!("not UTF-8 text: {err}"), None)),
+            Ok(text) => match clean_line(text) {
+                None => continue,
+                Some(line) => parse_pair_line(line).map_err(|err| {
+                    let mut record = rejection(number, &err.message, err.field.as_deref());
+                    if let Some(column) = err.column {
+                        record["error"]["column"] = json!(column);
+                    }
+                    record
+                }),
+            },
+        };
+        lines.push(Line { number, pair });
+    }
+    Ok(lines)
+}
+
+/// Every judging every pair needs, run `concurrency` at a time: the judgings of one pair run side
+/// by side, so a pair takes about as long as its slowest (seed 002, MC-REQ-08).
+fn run_judgings(
+    lines: &[Line],
+    options: &ScoreOptions,
+    judge: &Judge,
+    concurrency: usize,
+) -> Vec<BTreeMap<String, JudgeOutcome>> {
+    let tasks: Vec<(usize, JudgeTask)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(index, line)| line.pair.as_ref().ok().map(|pair| (index, pair)))
+        .flat_map(|(index, pair)| {
+            judge_tasks(pair, options)
+                .into_iter()
+                .map(move |task| (index, task))
+        })
+        .collect();
+    let mut progress = Progress::new("judging");
+    let progress_lock = std::sync::Mutex::new(&mut progress);
+    let outcomes = pool::run(
+        &tasks,
+        concurrency,
+        |(_, task)| judge.judge(task),
+        |done| {
+            if let Ok(mut progress) = progress_lock.lock() {
+                progress.tick_of(done, tasks.len());
+            }
+        },
+    );
+    progress.finish();
+    let mut judged: Vec<BTreeMap<String, JudgeOutcome>> =
+        lines.iter().map(|_| BTreeMap::new()).collect();
+    for ((index, task), outcome) in tasks.iter().zip(outcomes) {
+        judged[*index].insert(task.metric.to_string(), outcome);
+    }
+    judged
+}
+
+pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
+    let options = options(args)?;
+    let judge = judge(args)?;
+    let langfuse = langfuse(args)?;
     let output: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(
             File::create(path).map_err(|err| format!("cannot create {}: {err}", path.display()))?,
@@ -49,55 +176,60 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         None => Box::new(io::stdout().lock()),
     };
     let mut output = BufWriter::new(output);
-
     let started = Instant::now();
-    let mut progress = Progress::new("scoring");
-    let (mut scored, mut rejected) = (0usize, 0usize);
-    let (mut passed, mut failed) = (0usize, 0usize);
-    for (index, raw) in input.split(b'\n').enumerate() {
-        let line_number = index + 1;
-        let raw = raw.map_err(|err| format!("cannot read line {line_number}: {err}"))?;
-        let record = match std::str::from_utf8(&raw) {
-            Err(err) => Some(rejection(
-                line_number,
-                &format!("not UTF-8 text: {err}"),
-                None,
-            )),
-            Ok(text) => clean_line(text).map(|line| match parse_pair_line(line) {
-                Ok(pair) => {
-                    let mut card = score_pair(&pair, &options);
-                    card.line = Some(line_number);
-                    scored += 1;
-                    match card.profile.as_ref().and_then(|p| p.passed) {
-                        Some(true) => passed += 1,
-                        Some(false) => failed += 1,
-                        None => {}
-                    }
-                    serde_json::to_value(card).unwrap_or_else(|err| {
-                        rejection(line_number, &format!("internal: {err}"), None)
-                    })
+    let lines = read_lines(args)?;
+    let judged = match &judge {
+        Some(judge) => run_judgings(&lines, &options, judge, args.judge.concurrency),
+        None => lines.iter().map(|_| BTreeMap::new()).collect(),
+    };
+
+    let (mut scored, mut rejected, mut passed, mut failed) = (0usize, 0usize, 0usize, 0usize);
+    let mut to_send: Vec<(String, String, f64, String)> = Vec::new();
+    let mut untraced = 0usize;
+    for (line, judged) in lines.iter().zip(&judged) {
+        let record = match &line.pair {
+            Ok(pair) => {
+                let mut card = score_pair_judged(pair, &options, judged);
+                card.line = Some(line.number);
+                scored += 1;
+                match card.profile.as_ref().and_then(|p| p.passed) {
+                    Some(true) => passed += 1,
+                    Some(false) => failed += 1,
+                    None => {}
                 }
-                Err(err) => {
-                    let mut record = rejection(line_number, &err.message, err.field.as_deref());
-                    if let Some(column) = err.column {
-                        record["error"]["column"] = json!(column);
+                if langfuse.is_some() {
+                    let trace = pair.trace_id.clone().or_else(|| {
+                        pair.id
+                            .as_ref()
+                            .map(|id| id.as_str().map_or_else(|| id.to_string(), str::to_string))
+                    });
+                    match trace {
+                        Some(trace) => to_send.extend(
+                            Langfuse::scores(&card)
+                                .into_iter()
+                                .map(|(n, v, c)| (trace.clone(), n, v, c)),
+                        ),
+                        None => untraced += 1,
                     }
-                    record
                 }
-            }),
+                serde_json::to_value(card)
+                    .unwrap_or_else(|err| rejection(line.number, &format!("internal: {err}"), None))
+            }
+            Err(record) => {
+                rejected += 1;
+                eprintln!(
+                    "qeval: line {}: {}",
+                    line.number,
+                    describe(&record["error"])
+                );
+                record.clone()
+            }
         };
-        let Some(record) = record else { continue };
-        if record.get("error").is_some() {
-            rejected += 1;
-            eprintln!("qeval: line {line_number}: {}", describe(&record["error"]));
-        }
         writeln!(output, "{record}").map_err(|err| format!("cannot write the output: {err}"))?;
-        progress.tick(scored + rejected);
     }
     output
         .flush()
         .map_err(|err| format!("cannot write the output: {err}"))?;
-    progress.finish();
     eprintln!(
         "qeval: scored {scored} pair{}, rejected {rejected} line{}, in {:.2} s; {} profile: {passed} passed, {failed} failed, {} without a verdict",
         plural(scored),
@@ -106,11 +238,60 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         options.profile.name,
         scored - passed - failed
     );
+    if let Some(judge) = &judge {
+        eprintln!(
+            "qeval: judge {}: {} calls, {} cache hits, {} errors",
+            judge.describe(),
+            judge.calls.load(Ordering::Relaxed),
+            judge.hits.load(Ordering::Relaxed),
+            judge.errors.load(Ordering::Relaxed)
+        );
+    }
+    if let Some(langfuse) = &langfuse {
+        let results = pool::run(
+            &to_send,
+            args.judge.concurrency,
+            |(trace, name, value, comment)| langfuse.send(trace, name, *value, comment),
+            |_| {},
+        );
+        let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+        eprintln!(
+            "qeval: Langfuse: sent {} scores, {} failed{}",
+            results.len() - errors.len(),
+            errors.len(),
+            errors
+                .first()
+                .map(|e| format!(" ({e})"))
+                .unwrap_or_default()
+        );
+        if untraced > 0 {
+            eprintln!(
+                "qeval: Langfuse: {untraced} pairs have no trace_id or id, so their scores were not sent"
+            );
+        }
+    }
     Ok(if rejected == 0 {
         Outcome::Clean
     } else {
         Outcome::SomeInputRejected
     })
+}
+
+fn langfuse(args: &ScoreArgs) -> Result<Option<Langfuse>, Failure> {
+    let Some(host) = &args.judge.langfuse_host else {
+        return Ok(None);
+    };
+    let read = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+            .ok_or(format!("--langfuse-host needs ${name}"))
+    };
+    Ok(Some(Langfuse::new(
+        host,
+        &read("LANGFUSE_PUBLIC_KEY")?,
+        &read("LANGFUSE_SECRET_KEY")?,
+    )))
 }
 
 fn rejection(line: usize, message: &str, field: Option<&str>) -> Value {

@@ -4,12 +4,14 @@
 //! others still run (seed 002, MC-REQ-07). Metrics whose inputs are absent are left out.
 
 mod analysis;
+mod llm;
 mod query_metrics;
 mod result_metrics;
 
 use std::collections::BTreeMap;
 
 pub use analysis::{Analysis, analyse, analyse_as};
+pub use llm::{JudgeOutcome, JudgeTask, JudgedVerdict, judge_tasks};
 
 use crate::metrics::{TableAccuracy, TableMatch, table_accuracy};
 use crate::pairs::{Language, PairInput};
@@ -96,8 +98,18 @@ pub fn table_accuracy_of_sql(
     Ok(table_accuracy(&generated, expected, options.table_match))
 }
 
-/// Scores one pair.
+/// Scores one pair with the structural judge.
 pub fn score_pair(pair: &PairInput, options: &ScoreOptions) -> Scorecard {
+    score_pair_judged(pair, options, &BTreeMap::new())
+}
+
+/// Scores one pair, with the LLM verdicts (see [`judge_tasks`]) in place of the structural
+/// judge's for the metrics they name.
+pub fn score_pair_judged(
+    pair: &PairInput,
+    options: &ScoreOptions,
+    judged: &BTreeMap<String, JudgeOutcome>,
+) -> Scorecard {
     let language = pair.language.unwrap_or(options.language);
     let dialect = pair.dialect.unwrap_or(options.dialect);
     let profile = pair
@@ -128,6 +140,7 @@ pub fn score_pair(pair: &PairInput, options: &ScoreOptions) -> Scorecard {
         options,
         &mut diagnostics,
     );
+    llm::apply(&mut metrics, judged, pair, options);
     let executed = result_metrics::add(&mut metrics, pair, &profile, options);
     let profile_result = profiles::apply(&profile, &metrics, executed);
 

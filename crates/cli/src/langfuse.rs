@@ -1,0 +1,74 @@
+//! Sending scores to Langfuse (seed 004): each metric of each scorecard as a score on its trace.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use qeval_core::Scorecard;
+use serde_json::json;
+
+pub struct Langfuse {
+    host: String,
+    authorization: String,
+    agent: ureq::Agent,
+}
+
+impl Langfuse {
+    /// With the project's public and secret keys (from `LANGFUSE_PUBLIC_KEY`,
+    /// `LANGFUSE_SECRET_KEY`).
+    pub fn new(host: &str, public_key: &str, secret_key: &str) -> Langfuse {
+        Langfuse {
+            host: host.trim_end_matches('/').to_string(),
+            authorization: format!(
+                "Basic {}",
+                STANDARD.encode(format!("{public_key}:{secret_key}"))
+            ),
+            agent: ureq::Agent::config_builder()
+                .timeout_global(Some(std::time::Duration::from_secs(30)))
+                .build()
+                .into(),
+        }
+    }
+
+    /// The scores of one scorecard: `(name, value, comment)` for every metric with a score.
+    pub fn scores(card: &Scorecard) -> Vec<(String, f64, String)> {
+        let mut scores: Vec<(String, f64, String)> = card
+            .metrics
+            .iter()
+            .filter_map(|(name, metric)| {
+                metric
+                    .score
+                    .map(|score| (name.clone(), score, metric.explanation.clone()))
+            })
+            .collect();
+        if let Some(total) = card.profile.as_ref().and_then(|p| p.total.map(|t| (p, t))) {
+            scores.push((
+                format!("{}_total", total.0.name),
+                total.1,
+                total.0.explanation.clone(),
+            ));
+        }
+        scores
+    }
+
+    /// Posts one score to `/api/public/scores`.
+    pub fn send(
+        &self,
+        trace_id: &str,
+        name: &str,
+        value: f64,
+        comment: &str,
+    ) -> Result<(), String> {
+        let body = json!({ "traceId": trace_id, "name": name, "value": value, "comment": comment });
+        let url = format!("{}/api/public/scores", self.host);
+        match self
+            .agent
+            .post(&url)
+            .header("authorization", &self.authorization)
+            .header("content-type", "application/json")
+            .send(body.to_string().as_bytes())
+        {
+            Ok(response) if response.status().is_success() => Ok(()),
+            Ok(response) => Err(format!("Langfuse answered {}", response.status())),
+            Err(err) => Err(format!("Langfuse unreachable at {}: {err}", self.host)),
+        }
+    }
+}

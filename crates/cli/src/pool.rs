@@ -1,0 +1,38 @@
+//! Running independent jobs on a few threads, keeping results in input order.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Applies `work` to every item on `workers` threads. `on_done` is called (from any thread) with
+/// the number of items finished so far.
+pub fn run<T: Sync, R: Send>(
+    items: &[T],
+    workers: usize,
+    work: impl Fn(&T) -> R + Sync,
+    on_done: impl Fn(usize) + Sync,
+) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.clamp(1, items.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(item) = items.get(index) else { break };
+                    let result = work(item);
+                    if let Ok(mut results) = results.lock() {
+                        results[index] = Some(result);
+                    }
+                    on_done(finished.fetch_add(1, Ordering::SeqCst) + 1);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}

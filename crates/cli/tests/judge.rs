@@ -1,0 +1,290 @@
+//! `qeval score --judge ...` against a local double of the LLM providers: real HTTP, real disk
+//! cache, the double counting the calls it receives.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+use qeval_judge_double::JudgeDouble;
+use serde_json::{Value, json};
+
+struct Run {
+    dir: PathBuf,
+}
+
+impl Run {
+    fn new(name: &str) -> Run {
+        let dir = std::env::temp_dir().join(format!("qeval-judge-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Run { dir }
+    }
+
+    fn pairs(&self, lines: &[Value]) -> PathBuf {
+        let path = self.dir.join("pairs.jsonl");
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, text).expect("write pairs");
+        path
+    }
+
+    fn score(
+        &self,
+        pairs: &Path,
+        double: &JudgeDouble,
+        provider: &str,
+        model: &str,
+        extra: &[&str],
+    ) -> (Vec<Value>, String) {
+        let output: Output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+            .args(["score", "--pairs"])
+            .arg(pairs)
+            .args([
+                "--judge",
+                provider,
+                "--judge-url",
+                &double.url,
+                "--judge-model",
+                model,
+                "--cache-dir",
+            ])
+            .arg(self.dir.join("cache"))
+            .args(extra)
+            .env_remove("OPENAI_API_KEY")
+            .output()
+            .expect("qeval runs");
+        let records = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("JSON line"))
+            .collect();
+        (
+            records,
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn pair(i: usize) -> Value {
+    json!({"id": i, "generated_sql": format!("SELECT name FROM users WHERE id = {i}"), "expected_sql": format!("SELECT name FROM users WHERE id = {}", i + 1)})
+}
+
+fn base_url(double: &JudgeDouble, provider: &str) -> String {
+    match provider {
+        "openai" => format!("{}/v1", double.url),
+        _ => double.url.clone(),
+    }
+}
+
+#[test]
+fn every_provider_gives_a_verdict_over_http() {
+    for provider in ["openai", "anthropic", "gemini"] {
+        let double = JudgeDouble::start().expect("double");
+        let run = Run::new(provider);
+        let pairs = run.pairs(&[pair(1)]);
+        let url = base_url(&double, provider);
+        let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+            .args(["score", "--pairs"])
+            .arg(&pairs)
+            .args([
+                "--judge",
+                provider,
+                "--judge-url",
+                &url,
+                "--judge-model",
+                "m",
+                "--no-cache",
+            ])
+            .output()
+            .expect("qeval runs");
+        let card: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let semantic = &card["metrics"]["semantic_similarity"];
+        assert_eq!(semantic["score"], 0.5, "{provider}: {card}");
+        assert_eq!(semantic["details"]["judge"], "llm");
+        assert_eq!(semantic["details"]["provider"], provider);
+        assert_eq!(semantic["explanation"], "The queries differ.");
+        assert_eq!(double.requests(), 1, "{provider}");
+    }
+}
+
+#[test]
+fn a_repeated_run_makes_no_calls_and_an_edited_one_only_the_new_calls() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("repeat");
+    let lines: Vec<Value> = (0..50).map(pair).collect();
+    let pairs = run.pairs(&lines);
+    let (first, stderr) = run.score(&pairs, &double, "openai", "m", &[]);
+    assert_eq!(first.len(), 50);
+    assert_eq!(double.requests(), 50);
+    assert!(
+        stderr.contains("50 calls, 0 cache hits, 0 errors"),
+        "{stderr}"
+    );
+
+    let (second, stderr) = run.score(&pairs, &double, "openai", "m", &[]);
+    assert_eq!(double.requests(), 50, "the unchanged run made no call");
+    assert!(stderr.contains("0 calls, 50 cache hits"), "{stderr}");
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(
+            a["metrics"]["semantic_similarity"]["score"],
+            b["metrics"]["semantic_similarity"]["score"]
+        );
+    }
+    assert_eq!(
+        second[0]["metrics"]["semantic_similarity"]["details"]["cached"],
+        true
+    );
+
+    // Ten pairs change: only they are judged again.
+    let mut edited = lines.clone();
+    for line in edited.iter_mut().take(10) {
+        line["generated_sql"] = json!(format!(
+            "{} LIMIT 5",
+            line["generated_sql"].as_str().unwrap_or_default()
+        ));
+    }
+    let pairs = run.pairs(&edited);
+    let (_, stderr) = run.score(&pairs, &double, "openai", "m", &[]);
+    assert_eq!(double.requests(), 60, "{stderr}");
+}
+
+#[test]
+fn identical_queries_never_reach_the_judge() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("identical");
+    let pairs = run.pairs(&[
+        json!({"generated_sql": "select * from USERS", "expected_sql": "SELECT * FROM users;"}),
+    ]);
+    let (records, _) = run.score(&pairs, &double, "openai", "m", &[]);
+    assert_eq!(records[0]["metrics"]["semantic_similarity"]["score"], 1.0);
+    assert_eq!(
+        records[0]["metrics"]["semantic_similarity"]["explanation"],
+        "Queries are identical"
+    );
+    assert_eq!(double.requests(), 0);
+}
+
+#[test]
+fn each_fault_is_a_zero_with_its_error_and_the_other_metrics_stay() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("faults");
+    let cases = [
+        ("fault-timeout", "LLM judge timeout"),
+        ("fault-500", "LLM judge HTTP 500"),
+        ("fault-malformed", "LLM judge reply malformed"),
+        ("fault-truncated", "LLM judge reply truncated"),
+        ("fault-refusal", "LLM judge refused"),
+        ("fault-range", "outside 0..1"),
+    ];
+    let pairs = run.pairs(&[pair(1)]);
+    for (model, message) in cases {
+        let (records, _) = run.score(
+            &pairs,
+            &double,
+            "openai",
+            model,
+            &["--judge-timeout", "1", "--no-cache"],
+        );
+        let card = &records[0];
+        let semantic = &card["metrics"]["semantic_similarity"];
+        assert_eq!(semantic["score"], 0.0, "{model}: {card}");
+        assert!(
+            semantic["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(message),
+            "{model}: {semantic}"
+        );
+        assert_eq!(
+            card["metrics"]["table_accuracy"]["score"], 1.0,
+            "{model}: the other metrics stay"
+        );
+        assert_eq!(card["metrics"]["safety"]["score"], 1.0);
+    }
+}
+
+#[test]
+fn a_429_is_retried_after_retry_after() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("throttle");
+    let pairs = run.pairs(&[pair(1)]);
+    let started = Instant::now();
+    let (records, _) = run.score(&pairs, &double, "openai", "fault-429", &[]);
+    assert_eq!(records[0]["metrics"]["semantic_similarity"]["score"], 0.5);
+    assert_eq!(double.requests(), 2);
+    assert!(
+        started.elapsed().as_secs_f64() >= 1.0,
+        "waited for Retry-After: 1"
+    );
+}
+
+#[test]
+fn the_judgings_of_one_pair_run_side_by_side() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("parallel");
+    let profile = run.dir.join("profile.json");
+    std::fs::write(&profile, r#"{"weights": {"semantic_similarity": 1, "query_correctness": 1, "table_accuracy": 1}, "threshold": 0.5}"#).expect("profile");
+    let pairs = run.pairs(&[pair(1)]);
+    let started = Instant::now();
+    let (records, _) = run.score(
+        &pairs,
+        &double,
+        "openai",
+        "slow-1500",
+        &[
+            "--no-cache",
+            "--profile-file",
+            profile.to_str().unwrap_or_default(),
+        ],
+    );
+    let elapsed = started.elapsed().as_secs_f64();
+    assert_eq!(double.requests(), 2, "two LLM metrics");
+    assert_eq!(
+        records[0]["metrics"]["query_correctness"]["details"]["judge"],
+        "llm"
+    );
+    // Two 1.5 s judgings side by side take about 1.5 s, not 3.
+    assert!(elapsed < 2.6, "took {elapsed:.2} s");
+}
+
+#[test]
+fn scores_go_to_langfuse() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("langfuse");
+    let pairs = run.pairs(&[json!({"id": "q1", "trace_id": "trace-7", "generated_sql": "SELECT 1 FROM t", "expected_sql": "SELECT 2 FROM t"})]);
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--pairs"])
+        .arg(&pairs)
+        .args(["--langfuse-host", &double.url])
+        .env("LANGFUSE_PUBLIC_KEY", "pk-test")
+        .env("LANGFUSE_SECRET_KEY", "sk-test")
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let scores = double.langfuse_scores();
+    assert!(!scores.is_empty(), "{stderr}");
+    assert!(scores.iter().all(|s| s["traceId"] == "trace-7"));
+    let names: Vec<&str> = scores.iter().filter_map(|s| s["name"].as_str()).collect();
+    assert!(
+        names.contains(&"table_accuracy") && names.contains(&"semantic_similarity"),
+        "{names:?}"
+    );
+    assert!(
+        stderr.contains(&format!("sent {} scores, 0 failed", scores.len())),
+        "{stderr}"
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--pairs"])
+        .arg(&pairs)
+        .args(["--langfuse-host", &double.url])
+        .env("LANGFUSE_PUBLIC_KEY", "pk-test")
+        .env_remove("LANGFUSE_SECRET_KEY")
+        .output()
+        .expect("qeval runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("LANGFUSE_SECRET_KEY"));
+}

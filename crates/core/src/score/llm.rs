@@ -1,0 +1,131 @@
+//! LLM judges in the scorecard: which judgings a pair needs, and how their verdicts replace the
+//! structural judge's. The calls themselves are the caller's (the CLI and the browser each have
+//! their own transport); the core stays pure.
+
+use std::collections::BTreeMap;
+
+use qeval_judge::{JudgeInput, ReplyError, Task, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::ScoreOptions;
+use crate::pairs::{Language, PairInput};
+use crate::profiles::{Profile, ProfileName};
+use crate::scorecard::Metric;
+
+/// One judging a pair needs: the metric it fills, the task and what is judged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeTask {
+    pub metric: &'static str,
+    pub task: Task,
+    pub input: JudgeInput,
+}
+
+/// A verdict with where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgedVerdict {
+    pub verdict: Verdict,
+    pub provider: String,
+    pub model: String,
+    /// Served from a cache, without a call.
+    pub cached: bool,
+}
+
+/// What a judging gave: a verdict, or the error that stands in for it (0.0 with the error).
+pub type JudgeOutcome = Result<JudgedVerdict, ReplyError>;
+
+/// The judgings a pair needs: one per LLM-judged metric its profile weighs (semantic similarity,
+/// query correctness). None for a pair without an expected query, and none for queries that are
+/// identical after normalization: they score 1.0 without a call (seed 002, MC-REQ-01).
+pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
+    let Some(expected_sql) = pair.expected_sql.as_deref() else {
+        return Vec::new();
+    };
+    let language = pair.language.unwrap_or(options.language);
+    let dialect = pair.dialect.unwrap_or(options.dialect);
+    let profile = pair
+        .profile
+        .map_or_else(|| options.profile.clone(), Profile::preset);
+    let generated = super::analyse_as(language, &pair.generated_sql, dialect, options.limits);
+    let expected = super::analyse_as(language, expected_sql, dialect, options.limits);
+    if expected.same_query_as(&generated) {
+        return Vec::new();
+    }
+    let input = JudgeInput {
+        question: pair.question.clone().unwrap_or_default(),
+        generated: generated.normalized.clone(),
+        expected: expected.normalized.clone(),
+        language: match language {
+            Language::Sql => "sql".into(),
+            Language::Kql => "kql".into(),
+        },
+        dialect: if language == Language::Sql {
+            dialect.name().into()
+        } else {
+            String::new()
+        },
+        ..JudgeInput::default()
+    };
+    let mut tasks = Vec::new();
+    if profile.weights.contains_key("semantic_similarity") {
+        let task = if profile.name == ProfileName::KqlBatch || language == Language::Kql {
+            Task::QuerySimilarity
+        } else {
+            Task::QasSemantic
+        };
+        tasks.push(JudgeTask {
+            metric: "semantic_similarity",
+            task,
+            input: input.clone(),
+        });
+    }
+    if profile.weights.contains_key("query_correctness") {
+        tasks.push(JudgeTask {
+            metric: "query_correctness",
+            task: Task::SqlCorrectness,
+            input,
+        });
+    }
+    tasks
+}
+
+/// Puts LLM verdicts in place of the structural judge's, metric by metric.
+pub(super) fn apply(
+    metrics: &mut BTreeMap<String, Metric>,
+    judged: &BTreeMap<String, JudgeOutcome>,
+    pair: &PairInput,
+    options: &ScoreOptions,
+) {
+    for (name, outcome) in judged {
+        let metric = match outcome {
+            Ok(judged) => {
+                let score = judged.verdict.score().unwrap_or(0.0);
+                Metric {
+                    score: Some(score),
+                    passed: (name == "query_correctness").then_some(score >= 1.0),
+                    explanation: judged.verdict.reasoning.clone(),
+                    details: json!({
+                        "judge": "llm",
+                        "provider": judged.provider,
+                        "model": judged.model,
+                        "cached": judged.cached,
+                        "reasoning": judged.verdict.reasoning,
+                    }),
+                    error: None,
+                }
+            }
+            Err(error) => options.error(
+                name,
+                error.to_string(),
+                &[
+                    ("generated_sql", &pair.generated_sql),
+                    (
+                        "expected_sql",
+                        pair.expected_sql.as_deref().unwrap_or_default(),
+                    ),
+                ],
+            ),
+        };
+        metrics.insert(name.clone(), metric);
+    }
+}

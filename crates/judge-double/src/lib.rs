@@ -1,0 +1,334 @@
+//! A test double of the LLM providers (and of Langfuse), for qeval's own tests: a small HTTP/1.1
+//! server on 127.0.0.1 that answers the three providers' wire formats. It is a stand-in for the
+//! remote service, not for any of qeval's code.
+//!
+//! The model name chooses the behaviour:
+//! - any ordinary name: a verdict. 1.0 when the generated and expected queries quoted in the
+//!   prompt are equal ignoring case and spacing, else 0.5; seed 004's three quality scores for
+//!   the quality prompt;
+//! - `fault-timeout`: no answer for 120 s; `slow-<ms>`: the verdict after `<ms>` milliseconds;
+//! - `fault-429`: 429 with `Retry-After: 1`, then a verdict on the next call;
+//! - `fault-500`, `fault-malformed` (not JSON), `fault-truncated` (cut at the token limit),
+//!   `fault-refusal`, `fault-range` (a score of 7).
+//!
+//! `GET /_stats` gives `{"requests": n}` (provider calls only); `POST /_reset` zeroes it;
+//! `GET /_langfuse` lists the scores received on `/api/public/scores` and
+//! `/api/public/ingestion`. Every answer allows any origin, so browsers can call it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+#[derive(Default)]
+struct State {
+    requests: AtomicUsize,
+    langfuse: Mutex<Vec<Value>>,
+    /// Models that already got their one 429.
+    throttled: Mutex<Vec<String>>,
+}
+
+/// A running double. It stops when the process ends.
+pub struct JudgeDouble {
+    pub url: String,
+    state: Arc<State>,
+}
+
+impl JudgeDouble {
+    /// Starts on a free port of 127.0.0.1.
+    pub fn start() -> std::io::Result<JudgeDouble> {
+        Self::start_on(0)
+    }
+
+    pub fn start_on(port: u16) -> std::io::Result<JudgeDouble> {
+        let listener = TcpListener::bind(("127.0.0.1", port))?;
+        let url = format!("http://127.0.0.1:{}", listener.local_addr()?.port());
+        let state = Arc::new(State::default());
+        let shared = state.clone();
+        thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let state = shared.clone();
+                thread::spawn(move || {
+                    let _ = serve(stream, &state);
+                });
+            }
+        });
+        Ok(JudgeDouble { url, state })
+    }
+
+    /// Provider calls answered so far.
+    pub fn requests(&self) -> usize {
+        self.state.requests.load(Ordering::SeqCst)
+    }
+
+    /// Scores received by the Langfuse endpoints.
+    pub fn langfuse_scores(&self) -> Vec<Value> {
+        self.state
+            .langfuse
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default()
+    }
+}
+
+struct Request {
+    method: String,
+    path: String,
+    body: String,
+}
+
+fn read_request(stream: &TcpStream) -> std::io::Result<Option<Request>> {
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    let mut parts = line.split_whitespace();
+    let (method, path) = (
+        parts.next().unwrap_or_default().to_string(),
+        parts.next().unwrap_or_default().to_string(),
+    );
+    let mut length = 0usize;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap_or(0);
+            }
+        }
+    }
+    let mut body = vec![0u8; length.min(16 * 1024 * 1024)];
+    reader.read_exact(&mut body)?;
+    Ok(Some(Request {
+        method,
+        path,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    }))
+}
+
+fn respond(
+    mut stream: &TcpStream,
+    status: u16,
+    extra: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<()> {
+    let reason = match status {
+        200 => "OK",
+        204 => "No Content",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        _ => "Error",
+    };
+    let mut head = format!(
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\
+         access-control-allow-origin: *\r\naccess-control-allow-headers: *\r\naccess-control-allow-methods: GET, POST, OPTIONS\r\n\
+         access-control-expose-headers: retry-after\r\n",
+        body.len()
+    );
+    for (name, value) in extra {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body.as_bytes())?;
+    stream.flush()
+}
+
+fn serve(stream: TcpStream, state: &State) -> std::io::Result<()> {
+    let Some(request) = read_request(&stream)? else {
+        return Ok(());
+    };
+    if request.method == "OPTIONS" {
+        return respond(&stream, 204, &[], "");
+    }
+    let path = request
+        .path
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    match (request.method.as_str(), path.as_str()) {
+        ("GET", "/_stats") => {
+            return respond(
+                &stream,
+                200,
+                &[],
+                &json!({"requests": state.requests.load(Ordering::SeqCst)}).to_string(),
+            );
+        }
+        ("POST", "/_reset") => {
+            state.requests.store(0, Ordering::SeqCst);
+            if let Ok(mut l) = state.langfuse.lock() {
+                l.clear();
+            }
+            return respond(&stream, 200, &[], "{}");
+        }
+        ("GET", "/_langfuse") => {
+            let scores = state.langfuse.lock().map(|l| l.clone()).unwrap_or_default();
+            return respond(&stream, 200, &[], &Value::from(scores).to_string());
+        }
+        ("POST", "/api/public/scores") => {
+            let body: Value = serde_json::from_str(&request.body).unwrap_or(Value::Null);
+            if let Ok(mut l) = state.langfuse.lock() {
+                l.push(body);
+            }
+            return respond(&stream, 200, &[], r#"{"id": "score"}"#);
+        }
+        ("POST", "/api/public/ingestion") => {
+            let body: Value = serde_json::from_str(&request.body).unwrap_or(Value::Null);
+            let events = body["batch"].as_array().cloned().unwrap_or_default();
+            if let Ok(mut l) = state.langfuse.lock() {
+                l.extend(
+                    events
+                        .iter()
+                        .filter(|e| e["type"] == "score-create")
+                        .map(|e| e["body"].clone()),
+                );
+            }
+            return respond(&stream, 207, &[], r#"{"successes": [], "errors": []}"#);
+        }
+        _ => {}
+    }
+    let body: Value = serde_json::from_str(&request.body).unwrap_or(Value::Null);
+    let provider = if path.ends_with("/chat/completions") {
+        "openai"
+    } else if path.ends_with("/v1/messages") {
+        "anthropic"
+    } else if path.contains(":generateContent") {
+        "gemini"
+    } else {
+        return respond(
+            &stream,
+            404,
+            &[],
+            r#"{"error": {"message": "no such endpoint"}}"#,
+        );
+    };
+    state.requests.fetch_add(1, Ordering::SeqCst);
+    let model = match provider {
+        "gemini" => path
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        _ => body["model"].as_str().unwrap_or_default().to_string(),
+    };
+    let prompt = prompt_text(provider, &body);
+    if let Some(ms) = model
+        .strip_prefix("slow-")
+        .and_then(|ms| ms.parse::<u64>().ok())
+    {
+        thread::sleep(Duration::from_millis(ms));
+    }
+    match model.as_str() {
+        "fault-timeout" => {
+            thread::sleep(Duration::from_secs(120));
+            return Ok(());
+        }
+        "fault-500" => {
+            return respond(
+                &stream,
+                500,
+                &[],
+                r#"{"error": {"message": "the double failed on purpose"}}"#,
+            );
+        }
+        "fault-429" => {
+            let first = state.throttled.lock().map(|mut t| {
+                let first = !t.contains(&prompt);
+                if first {
+                    t.push(prompt.clone());
+                }
+                first
+            });
+            if first.unwrap_or(true) {
+                return respond(
+                    &stream,
+                    429,
+                    &[("retry-after", "1")],
+                    r#"{"error": {"message": "slow down"}}"#,
+                );
+            }
+        }
+        "fault-malformed" => return respond(&stream, 200, &[], "{\"choices\": [oops"),
+        _ => {}
+    }
+    let verdict = verdict(&prompt, &model);
+    let reply = match (provider, model.as_str()) {
+        ("openai", "fault-truncated") => {
+            json!({"choices": [{"message": {"content": "{\"reasoning\": \"The que"}, "finish_reason": "length"}]})
+        }
+        ("openai", "fault-refusal") => {
+            json!({"choices": [{"message": {"content": null, "refusal": "I can't help with that."}, "finish_reason": "stop"}]})
+        }
+        ("openai", _) => {
+            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": verdict.to_string()}, "finish_reason": "stop"}]})
+        }
+        ("anthropic", "fault-truncated") => json!({"content": [], "stop_reason": "max_tokens"}),
+        ("anthropic", "fault-refusal") => json!({"content": [], "stop_reason": "refusal"}),
+        ("anthropic", _) => {
+            json!({"content": [{"type": "tool_use", "id": "toolu_1", "name": "record_verdict", "input": verdict}], "stop_reason": "tool_use"})
+        }
+        (_, "fault-truncated") => {
+            json!({"candidates": [{"content": {"parts": [{"text": "{\"reasoning\": \"The que"}]}, "finishReason": "MAX_TOKENS"}]})
+        }
+        (_, "fault-refusal") => json!({"candidates": [{"finishReason": "SAFETY"}]}),
+        _ => {
+            json!({"candidates": [{"content": {"parts": [{"text": verdict.to_string()}], "role": "model"}, "finishReason": "STOP"}]})
+        }
+    };
+    respond(&stream, 200, &[], &reply.to_string())
+}
+
+/// The prompt text of the first user message.
+fn prompt_text(provider: &str, body: &Value) -> String {
+    let text = match provider {
+        "gemini" => &body["contents"][0]["parts"][0]["text"],
+        _ => &body["messages"][0]["content"],
+    };
+    text.as_str().unwrap_or_default().to_string()
+}
+
+/// The JSON string that follows `label:` on its own line in the prompt.
+fn quoted_after(prompt: &str, label: &str) -> Option<String> {
+    let start = prompt.find(&format!("\n{label}:\n"))? + label.len() + 3;
+    let line = prompt[start..].lines().next()?;
+    serde_json::from_str::<String>(line).ok()
+}
+
+fn verdict(prompt: &str, model: &str) -> Value {
+    if prompt.contains("Answer quality") {
+        return json!({"reasoning": "Clear and supported by the sources.", "answer_quality": 0.9, "factual_correctness": 0.95, "completeness": 0.85});
+    }
+    let squash = |text: String| {
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let generated = quoted_after(prompt, "GENERATED").map(squash);
+    let expected = quoted_after(prompt, "EXPECTED").map(squash);
+    let score = if model == "fault-range" {
+        7.0
+    } else if generated.is_some() && generated == expected {
+        1.0
+    } else {
+        0.5
+    };
+    let reasoning = if score == 1.0 {
+        "The queries are equivalent."
+    } else {
+        "The queries differ."
+    };
+    json!({"reasoning": reasoning, "score": score})
+}
