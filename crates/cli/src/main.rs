@@ -52,7 +52,7 @@ enum Command {
     /// A line that cannot be read becomes `{"line": N, "error": {...}}` naming the line and the
     /// field, and the other lines are still scored. Blank lines, a byte-order mark and CRLF line
     /// ends are accepted. A summary goes to standard error.
-    Score(ScoreArgs),
+    Score(Box<ScoreArgs>),
     /// Compare two result sets (JSON files) and print the comparison as JSON.
     Compare {
         /// The expected result (JSON file, `-` for standard input).

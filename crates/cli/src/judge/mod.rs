@@ -69,7 +69,7 @@ impl Judge {
         let mut conversation =
             Conversation::new(self.config.clone(), task.task, task.input.clone());
         let mut step = conversation.start();
-        let outcome = loop {
+        loop {
             match step {
                 Step::Send { request, wait_ms } => {
                     std::thread::sleep(Duration::from_millis(wait_ms));
@@ -103,7 +103,6 @@ impl Judge {
                     break Err(error);
                 }
             }
-        };
-        outcome
+        }
     }
 }
