@@ -2,7 +2,6 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use qeval_core::Scorecard;
 use serde_json::json;
 
 pub struct Langfuse {
@@ -26,27 +25,6 @@ impl Langfuse {
                 .build()
                 .into(),
         }
-    }
-
-    /// The scores of one scorecard: `(name, value, comment)` for every metric with a score.
-    pub fn scores(card: &Scorecard) -> Vec<(String, f64, String)> {
-        let mut scores: Vec<(String, f64, String)> = card
-            .metrics
-            .iter()
-            .filter_map(|(name, metric)| {
-                metric
-                    .score
-                    .map(|score| (name.clone(), score, metric.explanation.clone()))
-            })
-            .collect();
-        if let Some(total) = card.profile.as_ref().and_then(|p| p.total.map(|t| (p, t))) {
-            scores.push((
-                format!("{}_total", total.0.name),
-                total.1,
-                total.0.explanation.clone(),
-            ));
-        }
-        scores
     }
 
     /// Posts one score to `/api/public/scores`.

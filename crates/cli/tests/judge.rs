@@ -288,3 +288,52 @@ fn scores_go_to_langfuse() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("LANGFUSE_SECRET_KEY"));
 }
+
+#[test]
+fn the_api_key_goes_to_the_judge_and_nowhere_else() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("key");
+    let pairs = run.pairs(&[pair(1), pair(2)]);
+    let key = format!("sk-cli-{}", std::process::id());
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--pairs"])
+        .arg(&pairs)
+        .args(["--judge", "openai", "--judge-url"])
+        .arg(format!("{}/v1", double.url))
+        .args(["--judge-model", "m", "--cache-dir"])
+        .arg(run.dir.join("cache"))
+        .env("OPENAI_API_KEY", &key)
+        .output()
+        .expect("qeval runs");
+    assert!(output.status.success());
+    assert_eq!(
+        double.keys(),
+        vec![key.clone()],
+        "the judge received the key"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stdout.contains("semantic_similarity"));
+    assert!(!stdout.contains(&key), "scorecards");
+    assert!(!stderr.contains(&key), "log and summary");
+    let mut cached = 0;
+    for entry in walk(&run.dir.join("cache")) {
+        let text = std::fs::read_to_string(&entry).unwrap_or_default();
+        assert!(!text.contains(&key), "{}", entry.display());
+        cached += 1;
+    }
+    assert_eq!(cached, 2, "one cache file per verdict");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

@@ -39,6 +39,32 @@ pub struct Scorecard {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Scorecard {
+    /// `(name, score, explanation)` of every metric with a score, then the profile's total as
+    /// `<profile>_total`: what observability tools such as Langfuse take as scores.
+    pub fn named_scores(&self) -> Vec<(String, f64, String)> {
+        let mut scores: Vec<(String, f64, String)> = self
+            .metrics
+            .iter()
+            .filter_map(|(name, metric)| {
+                metric
+                    .score
+                    .map(|score| (name.clone(), score, metric.explanation.clone()))
+            })
+            .collect();
+        if let Some(profile) = &self.profile
+            && let Some(total) = profile.total
+        {
+            scores.push((
+                format!("{}_total", profile.name),
+                total,
+                profile.explanation.clone(),
+            ));
+        }
+        scores
+    }
+}
+
 /// What the analysis found in one query.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QueryReport {

@@ -11,9 +11,10 @@
 //! - `fault-500`, `fault-malformed` (not JSON), `fault-truncated` (cut at the token limit),
 //!   `fault-refusal`, `fault-range` (a score of 7).
 //!
-//! `GET /_stats` gives `{"requests": n}` (provider calls only); `POST /_reset` zeroes it;
+//! `GET /_stats` gives `{"requests": n, "keys": [...]}` (provider calls only, and the distinct
+//! API keys they carried); `POST /_reset` zeroes it;
 //! `GET /_langfuse` lists the scores received on `/api/public/scores` and
-//! `/api/public/ingestion`. Every answer allows any origin, so browsers can call it.
+//! `/api/public/ingestion`, `GET /_langfuse_auth` the `authorization` header of each of those calls. Every answer allows any origin, so browsers can call it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -27,7 +28,11 @@ use serde_json::{Value, json};
 #[derive(Default)]
 struct State {
     requests: AtomicUsize,
+    /// Distinct API keys seen on provider calls.
+    keys: Mutex<Vec<String>>,
     langfuse: Mutex<Vec<Value>>,
+    /// The `authorization` values Langfuse calls carried.
+    langfuse_auth: Mutex<Vec<String>>,
     /// Models that already got their one 429.
     throttled: Mutex<Vec<String>>,
 }
@@ -65,6 +70,15 @@ impl JudgeDouble {
         self.state.requests.load(Ordering::SeqCst)
     }
 
+    /// The distinct API keys provider calls carried.
+    pub fn keys(&self) -> Vec<String> {
+        self.state
+            .keys
+            .lock()
+            .map(|k| k.clone())
+            .unwrap_or_default()
+    }
+
     /// Scores received by the Langfuse endpoints.
     pub fn langfuse_scores(&self) -> Vec<Value> {
         self.state
@@ -79,6 +93,8 @@ struct Request {
     method: String,
     path: String,
     body: String,
+    /// The API key the request carried, in whichever provider's header.
+    key: Option<String>,
 }
 
 fn read_request(stream: &TcpStream) -> std::io::Result<Option<Request>> {
@@ -93,15 +109,21 @@ fn read_request(stream: &TcpStream) -> std::io::Result<Option<Request>> {
         parts.next().unwrap_or_default().to_string(),
     );
     let mut length = 0usize;
+    let mut key = None;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
             break;
         }
-        if let Some((name, value)) = header.split_once(':')
-            && name.trim().eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
+        if let Some((name, value)) = header.split_once(':') {
+            let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
+            match name.as_str() {
+                "content-length" => length = value.parse().unwrap_or(0),
+                "authorization" | "x-api-key" | "x-goog-api-key" | "api-key" => {
+                    key = Some(value.trim_start_matches("Bearer ").to_string());
+                }
+                _ => {}
+            }
         }
     }
     let mut body = vec![0u8; length.min(16 * 1024 * 1024)];
@@ -110,6 +132,7 @@ fn read_request(stream: &TcpStream) -> std::io::Result<Option<Request>> {
         method,
         path,
         body: String::from_utf8_lossy(&body).into_owned(),
+        key,
     }))
 }
 
@@ -128,7 +151,7 @@ fn respond(
     };
     let mut head = format!(
         "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\
-         access-control-allow-origin: *\r\naccess-control-allow-headers: *\r\naccess-control-allow-methods: GET, POST, OPTIONS\r\n\
+         access-control-allow-origin: *\r\naccess-control-allow-headers: *, authorization\r\naccess-control-allow-methods: GET, POST, OPTIONS\r\n\
          access-control-expose-headers: retry-after\r\n",
         body.len()
     );
@@ -160,39 +183,61 @@ fn serve(stream: TcpStream, state: &State) -> std::io::Result<()> {
                 &stream,
                 200,
                 &[],
-                &json!({"requests": state.requests.load(Ordering::SeqCst)}).to_string(),
+                &json!({
+                    "requests": state.requests.load(Ordering::SeqCst),
+                    "keys": state.keys.lock().map(|k| k.clone()).unwrap_or_default(),
+                })
+                .to_string(),
             );
         }
         ("POST", "/_reset") => {
             state.requests.store(0, Ordering::SeqCst);
+            if let Ok(mut k) = state.keys.lock() {
+                k.clear();
+            }
+            if let Ok(mut a) = state.langfuse_auth.lock() {
+                a.clear();
+            }
             if let Ok(mut l) = state.langfuse.lock() {
                 l.clear();
             }
             return respond(&stream, 200, &[], "{}");
         }
+        ("GET", "/_langfuse_auth") => {
+            let auth = state
+                .langfuse_auth
+                .lock()
+                .map(|l| l.clone())
+                .unwrap_or_default();
+            return respond(&stream, 200, &[], &json!(auth).to_string());
+        }
         ("GET", "/_langfuse") => {
             let scores = state.langfuse.lock().map(|l| l.clone()).unwrap_or_default();
             return respond(&stream, 200, &[], &Value::from(scores).to_string());
         }
-        ("POST", "/api/public/scores") => {
-            let body: Value = serde_json::from_str(&request.body).unwrap_or(Value::Null);
-            if let Ok(mut l) = state.langfuse.lock() {
-                l.push(body);
+        ("POST", "/api/public/scores" | "/api/public/ingestion") => {
+            if let Ok(mut auth) = state.langfuse_auth.lock() {
+                auth.push(request.key.clone().unwrap_or_default());
             }
-            return respond(&stream, 200, &[], r#"{"id": "score"}"#);
-        }
-        ("POST", "/api/public/ingestion") => {
             let body: Value = serde_json::from_str(&request.body).unwrap_or(Value::Null);
-            let events = body["batch"].as_array().cloned().unwrap_or_default();
+            let scores = if path.ends_with("/scores") {
+                vec![body]
+            } else {
+                let events = body["batch"].as_array().cloned().unwrap_or_default();
+                events
+                    .into_iter()
+                    .filter(|e| e["type"] == "score-create")
+                    .map(|e| e["body"].clone())
+                    .collect()
+            };
             if let Ok(mut l) = state.langfuse.lock() {
-                l.extend(
-                    events
-                        .iter()
-                        .filter(|e| e["type"] == "score-create")
-                        .map(|e| e["body"].clone()),
-                );
+                l.extend(scores);
             }
-            return respond(&stream, 207, &[], r#"{"successes": [], "errors": []}"#);
+            return if path.ends_with("/scores") {
+                respond(&stream, 200, &[], r#"{"id": "score"}"#)
+            } else {
+                respond(&stream, 207, &[], r#"{"successes": [], "errors": []}"#)
+            };
         }
         _ => {}
     }
@@ -212,6 +257,11 @@ fn serve(stream: TcpStream, state: &State) -> std::io::Result<()> {
         );
     };
     state.requests.fetch_add(1, Ordering::SeqCst);
+    if let (Some(key), Ok(mut keys)) = (&request.key, state.keys.lock())
+        && !keys.contains(key)
+    {
+        keys.push(key.clone());
+    }
     let model = match provider {
         "gemini" => path
             .rsplit('/')

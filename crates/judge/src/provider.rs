@@ -144,6 +144,17 @@ pub struct HttpRequest {
     pub body: String,
 }
 
+impl HttpRequest {
+    /// The host (and port) the request goes to, for messages.
+    pub fn host(&self) -> &str {
+        self.url
+            .split("://")
+            .nth(1)
+            .and_then(|rest| rest.split(['/', '?']).next())
+            .unwrap_or(&self.url)
+    }
+}
+
 /// A failed first attempt, quoted back to the model on the one retry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Retry {

@@ -1,21 +1,31 @@
 //! The playground page: two queries (and optionally their results) in, a scorecard out, all of
 //! it in the URL.
 
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
 use qeval_core::datatype::AnswerType;
-use qeval_core::profiles::{Profile, ProfileName};
+use qeval_core::profiles::ProfileName;
 use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
-use qeval_core::{Language, PairInput, ScoreOptions, Scorecard, score_pair};
+use qeval_core::{Language, Scorecard};
+use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::components::{
-    ChoiceSelect, CopyLink, MetricCard, ProfileSummary, QueryEditor, ResultEditor,
+    ChoiceSelect, CopyLink, DownloadScorecard, JudgeSettingsPanel, LangfuseSend, MetricCard,
+    ProfileSummary, QueryEditor, ResultEditor,
 };
-use crate::hooks::{initial_state, use_debounced, use_shared_url};
-use crate::state::{Action, Playground};
+use crate::hooks::{JudgeStatus, initial_state, use_debounced, use_llm_judge, use_shared_url};
+use crate::judge::{JudgeRun, JudgeSettings, VerdictCache};
+use crate::scoring::score;
+use crate::state::Action;
 
 /// How long typing must pause before the queries are scored again.
 const SETTLE_MILLIS: u32 = 150;
+/// How long typing (or editing the judge's settings) must pause before the LLM judge is asked:
+/// longer, because every question costs a call.
+const JUDGE_SETTLE_MILLIS: u32 = 700;
 
 #[component]
 pub fn App() -> Html {
@@ -29,8 +39,38 @@ pub fn App() -> Html {
         Callback::from(move |action: Action| state.dispatch(action))
     };
     let settled = use_debounced((*state).clone(), SETTLE_MILLIS);
-    let card = use_memo(settled.clone(), score);
     let share_problem = use_shared_url(&settled, dispatch.clone());
+
+    let settings = use_state(JudgeSettings::load);
+    use_effect_with((*settings).clone(), |settings| settings.save());
+    let (judged_state, judged_settings) =
+        use_debounced(((*state).clone(), (*settings).clone()), JUDGE_SETTLE_MILLIS);
+    let judge = use_llm_judge(&judged_state, &judged_settings);
+    let run = judge.run_for(&settled);
+    let card = use_memo((settled.clone(), run.clone()), |(state, run)| {
+        let empty = BTreeMap::new();
+        Rc::new(score(
+            state,
+            run.as_ref().map_or(&empty, |run| &run.outcomes),
+        ))
+    });
+    let card: Rc<Scorecard> = (*card).clone();
+
+    // The cache's counts change as verdicts come and go; this re-reads them.
+    let cache_revision = use_state(|| 0u32);
+    {
+        let cache_revision = cache_revision.clone();
+        use_effect_with((), move |()| {
+            spawn_local(async move {
+                VerdictCache::shared().count().await;
+                cache_revision.set(1);
+            });
+        });
+    }
+    let on_cache_cleared = {
+        let cache_revision = cache_revision.clone();
+        Callback::from(move |()| cache_revision.set(*cache_revision + 1))
+    };
 
     let both_given = !settled.generated.trim().is_empty() && !settled.expected.trim().is_empty();
     html! {
@@ -71,6 +111,12 @@ pub fn App() -> Html {
                 />
                 <CopyLink state={(*state).clone()} problem={share_problem} />
             </header>
+            <JudgeSettingsPanel
+                settings={(*settings).clone()}
+                on_change={Callback::from(move |next| settings.set(next))}
+                stats={VerdictCache::shared().stats()}
+                {on_cache_cleared}
+            />
             if let Some(notice) = &start.1 {
                 <p class="notice" role="alert">{ notice.clone() }</p>
             }
@@ -126,6 +172,7 @@ pub fn App() -> Html {
                                 <span class="badge">{ "Queries differ after normalization" }</span>
                             }
                         </p>
+                        { judge_status(&judge, run.as_deref()) }
                         if let Some(result) = &card.profile {
                             <ProfileSummary result={result.clone()} />
                         }
@@ -134,13 +181,27 @@ pub fn App() -> Html {
                                 <MetricCard name={name.clone()} metric={card.metrics[&name].clone()} {weight} />
                             }) }
                         </div>
+                        <div class="row exports">
+                            <DownloadScorecard card={card.clone()} />
+                            if !judged_settings.langfuse_public_key.trim().is_empty() {
+                                <LangfuseSend
+                                    card={card.clone()}
+                                    host={judged_settings.langfuse_host.clone()}
+                                    public_key={judged_settings.langfuse_public_key.clone()}
+                                />
+                            }
+                        </div>
                     } else {
                         <p class="muted">{ "Type both queries to see their scores." }</p>
                     }
                 </section>
             </main>
             <footer>
-                { "Scored in this browser: nothing you type leaves the page." }
+                if judged_settings.enabled {
+                    { format!("Scored in this browser; queries are sent only to the LLM judge at {}.", judged_settings.base_url) }
+                } else {
+                    { "Scored in this browser: nothing you type leaves the page." }
+                }
             </footer>
         </div>
     }
@@ -201,24 +262,32 @@ fn ordered_metrics(card: &Scorecard) -> Vec<(String, Option<f64>)> {
     names
 }
 
-fn score(state: &Playground) -> Scorecard {
-    // Text that is not JSON is left out (its editor says why) rather than scored as a string.
-    let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok();
-    let pair = PairInput {
-        generated_sql: state.generated.clone(),
-        expected_sql: Some(state.expected.clone()),
-        language: Some(state.language),
-        dialect: Some(state.dialect),
-        expected_result: json(&state.expected_result),
-        generated_result: json(&state.generated_result),
-        expected_answer_type: state.answer_type,
-        ..PairInput::default()
+/// What the LLM judge did for the pair on screen, in one line.
+fn judge_status(status: &JudgeStatus, run: Option<&JudgeRun>) -> Html {
+    let text = match (status, run) {
+        (JudgeStatus::Off, _) => return html! {},
+        (JudgeStatus::Blocked(problem), _) => format!("LLM judge not asked: {problem}"),
+        (_, Some(run)) if run.outcomes.is_empty() => {
+            "LLM judge not needed: the queries are identical after normalization.".to_string()
+        }
+        (_, Some(run)) => format!(
+            "LLM judge: {} ({} from cache, {}, {}) in {:.0} ms",
+            count(run.outcomes.len(), "verdict"),
+            run.hits,
+            count(run.calls as usize, "call"),
+            count(run.errors as usize, "error"),
+            run.millis
+        ),
+        (_, None) => "Asking the LLM judge…".to_string(),
     };
-    let options = ScoreOptions {
-        profile: Profile::preset(state.profile),
-        mode: state.mode,
-        evaluated_at: Some(String::from(js_sys::Date::new_0().to_iso_string())),
-        ..ScoreOptions::default()
-    };
-    score_pair(&pair, &options)
+    html! { <p class="judge-status note" role="status" data-testid="judge-status">{ text }</p> }
+}
+
+/// `1 call`, `2 calls`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

@@ -4,6 +4,8 @@
 mod app;
 mod components;
 mod hooks;
+mod judge;
+mod scoring;
 mod share;
 mod state;
 

@@ -205,7 +205,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                     });
                     match trace {
                         Some(trace) => to_send.extend(
-                            Langfuse::scores(&card)
+                            card.named_scores()
                                 .into_iter()
                                 .map(|(n, v, c)| (trace.clone(), n, v, c)),
                         ),

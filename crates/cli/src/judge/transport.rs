@@ -55,16 +55,6 @@ pub fn send(
         Err(ureq::Error::Timeout(_)) => Outcome::Failed(ReplyError::Timeout {
             seconds: timeout.as_secs_f64(),
         }),
-        Err(err) => Outcome::Failed(ReplyError::Transport(format!(
-            "{} ({err})",
-            host_of(&request.url)
-        ))),
+        Err(err) => Outcome::Failed(ReplyError::Transport(format!("{} ({err})", request.host()))),
     }
-}
-
-fn host_of(url: &str) -> &str {
-    url.split("://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or(url)
 }

@@ -96,6 +96,19 @@ fn details(name: &str, details: &Value) -> Html {
     if details.is_null() {
         return html! {};
     }
+    if details["judge"] == "llm" {
+        return html! {
+            <dl class="sets">
+                <dt>{ "Judge" }</dt>
+                <dd data-testid={format!("metric-{name}-judge")}>
+                    { format!("{} · {}", details["provider"].as_str().unwrap_or_default(), details["model"].as_str().unwrap_or_default()) }
+                    if details["cached"] == true {
+                        { " " }<span class="badge" data-testid={format!("metric-{name}-cached")}>{ "from cache" }</span>
+                    }
+                </dd>
+            </dl>
+        };
+    }
     match name {
         "table_accuracy" => html! {
             <dl class="sets">

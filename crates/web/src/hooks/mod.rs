@@ -1,7 +1,9 @@
 //! Custom hooks, one per file.
 
 mod use_debounced;
+mod use_llm_judge;
 mod use_shared_url;
 
 pub use use_debounced::use_debounced;
+pub use use_llm_judge::{JudgeStatus, use_llm_judge};
 pub use use_shared_url::{initial_state, use_shared_url};

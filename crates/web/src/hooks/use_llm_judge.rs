@@ -1,0 +1,73 @@
+use std::rc::Rc;
+
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+use crate::judge::{JudgeRun, JudgeSettings, VerdictCache, judge_all};
+use crate::scoring::tasks_of;
+use crate::state::Playground;
+
+/// Where the LLM judging of the current pair stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JudgeStatus {
+    /// The structural judge is in use.
+    Off,
+    /// The settings are incomplete.
+    Blocked(String),
+    /// Calls in flight for this many judgings.
+    Asking(usize),
+    /// The verdicts for `state`.
+    Done {
+        state: Playground,
+        run: Rc<JudgeRun>,
+    },
+}
+
+impl JudgeStatus {
+    /// The run, when it was for `state`: verdicts of an older state are never shown as current.
+    pub fn run_for(&self, state: &Playground) -> Option<Rc<JudgeRun>> {
+        match self {
+            JudgeStatus::Done { state: judged, run } if judged == state => Some(run.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Asks the LLM judge about `state` whenever it or the settings change (once they are done
+/// changing: the caller debounces). A newer request supersedes an older one still in flight.
+#[hook]
+pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings) -> JudgeStatus {
+    let status = use_state_eq(|| JudgeStatus::Off);
+    let generation = use_mut_ref(|| 0u64);
+    {
+        let status = status.clone();
+        use_effect_with(
+            (state.clone(), settings.clone()),
+            move |(state, settings)| {
+                *generation.borrow_mut() += 1;
+                let mine = *generation.borrow();
+                if !settings.enabled {
+                    status.set(JudgeStatus::Off);
+                    return;
+                }
+                if let Some(problem) = settings.problem() {
+                    status.set(JudgeStatus::Blocked(problem));
+                    return;
+                }
+                let tasks = tasks_of(state);
+                status.set(JudgeStatus::Asking(tasks.len()));
+                let (state, settings) = (state.clone(), settings.clone());
+                spawn_local(async move {
+                    let run = judge_all(tasks, &settings, &VerdictCache::shared()).await;
+                    if *generation.borrow() == mine {
+                        status.set(JudgeStatus::Done {
+                            state,
+                            run: Rc::new(run),
+                        });
+                    }
+                });
+            },
+        );
+    }
+    (*status).clone()
+}
