@@ -337,3 +337,53 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     files
 }
+
+#[test]
+fn an_agent_answer_gets_seed_004_quality_scores_from_the_judge() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("agent");
+    let pairs = run.pairs(&[json!({
+        "id": "scenario-1", "session_id": "sess-9", "question": "Who wrote the paper?",
+        "answer": "Ada Lovelace, in 1843.", "expected_answer_criteria": "Names the author",
+        "sources": ["paper.pdf p.1"], "agents_called": ["orchestrator", "research"],
+        "tools_used": ["pdf_retrieval"], "agents_should_include": ["research"],
+        "tools_should_include": ["pdf_retrieval"]
+    })]);
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--profile", "agent", "--pairs"])
+        .arg(&pairs)
+        .args(["--judge", "openai", "--judge-url"])
+        .arg(format!("{}/v1", double.url))
+        .args([
+            "--judge-model",
+            "m",
+            "--no-cache",
+            "--langfuse-host",
+            &double.url,
+        ])
+        .env("LANGFUSE_PUBLIC_KEY", "pk-test")
+        .env("LANGFUSE_SECRET_KEY", "sk-test")
+        .output()
+        .expect("qeval runs");
+    let card: Value = serde_json::from_slice(&output.stdout).expect("one JSON scorecard");
+    assert_eq!(card["metrics"]["answer_quality"]["score"], 0.9, "{card}");
+    assert_eq!(card["metrics"]["factual_correctness"]["score"], 0.95);
+    assert_eq!(card["metrics"]["completeness"]["score"], 0.85);
+    assert_eq!(card["metrics"]["workflow"]["score"], 1.0);
+    assert_eq!(card["profile"]["passed"], true);
+    assert_eq!(double.requests(), 1, "one judging for all three scores");
+    let names: Vec<String> = double
+        .langfuse_scores()
+        .iter()
+        .filter(|s| s["traceId"] == "sess-9")
+        .filter_map(|s| s["name"].as_str().map(str::to_string))
+        .collect();
+    for name in [
+        "quality_answer_quality",
+        "quality_factual_correctness",
+        "quality_completeness",
+        "workflow",
+    ] {
+        assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+    }
+}

@@ -8,12 +8,22 @@
 //! ```
 //!
 //! `generated_query`/`expected_query` (and `_kql`) are accepted for `generated_sql`/`expected_sql`.
+//!
+//! An agent's record (seed 004) may carry an answer and its workflow instead of, or beside, a
+//! query:
+//!
+//! ```json
+//! {"id": "s1", "question": "...", "answer": "...", "expected_answer_criteria": "...",
+//!  "sources": ["..."], "agents_called": ["orchestrator", "research"], "tools_used": ["pdf_retrieval"],
+//!  "agents_should_include": ["research"], "tools_should_include": ["pdf_retrieval"]}
+//! ```
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
 use crate::datatype::AnswerType;
+use crate::metrics::workflow::{Expectation, default_always_expected_agents};
 use crate::profiles::ProfileName;
 use crate::results::compare::Mode;
 use crate::sql::SqlDialect;
@@ -69,6 +79,25 @@ pub struct PairInput {
     /// The trace the scores belong to in an observability tool (Langfuse): `trace_id` or
     /// `session_id`.
     pub trace_id: Option<String>,
+    /// Seed 004: the system's final answer (`answer`, `response` or `final_answer`), judged for
+    /// answer quality, factual correctness and completeness by an LLM judge.
+    pub answer: Option<String>,
+    /// Seed 004: `expected_answer_criteria`, what a complete answer covers.
+    pub answer_criteria: Option<String>,
+    /// Seed 004: the sources the answer may rely on, one per line.
+    pub sources: Option<String>,
+    /// Seed 004: which agents and tools were called, and which the scenario expects.
+    pub workflow: Option<WorkflowInput>,
+}
+
+/// Seed 004's workflow fields: `agents_called`, `tools_used`, `agents_should_include`,
+/// `agents_should_exclude`, `tools_should_include`, `tools_should_exclude`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WorkflowInput {
+    pub agents_called: Vec<String>,
+    pub tools_used: Vec<String>,
+    pub agents: Expectation,
+    pub tools: Expectation,
 }
 
 /// Why a line of a pairs file was rejected; names the field when one is at fault.
@@ -128,11 +157,24 @@ pub fn parse_pair_line(line: &str) -> Result<PairInput, InputError> {
 
 /// Reads a pair from an already parsed JSON object.
 pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputError> {
+    let answer = match first_present(object, &["answer", "response", "final_answer"]) {
+        None | Some((_, Value::Null)) => None,
+        Some((_, Value::String(text))) => Some(text.clone()),
+        Some((field, other)) => {
+            return Err(InputError::field(
+                field,
+                format!("expected a string, found {}", kind(other)),
+            ));
+        }
+    };
+    let workflow = workflow_input(object)?;
     let generated_sql = match first_present(
         object,
         &["generated_sql", "generated_query", "generated_kql"],
     ) {
         Some((_, Value::String(sql))) => sql.clone(),
+        // An agent's record may have an answer and no query.
+        None if answer.is_some() || workflow.is_some() => String::new(),
         Some((field, other)) => {
             return Err(InputError::field(
                 field,
@@ -152,30 +194,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
                 ));
             }
         };
-    let expected_tables = match object.get("expected_tables") {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(items)) => {
-            let mut tables = Vec::with_capacity(items.len());
-            for (index, item) in items.iter().enumerate() {
-                match item {
-                    Value::String(name) => tables.push(name.clone()),
-                    other => {
-                        return Err(InputError::field(
-                            &format!("expected_tables[{index}]"),
-                            format!("expected a string, found {}", kind(other)),
-                        ));
-                    }
-                }
-            }
-            Some(tables)
-        }
-        Some(other) => {
-            return Err(InputError::field(
-                "expected_tables",
-                format!("expected an array of table names, found {}", kind(other)),
-            ));
-        }
-    };
+    let expected_tables = string_list(object, "expected_tables")?;
     let expected_result = object
         .get("expected_result")
         .or_else(|| object.get("expected_results"))
@@ -186,14 +205,24 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         .find_map(|field| object.get(*field))
         .filter(|v| !v.is_null())
         .cloned();
-    if expected_sql.is_none() && expected_tables.is_none() && expected_result.is_none() {
-        return Err(InputError::field(
-            "expected_sql",
-            "is missing (give expected_sql, expected_tables or expected_result)",
-        ));
-    }
     let parse_field =
         |field: &str| -> Result<Option<String>, InputError> { optional_string(object, field) };
+    let answer_criteria = parse_field("expected_answer_criteria")?;
+    let sources = match object.get("sources") {
+        Some(Value::Array(_)) => string_list(object, "sources")?.map(|s| s.join("\n")),
+        _ => parse_field("sources")?,
+    };
+    let judged_as_agent = answer.is_some() || workflow.is_some();
+    if expected_sql.is_none()
+        && expected_tables.is_none()
+        && expected_result.is_none()
+        && !judged_as_agent
+    {
+        return Err(InputError::field(
+            "expected_sql",
+            "is missing (give expected_sql, expected_tables or expected_result; or an agent's answer or workflow)",
+        ));
+    }
     let language = parse_field("language")?
         .map(|name| name.parse::<Language>())
         .transpose()
@@ -254,7 +283,70 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         profile,
         mode,
         trace_id,
+        answer,
+        answer_criteria,
+        sources,
+        workflow,
     })
+}
+
+/// An optional array of strings; the error names the item at fault.
+fn string_list(
+    object: &Map<String, Value>,
+    field: &str,
+) -> Result<Option<Vec<String>>, InputError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| match item {
+                Value::String(text) => Ok(text.clone()),
+                other => Err(InputError::field(
+                    &format!("{field}[{index}]"),
+                    format!("expected a string, found {}", kind(other)),
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(other) => Err(InputError::field(
+            field,
+            format!("expected an array of strings, found {}", kind(other)),
+        )),
+    }
+}
+
+/// Seed 004's workflow fields, when any is given. `orchestrator` is always an expected agent.
+fn workflow_input(object: &Map<String, Value>) -> Result<Option<WorkflowInput>, InputError> {
+    const FIELDS: [&str; 6] = [
+        "agents_called",
+        "tools_used",
+        "agents_should_include",
+        "agents_should_exclude",
+        "tools_should_include",
+        "tools_should_exclude",
+    ];
+    if !FIELDS
+        .iter()
+        .any(|f| object.get(*f).is_some_and(|v| !v.is_null()))
+    {
+        return Ok(None);
+    }
+    let list = |field: &str| string_list(object, field).map(Option::unwrap_or_default);
+    Ok(Some(WorkflowInput {
+        agents_called: list("agents_called")?,
+        tools_used: list("tools_used")?,
+        agents: Expectation {
+            should_include: list("agents_should_include")?,
+            should_exclude: list("agents_should_exclude")?,
+            always_expected: default_always_expected_agents(),
+        },
+        tools: Expectation {
+            should_include: list("tools_should_include")?,
+            should_exclude: list("tools_should_exclude")?,
+            always_expected: Vec::new(),
+        },
+    }))
 }
 
 /// The first of several accepted names that is present, with its value.

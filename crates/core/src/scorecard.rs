@@ -41,15 +41,22 @@ pub struct Scorecard {
 
 impl Scorecard {
     /// `(name, score, explanation)` of every metric with a score, then the profile's total as
-    /// `<profile>_total`: what observability tools such as Langfuse take as scores.
+    /// `<profile>_total`: what observability tools such as Langfuse take as scores. Seed 004's
+    /// quality scores are named as that seed logs them: `quality_answer_quality`, ...
     pub fn named_scores(&self) -> Vec<(String, f64, String)> {
         let mut scores: Vec<(String, f64, String)> = self
             .metrics
             .iter()
             .filter_map(|(name, metric)| {
+                let name = match name.as_str() {
+                    "answer_quality" | "factual_correctness" | "completeness" => {
+                        format!("quality_{name}")
+                    }
+                    _ => name.clone(),
+                };
                 metric
                     .score
-                    .map(|score| (name.clone(), score, metric.explanation.clone()))
+                    .map(|score| (name, score, metric.explanation.clone()))
             })
             .collect();
         if let Some(profile) = &self.profile

@@ -146,7 +146,8 @@ fn seed_000_success_needs_execution_without_errors() {
     pair.generated_error = Some("Semantic error: 'Traces' could not be resolved".into());
     let card = score(pair, ProfileName::KqlBatch);
     assert_eq!(card.executed, Some(false));
-    assert_eq!(total(&card).1, Some(false));
+    let profile = card.profile.as_ref().expect("a profile result");
+    assert_eq!(profile.passed, Some(false), "{}", profile.explanation);
 }
 
 // Seed 002: metric calculators.
@@ -461,4 +462,107 @@ fn seed_004_quality_scores_average() {
         Some(true),
         "quality has no threshold; the workflow passed"
     );
+}
+
+/// A seed 004 record: an answer and its workflow, no query.
+fn agent_record() -> PairInput {
+    qeval_core::parse_pair_line(
+        r#"{"id": "s1", "session_id": "sess-1", "question": "Who wrote the paper?",
+            "answer": "Ada Lovelace wrote it in 1843.", "expected_answer_criteria": "Names the author",
+            "sources": ["paper.pdf p.1"], "agents_called": ["orchestrator", "research"],
+            "tools_used": ["pdf_retrieval"], "agents_should_include": ["research"],
+            "agents_should_exclude": ["clarification"], "tools_should_include": ["pdf_retrieval"],
+            "tools_should_exclude": ["web_search"]}"#,
+    )
+    .expect("an agent record reads without a query")
+}
+
+#[test]
+fn seed_004_an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
+    use qeval_core::score::{JudgedVerdict, judge_tasks, score_pair_judged};
+    use qeval_judge::{ReplyError, Task, Verdict};
+
+    let pair = agent_record();
+    let options = ScoreOptions {
+        profile: Profile::preset(ProfileName::Agent),
+        ..ScoreOptions::default()
+    };
+    let tasks = judge_tasks(&pair, &options);
+    assert_eq!(tasks.len(), 1);
+    assert_eq!(tasks[0].task, Task::AgentQuality);
+    assert_eq!(tasks[0].input.answer, "Ada Lovelace wrote it in 1843.");
+    assert_eq!(tasks[0].input.criteria, "Names the author");
+    assert_eq!(tasks[0].input.sources, "paper.pdf p.1");
+
+    let verdict = Verdict {
+        reasoning: "Supported and complete.".into(),
+        scores: [
+            ("answer_quality".to_string(), 0.95),
+            ("factual_correctness".to_string(), 1.0),
+            ("completeness".to_string(), 0.90),
+        ]
+        .into_iter()
+        .collect(),
+    };
+    let judged = BTreeMap::from([(
+        "quality".to_string(),
+        Ok(JudgedVerdict {
+            verdict,
+            provider: "openai".into(),
+            model: "m".into(),
+            cached: false,
+        }),
+    )]);
+    let card = score_pair_judged(&pair, &options, &judged);
+    assert_eq!(metric(&card, "answer_quality"), 0.95);
+    assert_eq!(metric(&card, "factual_correctness"), 1.0);
+    assert_eq!(metric(&card, "completeness"), 0.90);
+    assert_eq!(metric(&card, "workflow"), 1.0);
+    assert!(
+        card.diagnostics.is_empty(),
+        "no query, no parse error: {:?}",
+        card.diagnostics
+    );
+    assert!(!card.metrics.contains_key("table_accuracy"));
+    let (total, passed) = total(&card);
+    assert!((total - 0.95).abs() < 1e-12);
+    assert_eq!(passed, Some(true));
+    let names: Vec<String> = card.named_scores().into_iter().map(|s| s.0).collect();
+    assert!(
+        names.contains(&"quality_answer_quality".to_string()),
+        "{names:?}"
+    );
+
+    // A failed judging makes all three 0.0 with the error; the workflow still counts.
+    let failed = BTreeMap::from([(
+        "quality".to_string(),
+        Err(ReplyError::Timeout { seconds: 30.0 }),
+    )]);
+    let card = score_pair_judged(&pair, &options, &failed);
+    for name in ["answer_quality", "factual_correctness", "completeness"] {
+        assert_eq!(metric(&card, name), 0.0);
+        let error = card.metrics[name].error.as_ref().expect("an error");
+        assert!(
+            error.message.starts_with("LLM judge timeout"),
+            "{}",
+            error.message
+        );
+    }
+    assert_eq!(metric(&card, "workflow"), 1.0);
+}
+
+#[test]
+fn seed_004_a_workflow_that_misses_a_tool_fails_the_agent_profile() {
+    let mut pair = agent_record();
+    if let Some(workflow) = pair.workflow.as_mut() {
+        workflow.tools_used = vec!["web_search".into()];
+    }
+    let card = score(pair, ProfileName::Agent);
+    assert_eq!(metric(&card, "workflow"), 0.0);
+    assert_eq!(
+        card.metrics["workflow"].explanation,
+        "Workflow FAIL: missing tools: pdf_retrieval; unexpected tools: web_search"
+    );
+    let profile = card.profile.as_ref().expect("a profile result");
+    assert_eq!(profile.passed, Some(false), "{}", profile.explanation);
 }

@@ -31,21 +31,65 @@ pub struct JudgedVerdict {
     pub cached: bool,
 }
 
+impl JudgedVerdict {
+    /// A metric's `details` when an LLM gave its score.
+    fn details(&self) -> serde_json::Value {
+        json!({
+            "judge": "llm",
+            "provider": self.provider,
+            "model": self.model,
+            "cached": self.cached,
+            "reasoning": self.verdict.reasoning,
+        })
+    }
+}
+
 /// What a judging gave: a verdict, or the error that stands in for it (0.0 with the error).
 pub type JudgeOutcome = Result<JudgedVerdict, ReplyError>;
 
 /// The judgings a pair needs: one per LLM-judged metric its profile weighs (semantic similarity,
-/// query correctness). None for a pair without an expected query, and none for queries that are
+/// query correctness), and one for seed 004's three quality scores when the pair carries an
+/// agent's answer. No query judging without an expected query, and none for queries that are
 /// identical after normalization: they score 1.0 without a call (seed 002, MC-REQ-01).
 pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
-    let Some(expected_sql) = pair.expected_sql.as_deref() else {
-        return Vec::new();
-    };
-    let language = pair.language.unwrap_or(options.language);
-    let dialect = pair.dialect.unwrap_or(options.dialect);
     let profile = pair
         .profile
         .map_or_else(|| options.profile.clone(), Profile::preset);
+    let mut tasks = query_tasks(pair, options, &profile);
+    // Seed 004: an agent's answer, judged once for its three quality scores.
+    if let Some(answer) = &pair.answer
+        && QUALITY_METRICS
+            .iter()
+            .any(|m| profile.weights.contains_key(*m))
+    {
+        tasks.push(JudgeTask {
+            metric: QUALITY,
+            task: Task::AgentQuality,
+            input: JudgeInput {
+                question: pair.question.clone().unwrap_or_default(),
+                criteria: pair.answer_criteria.clone().unwrap_or_default(),
+                sources: pair.sources.clone().unwrap_or_default(),
+                answer: answer.clone(),
+                ..JudgeInput::default()
+            },
+        });
+    }
+    tasks
+}
+
+/// The quality judging's key in the outcomes; its verdict fills three metrics.
+const QUALITY: &str = "quality";
+const QUALITY_METRICS: [&str; 3] = ["answer_quality", "factual_correctness", "completeness"];
+
+fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> Vec<JudgeTask> {
+    let Some(expected_sql) = pair.expected_sql.as_deref() else {
+        return Vec::new();
+    };
+    if pair.generated_sql.trim().is_empty() && pair.answer.is_some() {
+        return Vec::new();
+    }
+    let language = pair.language.unwrap_or(options.language);
+    let dialect = pair.dialect.unwrap_or(options.dialect);
     let generated = super::analyse_as(language, &pair.generated_sql, dialect, options.limits);
     let expected = super::analyse_as(language, expected_sql, dialect, options.limits);
     if expected.same_query_as(&generated) {
@@ -97,6 +141,10 @@ pub(super) fn apply(
     options: &ScoreOptions,
 ) {
     for (name, outcome) in judged {
+        if name == QUALITY {
+            apply_quality(metrics, outcome, pair, options);
+            continue;
+        }
         let metric = match outcome {
             Ok(judged) => {
                 let score = judged.verdict.score().unwrap_or(0.0);
@@ -104,13 +152,7 @@ pub(super) fn apply(
                     score: Some(score),
                     passed: (name == "query_correctness").then_some(score >= 1.0),
                     explanation: judged.verdict.reasoning.clone(),
-                    details: json!({
-                        "judge": "llm",
-                        "provider": judged.provider,
-                        "model": judged.model,
-                        "cached": judged.cached,
-                        "reasoning": judged.verdict.reasoning,
-                    }),
+                    details: judged.details(),
                     error: None,
                 }
             }
@@ -127,5 +169,31 @@ pub(super) fn apply(
             ),
         };
         metrics.insert(name.clone(), metric);
+    }
+}
+
+/// One quality verdict into seed 004's three metrics (or the one error into all three).
+fn apply_quality(
+    metrics: &mut BTreeMap<String, Metric>,
+    outcome: &JudgeOutcome,
+    pair: &PairInput,
+    options: &ScoreOptions,
+) {
+    for name in QUALITY_METRICS {
+        let metric = match outcome {
+            Ok(judged) => Metric {
+                score: Some(judged.verdict.scores.get(name).copied().unwrap_or(0.0)),
+                passed: None,
+                explanation: judged.verdict.reasoning.clone(),
+                details: judged.details(),
+                error: None,
+            },
+            Err(error) => options.error(
+                name,
+                error.to_string(),
+                &[("answer", pair.answer.as_deref().unwrap_or_default())],
+            ),
+        };
+        metrics.insert(name.to_string(), metric);
     }
 }

@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 pub use analysis::{Analysis, analyse, analyse_as};
 pub use llm::{JudgeOutcome, JudgeTask, JudgedVerdict, judge_tasks};
 
+use crate::metrics::workflow::check_workflow;
 use crate::metrics::{TableAccuracy, TableMatch, table_accuracy};
-use crate::pairs::{Language, PairInput};
+use crate::pairs::{Language, PairInput, WorkflowInput};
 use crate::profiles::{self, Profile, ProfileName};
 use crate::results::compare::Mode;
 use crate::scorecard::{Diagnostic, Metric, MetricError, Scorecard, Severity, Source};
@@ -121,8 +122,13 @@ pub fn score_pair_judged(
         .as_deref()
         .map(|text| analyse_as(language, text, dialect, options.limits));
 
+    // An agent's record without a query is judged on its answer and workflow alone.
+    let has_query = !(pair.generated_sql.trim().is_empty()
+        && (pair.answer.is_some() || pair.workflow.is_some()));
     let mut diagnostics = Vec::new();
-    push_parse_diagnostic(&mut diagnostics, Source::GeneratedSql, &generated);
+    if has_query {
+        push_parse_diagnostic(&mut diagnostics, Source::GeneratedSql, &generated);
+    }
     if let Some(expected) = &expected {
         push_parse_diagnostic(&mut diagnostics, Source::ExpectedSql, expected);
     }
@@ -131,15 +137,20 @@ pub fn score_pair_judged(
         .is_some_and(|e| e.same_query_as(&generated));
 
     let mut metrics = BTreeMap::new();
-    query_metrics::add(
-        &mut metrics,
-        pair,
-        &generated,
-        expected.as_ref(),
-        identical,
-        options,
-        &mut diagnostics,
-    );
+    if has_query {
+        query_metrics::add(
+            &mut metrics,
+            pair,
+            &generated,
+            expected.as_ref(),
+            identical,
+            options,
+            &mut diagnostics,
+        );
+    }
+    if let Some(workflow) = &pair.workflow {
+        metrics.insert("workflow".into(), workflow_metric(workflow));
+    }
     llm::apply(&mut metrics, judged, pair, options);
     let executed = result_metrics::add(&mut metrics, pair, &profile, options);
     let profile_result = profiles::apply(&profile, &metrics, executed);
@@ -156,6 +167,40 @@ pub fn score_pair_judged(
         metrics,
         profile: Some(profile_result),
         diagnostics,
+    }
+}
+
+/// Seed 004's workflow validation as a metric: 1.0 when every expected agent and tool was
+/// called and nothing unexpected was, else 0.0; the details are the seed's structure.
+fn workflow_metric(workflow: &WorkflowInput) -> Metric {
+    let check = check_workflow(
+        &workflow.agents,
+        &workflow.agents_called,
+        &workflow.tools,
+        &workflow.tools_used,
+    );
+    let mut problems = Vec::new();
+    for (kind, part) in [("agent", &check.agents), ("tool", &check.tools)] {
+        if !part.missing.is_empty() {
+            problems.push(format!("missing {kind}s: {}", part.missing.join(", ")));
+        }
+        if !part.unexpected.is_empty() {
+            problems.push(format!(
+                "unexpected {kind}s: {}",
+                part.unexpected.join(", ")
+            ));
+        }
+    }
+    Metric {
+        score: Some(if check.pass { 1.0 } else { 0.0 }),
+        passed: Some(check.pass),
+        explanation: if problems.is_empty() {
+            "Workflow PASS: the expected agents and tools, and nothing else".into()
+        } else {
+            format!("Workflow FAIL: {}", problems.join("; "))
+        },
+        details: serde_json::to_value(&check).unwrap_or_default(),
+        error: None,
     }
 }
 
