@@ -12,6 +12,7 @@ pub mod metrics;
 pub mod pairs;
 pub mod profiles;
 pub mod results;
+pub mod run;
 pub mod score;
 pub mod scorecard;
 pub mod sql;

@@ -1,0 +1,217 @@
+//! From a raw test result to a scored record, and back: checking a record's stored scores
+//! against what its own data gives.
+
+use serde_json::Value;
+
+use super::record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult};
+use crate::datatype::AnswerType;
+use crate::pairs::PairInput;
+use crate::profiles::{Profile, ProfileName};
+use crate::score::{ScoreOptions, score_pair};
+use crate::scorecard::Scorecard;
+
+/// The pair a test result is scored as: the agent's query and results, and the expectation from
+/// the questions file (or from the result itself, when it carries one).
+pub fn pair_of_test(test: &TestResult, question: Option<&Question>) -> PairInput {
+    let error = match &test.error {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => None,
+        Some(Value::String(text)) if text.trim().is_empty() => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(other) => Some(other.to_string()),
+    };
+    PairInput {
+        id: Some(test.test_id.clone()),
+        generated_sql: test.generated_sql.clone().unwrap_or_default(),
+        expected_sql: question
+            .and_then(|q| q.expected_sql.clone())
+            .or_else(|| test.expected_sql.clone()),
+        question: question
+            .map(|q| q.question.clone())
+            .filter(|q| !q.is_empty())
+            .or_else(|| test.question.clone()),
+        expected_result: question
+            .and_then(|q| q.expected_results.clone())
+            .or_else(|| test.expected_results.clone())
+            .filter(|v| !v.is_null()),
+        generated_result: test.actual_results.clone().filter(|v| !v.is_null()),
+        expected_answer_type: question
+            .and_then(|q| q.expected_answer_type)
+            .or(test.expected_answer_type),
+        generated_error: error,
+        ..PairInput::default()
+    }
+}
+
+/// The record of a scored test. Components that were not scored (no expected results, say)
+/// are 0.0 with a reason, and the final score is the profile's weighted sum with them at 0.0, so
+/// `final_score` always follows from the three stored components.
+pub fn evaluate_test(
+    test: &TestResult,
+    question: Option<&Question>,
+    pair: &PairInput,
+    card: &Scorecard,
+    profile: &Profile,
+) -> EvaluationRecord {
+    let component = |name: &str, absent: &str| match card.metrics.get(name) {
+        Some(metric) => (
+            metric.score.unwrap_or(0.0),
+            match &metric.error {
+                Some(error) if metric.explanation.is_empty() => error.message.clone(),
+                _ => metric.explanation.clone(),
+            },
+        ),
+        None => (0.0, format!("Not scored: {absent}")),
+    };
+    let (semantic, semantic_explanation) = component("semantic_similarity", "no expected query");
+    let (execution, execution_explanation) = component(
+        "execution",
+        "needs both the expected and the actual results",
+    );
+    let (datatype, datatype_explanation) = component(
+        "datatype",
+        "needs expected_answer_type and the actual results",
+    );
+    let (final_score, passed) = match &card.profile {
+        Some(result) => {
+            let sum: f64 = result.parts.values().map(|p| p.score * p.weight).sum();
+            let weights: f64 = profile.weights.values().sum();
+            let total = if weights > 0.0 { sum / weights } else { 0.0 };
+            let passed = result.passed.unwrap_or(total >= result.threshold);
+            (round(total), passed)
+        }
+        None => (0.0, false),
+    };
+    let mut extra = test.extra.clone();
+    if let Some(error) = &pair.generated_error {
+        extra.insert("error".into(), Value::String(error.clone()));
+    }
+    if let Some(kind) = pair.expected_answer_type {
+        extra.insert(
+            "expected_answer_type".into(),
+            Value::String(kind.name().into()),
+        );
+    }
+    EvaluationRecord {
+        test_id: test.test_id.clone(),
+        question: pair.question.clone().unwrap_or_default(),
+        agent_used: test
+            .agent_used
+            .clone()
+            .or_else(|| question.and_then(|q| q.agent.clone())),
+        difficulty: test
+            .difficulty
+            .clone()
+            .or_else(|| question.and_then(|q| q.difficulty.clone())),
+        expected_sql: pair.expected_sql.clone(),
+        generated_sql: test.generated_sql.clone(),
+        expected_results: pair.expected_result.clone(),
+        actual_results: test.actual_results.clone(),
+        qas_evaluation: Some(QasEvaluation {
+            semantic_score: round(semantic),
+            execution_score: round(execution),
+            datatype_score: round(datatype),
+            final_score,
+            passed,
+            breakdown: Breakdown {
+                semantic_explanation,
+                execution_explanation,
+                datatype_explanation,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        }),
+        extra,
+    }
+}
+
+/// Scores as written: four decimals, so files stay readable and byte-stable.
+fn round(score: f64) -> f64 {
+    (score * 10_000.0).round() / 10_000.0
+}
+
+/// A stored score that the record's own data contradicts.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Disagreement {
+    pub field: &'static str,
+    pub stored: Value,
+    pub recomputed: Value,
+    pub reason: String,
+}
+
+/// Stored scores further than this from the recomputed ones are flagged (files often round to
+/// two decimals).
+const SLACK: f64 = 0.005;
+
+/// Recomputes what a record's own data determines, without any judge: the execution score
+/// (both results given), the datatype score (`expected_answer_type` given), the final score from
+/// the three stored components with seed 003's weights, and the verdict from the final score.
+pub fn recheck(record: &EvaluationRecord) -> Vec<Disagreement> {
+    let Some(stored) = &record.qas_evaluation else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let number = |x: f64| serde_json::json!(round(x));
+    let answer_type = record
+        .extra
+        .get("expected_answer_type")
+        .and_then(Value::as_str)
+        .and_then(|t| t.parse::<AnswerType>().ok());
+    let pair = PairInput {
+        generated_sql: record.generated_sql.clone().unwrap_or_default(),
+        expected_sql: record.expected_sql.clone(),
+        expected_result: record.expected_results.clone().filter(|v| !v.is_null()),
+        generated_result: record.actual_results.clone().filter(|v| !v.is_null()),
+        expected_answer_type: answer_type,
+        generated_error: record.error(),
+        ..PairInput::default()
+    };
+    let options = ScoreOptions {
+        profile: Profile::preset(ProfileName::Qas),
+        ..ScoreOptions::default()
+    };
+    let card = score_pair(&pair, &options);
+    let checks = [
+        ("execution_score", "execution", stored.execution_score),
+        ("datatype_score", "datatype", stored.datatype_score),
+    ];
+    for (field, metric, value) in checks {
+        if let Some(score) = card.metrics.get(metric).and_then(|m| m.score)
+            && (score - value).abs() > SLACK
+        {
+            found.push(Disagreement {
+                field,
+                stored: number(value),
+                recomputed: number(score),
+                reason: card.metrics[metric].explanation.clone(),
+            });
+        }
+    }
+    let formula =
+        0.4 * stored.semantic_score + 0.4 * stored.execution_score + 0.2 * stored.datatype_score;
+    if (formula - stored.final_score).abs() > SLACK {
+        found.push(Disagreement {
+            field: "final_score",
+            stored: number(stored.final_score),
+            recomputed: number(formula),
+            reason: format!(
+                "0.4 × {} + 0.4 × {} + 0.2 × {} = {}",
+                stored.semantic_score,
+                stored.execution_score,
+                stored.datatype_score,
+                round(formula)
+            ),
+        });
+    }
+    if stored.passed != (stored.final_score >= 0.7) {
+        found.push(Disagreement {
+            field: "passed",
+            stored: Value::Bool(stored.passed),
+            recomputed: Value::Bool(stored.final_score >= 0.7),
+            reason: format!(
+                "final score {} against the 0.7 threshold",
+                stored.final_score
+            ),
+        });
+    }
+    found
+}

@@ -1,0 +1,141 @@
+//! The files of a run folder, as seed 003 defines them. Field order follows the seed, so a
+//! written `evaluation-results.jsonl` reads like the seed's example; fields we do not know are
+//! kept (`extra`) and written back unchanged.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::datatype::AnswerType;
+
+/// One line of `evaluation-results.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvaluationRecord {
+    pub test_id: Value,
+    #[serde(default)]
+    pub question: String,
+    #[serde(default)]
+    pub agent_used: Option<String>,
+    #[serde(default)]
+    pub difficulty: Option<String>,
+    #[serde(default)]
+    pub expected_sql: Option<String>,
+    #[serde(default)]
+    pub generated_sql: Option<String>,
+    #[serde(default)]
+    pub expected_results: Option<Value>,
+    #[serde(default)]
+    pub actual_results: Option<Value>,
+    /// Absent in a record that was not scored yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qas_evaluation: Option<QasEvaluation>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// Seed 003's scores of one test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QasEvaluation {
+    pub semantic_score: f64,
+    pub execution_score: f64,
+    pub datatype_score: f64,
+    pub final_score: f64,
+    pub passed: bool,
+    #[serde(default)]
+    pub breakdown: Breakdown,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Breakdown {
+    #[serde(default)]
+    pub semantic_explanation: String,
+    #[serde(default)]
+    pub execution_explanation: String,
+    #[serde(default)]
+    pub datatype_explanation: String,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One line of `test-results.jsonl`: what an agent produced for a test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestResult {
+    #[serde(alias = "id")]
+    pub test_id: Value,
+    #[serde(default)]
+    pub question: Option<String>,
+    #[serde(default, alias = "agent")]
+    pub agent_used: Option<String>,
+    #[serde(default)]
+    pub difficulty: Option<String>,
+    #[serde(default, alias = "sql", alias = "generated_query")]
+    pub generated_sql: Option<String>,
+    #[serde(default, alias = "results", alias = "generated_result")]
+    pub actual_results: Option<Value>,
+    /// The error the query or the agent failed with.
+    #[serde(default)]
+    pub error: Option<Value>,
+    #[serde(default)]
+    pub expected_sql: Option<String>,
+    #[serde(default)]
+    pub expected_results: Option<Value>,
+    #[serde(default)]
+    pub expected_answer_type: Option<AnswerType>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One test of the questions file (`test_questions_answers.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    #[serde(alias = "test_id")]
+    pub id: Value,
+    #[serde(default)]
+    pub question: String,
+    #[serde(default)]
+    pub expected_sql: Option<String>,
+    #[serde(default)]
+    pub expected_results: Option<Value>,
+    #[serde(default)]
+    pub expected_answer_type: Option<AnswerType>,
+    #[serde(default, alias = "agent_used")]
+    pub agent: Option<String>,
+    #[serde(default)]
+    pub difficulty: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A test id as a key: `1` and `"1"` are the same test.
+pub fn test_key(id: &Value) -> String {
+    match id {
+        Value::String(text) => text.trim().to_string(),
+        other => other.to_string(),
+    }
+}
+
+impl EvaluationRecord {
+    pub fn key(&self) -> String {
+        test_key(&self.test_id)
+    }
+
+    pub fn passed(&self) -> Option<bool> {
+        self.qas_evaluation.as_ref().map(|q| q.passed)
+    }
+
+    pub fn final_score(&self) -> Option<f64> {
+        self.qas_evaluation.as_ref().map(|q| q.final_score)
+    }
+
+    /// The error the test failed with, when the record carries one (`error`, as the agent
+    /// reported it).
+    pub fn error(&self) -> Option<String> {
+        match self.extra.get("error") {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => None,
+            Some(Value::String(text)) if text.trim().is_empty() => None,
+            Some(Value::String(text)) => Some(text.clone()),
+            Some(other) => Some(other.to_string()),
+        }
+    }
+}
