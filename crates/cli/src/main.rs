@@ -53,6 +53,24 @@ enum Command {
     /// field, and the other lines are still scored. Blank lines, a byte-order mark and CRLF line
     /// ends are accepted. A summary goes to standard error.
     Score(Box<ScoreArgs>),
+    /// Score a run folder (seed 003): its `test-results.jsonl` into `evaluation-results.jsonl`.
+    ///
+    /// Each line of `test-results.jsonl` is one test: `test_id`, `generated_sql`,
+    /// `actual_results`, and optionally `question`, `agent_used`, `difficulty`, `error`. The
+    /// expectation (`expected_sql`, `expected_results`, `expected_answer_type`) comes from the
+    /// questions file (`--questions`, or `test_questions_answers.json` / `questions.json` in the
+    /// folder or its parent), matched by test id, or from the line itself. A folder with only
+    /// `evaluation-results.jsonl` is checked instead: every stored score that the record's own
+    /// data contradicts is reported. A summary goes to standard error.
+    Run(Box<RunArgs>),
+    /// Write a run's report as one self-contained HTML page (opens from file://, no server).
+    Report {
+        /// The run folder (its evaluation-results.jsonl) or the records file itself.
+        run: PathBuf,
+        /// The page to write.
+        #[arg(long, short, value_name = "FILE", default_value = "report.html")]
+        output: PathBuf,
+    },
     /// Compare two result sets (JSON files) and print the comparison as JSON.
     Compare {
         /// The expected result (JSON file, `-` for standard input).
@@ -124,6 +142,31 @@ pub struct ScoreArgs {
     #[arg(long, value_enum, default_value_t = TableMatchArg::Name)]
     table_match: TableMatchArg,
     /// Write the scorecards to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    judge: JudgeArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The run folder, e.g. reports/evaluation-runs/run-2025-01-31T10-00-00.
+    run_dir: PathBuf,
+    /// The questions file (JSON array, {"questions": [...]}, or JSON Lines).
+    #[arg(long, value_name = "FILE")]
+    questions: Option<PathBuf>,
+    /// How scores add up: qas (default; seed 003), kql-batch, sql-metrics.
+    #[arg(long, value_parser = parse_profile, default_value = "qas")]
+    profile: qeval_core::profiles::ProfileName,
+    /// How result tables are compared (see `qeval score --help`).
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<qeval_core::results::compare::Mode>,
+    #[command(flatten)]
+    language: LanguageArgs,
+    /// Exit 1 when the pass rate is under this (0.8 or 80 both mean 80%).
+    #[arg(long, value_name = "RATE")]
+    fail_under: Option<f64>,
+    /// Where to write the records (default: RUN_DIR/evaluation-results.jsonl).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
     #[command(flatten)]
@@ -248,6 +291,8 @@ fn main() -> ExitCode {
             json,
         ),
         Command::Score(args) => commands::score::run(&args),
+        Command::Run(args) => commands::run::run(&args),
+        Command::Report { run, output } => commands::report::run(&run, &output),
         Command::Compare {
             expected,
             generated,

@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
 pub mod compare;
+pub mod report;
+pub mod run;
 pub mod safety;
 pub mod score;
 pub mod tables;

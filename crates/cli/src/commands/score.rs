@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime};
 
 use qeval_core::pairs::clean_line;
@@ -18,7 +17,7 @@ use super::{Failure, Outcome, file_text};
 use crate::judge::{DiskCache, Judge};
 use crate::langfuse::Langfuse;
 use crate::progress::Progress;
-use crate::{ScoreArgs, pool};
+use crate::{JudgeArgs, ScoreArgs, pool};
 
 fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
     let profile = match &args.profile_file {
@@ -41,23 +40,21 @@ fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
 }
 
 /// The judge the flags ask for, if any.
-fn judge(args: &ScoreArgs) -> Result<Option<Judge>, Failure> {
-    let Some(provider) = args.judge.judge else {
+pub fn judge(args: &JudgeArgs) -> Result<Option<Judge>, Failure> {
+    let Some(provider) = args.judge else {
         return Ok(None);
     };
     let model = args
-        .judge
         .judge_model
         .clone()
         .ok_or("--judge needs --judge-model (the model to ask)")?;
     let mut config = JudgeConfig::new(provider, &model);
-    if let Some(url) = &args.judge.judge_url {
+    if let Some(url) = &args.judge_url {
         config.base_url = url.trim_end_matches('/').to_string();
     }
-    config.key_header = args.judge.judge_key_header.clone();
-    config.query = args.judge.judge_query.clone();
+    config.key_header = args.judge_key_header.clone();
+    config.query = args.judge_query.clone();
     let variable = args
-        .judge
         .judge_key_env
         .clone()
         .unwrap_or_else(|| provider.key_variable().to_string());
@@ -70,18 +67,17 @@ fn judge(args: &ScoreArgs) -> Result<Option<Judge>, Failure> {
             config.base_url
         );
     }
-    let disk =
-        (!args.judge.no_cache).then(|| DiskCache::new(cache_dir(args), *args.judge.cache_ttl));
+    let disk = (!args.no_cache).then(|| DiskCache::new(cache_dir(args), *args.cache_ttl));
     Ok(Some(Judge::new(
         config,
         key,
-        Duration::from_secs_f64(args.judge.judge_timeout),
+        Duration::from_secs_f64(args.judge_timeout),
         disk,
     )))
 }
 
-fn cache_dir(args: &ScoreArgs) -> PathBuf {
-    args.judge.cache_dir.clone().unwrap_or_else(|| {
+fn cache_dir(args: &JudgeArgs) -> PathBuf {
+    args.cache_dir.clone().unwrap_or_else(|| {
         let base = std::env::var_os("XDG_CACHE_HOME")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
@@ -128,16 +124,16 @@ fn read_lines(args: &ScoreArgs) -> Result<Vec<Line>, Failure> {
 
 /// Every judging every pair needs, run `concurrency` at a time: the judgings of one pair run side
 /// by side, so a pair takes about as long as its slowest (seed 002, MC-REQ-08).
-fn run_judgings(
-    lines: &[Line],
+pub fn run_judgings(
+    pairs: &[Option<&PairInput>],
     options: &ScoreOptions,
     judge: &Judge,
     concurrency: usize,
 ) -> Vec<BTreeMap<String, JudgeOutcome>> {
-    let tasks: Vec<(usize, JudgeTask)> = lines
+    let tasks: Vec<(usize, JudgeTask)> = pairs
         .iter()
         .enumerate()
-        .filter_map(|(index, line)| line.pair.as_ref().ok().map(|pair| (index, pair)))
+        .filter_map(|(index, pair)| pair.map(|pair| (index, pair)))
         .flat_map(|(index, pair)| {
             judge_tasks(pair, options)
                 .into_iter()
@@ -158,7 +154,7 @@ fn run_judgings(
     );
     progress.finish();
     let mut judged: Vec<BTreeMap<String, JudgeOutcome>> =
-        lines.iter().map(|_| BTreeMap::new()).collect();
+        pairs.iter().map(|_| BTreeMap::new()).collect();
     for ((index, task), outcome) in tasks.iter().zip(outcomes) {
         judged[*index].insert(task.metric.to_string(), outcome);
     }
@@ -167,8 +163,8 @@ fn run_judgings(
 
 pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let options = options(args)?;
-    let judge = judge(args)?;
-    let langfuse = langfuse(args)?;
+    let judge = judge(&args.judge)?;
+    let langfuse = langfuse(&args.judge)?;
     let output: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(
             File::create(path).map_err(|err| format!("cannot create {}: {err}", path.display()))?,
@@ -178,8 +174,9 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let mut output = BufWriter::new(output);
     let started = Instant::now();
     let lines = read_lines(args)?;
+    let pairs: Vec<Option<&PairInput>> = lines.iter().map(|l| l.pair.as_ref().ok()).collect();
     let judged = match &judge {
-        Some(judge) => run_judgings(&lines, &options, judge, args.judge.concurrency),
+        Some(judge) => run_judgings(&pairs, &options, judge, args.judge.concurrency),
         None => lines.iter().map(|_| BTreeMap::new()).collect(),
     };
 
@@ -239,13 +236,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         scored - passed - failed
     );
     if let Some(judge) = &judge {
-        eprintln!(
-            "qeval: judge {}: {} calls, {} cache hits, {} errors",
-            judge.describe(),
-            judge.calls.load(Ordering::Relaxed),
-            judge.hits.load(Ordering::Relaxed),
-            judge.errors.load(Ordering::Relaxed)
-        );
+        eprintln!("qeval: {}", judge.summary());
     }
     if let Some(langfuse) = &langfuse {
         let results = pool::run(
@@ -277,8 +268,8 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     })
 }
 
-fn langfuse(args: &ScoreArgs) -> Result<Option<Langfuse>, Failure> {
-    let Some(host) = &args.judge.langfuse_host else {
+fn langfuse(args: &JudgeArgs) -> Result<Option<Langfuse>, Failure> {
+    let Some(host) = &args.langfuse_host else {
         return Ok(None);
     };
     let read = |name: &str| {
@@ -311,6 +302,6 @@ fn describe(error: &Value) -> String {
     }
 }
 
-fn plural(count: usize) -> &'static str {
+pub fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
 }

@@ -54,6 +54,17 @@ impl Judge {
         )
     }
 
+    /// Calls made, cache hits and errors, for the end-of-run summary.
+    pub fn summary(&self) -> String {
+        format!(
+            "judge {}: {} calls, {} cache hits, {} errors",
+            self.describe(),
+            self.calls.load(Ordering::Relaxed),
+            self.hits.load(Ordering::Relaxed),
+            self.errors.load(Ordering::Relaxed)
+        )
+    }
+
     /// A verdict for `task`: from the memory cache, the disk cache, or a call (stored on
     /// success; errors are never cached).
     pub fn judge(&self, task: &JudgeTask) -> JudgeOutcome {

@@ -1,0 +1,69 @@
+//! `qeval report RUN_DIR -o report.html`: the run's report as one self-contained HTML page.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use qeval_core::run::{EvaluationRecord, Lines, read_records};
+use qeval_report::{Report, render};
+
+use super::run::{EVALUATION_RESULTS, TEST_RESULTS};
+use super::{Failure, Outcome, file_text};
+
+pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
+    let file = if source.is_dir() {
+        source.join(EVALUATION_RESULTS)
+    } else {
+        source.to_path_buf()
+    };
+    if !file.is_file() {
+        let hint = if source.join(TEST_RESULTS).is_file() {
+            format!(" (score it first: qeval run {})", source.display())
+        } else {
+            String::new()
+        };
+        return Err(format!("{} does not exist{hint}", file.display()));
+    }
+    let lines: Lines<EvaluationRecord> = read_records(&file_text(&file)?);
+    for rejected in &lines.rejected {
+        eprintln!(
+            "qeval: {}:{}: {}",
+            file.display(),
+            rejected.line,
+            rejected.reason
+        );
+    }
+    let records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
+    let title = source
+        .canonicalize()
+        .ok()
+        .and_then(|p| {
+            let p = if p.is_file() {
+                p.parent()?.to_path_buf()
+            } else {
+                p
+            };
+            p.file_name().map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| source.display().to_string());
+    let generated_at = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+    let page = render(&Report {
+        title: &title,
+        records: &records,
+        rejected: &lines.rejected,
+        lines_read: lines.lines_read,
+        generated_at: &generated_at,
+    });
+    std::fs::write(output, page)
+        .map_err(|err| format!("cannot write {}: {err}", output.display()))?;
+    eprintln!(
+        "qeval: wrote {} ({} records, {} rejected lines)",
+        output.display(),
+        records.len(),
+        lines.rejected.len()
+    );
+    Ok(if lines.rejected.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::SomeInputRejected
+    })
+}

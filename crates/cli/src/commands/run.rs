@@ -1,0 +1,233 @@
+//! `qeval run RUN_DIR`: scores a run folder's `test-results.jsonl` (seed 003) into
+//! `evaluation-results.jsonl`, or checks the scores an existing `evaluation-results.jsonl`
+//! carries; prints the summary; fails under a pass-rate threshold.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
+
+use qeval_core::profiles::Profile;
+use qeval_core::run::record::test_key;
+use qeval_core::run::{
+    EvaluationRecord, Lines, Question, Summary, TestResult, evaluate_test, pair_of_test,
+    read_records, recheck, summarize,
+};
+use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
+
+use super::score::{judge, plural, run_judgings};
+use super::{Failure, Outcome, file_text};
+use crate::RunArgs;
+
+pub const TEST_RESULTS: &str = "test-results.jsonl";
+pub const EVALUATION_RESULTS: &str = "evaluation-results.jsonl";
+const QUESTION_FILES: [&str; 2] = ["test_questions_answers.json", "questions.json"];
+
+pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
+    let dir = &args.run_dir;
+    if !dir.is_dir() {
+        return Err(format!("{} is not a folder", dir.display()));
+    }
+    let raw = dir.join(TEST_RESULTS);
+    let (records, rejected) = if raw.is_file() {
+        score_folder(args, &raw)?
+    } else if dir.join(EVALUATION_RESULTS).is_file() {
+        check_folder(&dir.join(EVALUATION_RESULTS))?
+    } else {
+        return Err(format!(
+            "{} has neither {TEST_RESULTS} nor {EVALUATION_RESULTS}",
+            dir.display()
+        ));
+    };
+    let summary = summarize(&records);
+    eprintln!("{}", describe(&summary));
+    let mut outcome = if rejected == 0 {
+        Outcome::Clean
+    } else {
+        Outcome::SomeInputRejected
+    };
+    if let Some(threshold) = args.fail_under {
+        let threshold = if threshold > 1.0 {
+            threshold / 100.0
+        } else {
+            threshold
+        };
+        if summary.pass_rate < threshold {
+            eprintln!(
+                "qeval: pass rate {:.1}% is under --fail-under {:.1}%",
+                summary.pass_rate * 100.0,
+                threshold * 100.0
+            );
+            outcome = Outcome::SomeInputRejected;
+        }
+    }
+    Ok(outcome)
+}
+
+/// Scores `test-results.jsonl` and writes the records. Returns them and the rejected count.
+fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
+    let started = Instant::now();
+    let tests: Lines<TestResult> = read_records(&file_text(raw)?);
+    report_rejected(raw, &tests);
+    let questions = questions(args)?;
+    let profile = Profile::preset(args.profile);
+    let options = ScoreOptions {
+        profile: profile.clone(),
+        language: args.language.language.into(),
+        dialect: args.language.dialect,
+        mode: args.mode,
+        evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
+        ..ScoreOptions::default()
+    };
+    let pairs: Vec<PairInput> = tests
+        .records
+        .iter()
+        .map(|(_, test)| pair_of_test(test, questions.get(&test_key(&test.test_id))))
+        .collect();
+    let judge = judge(&args.judge)?;
+    let judged = match &judge {
+        Some(judge) => {
+            let refs: Vec<Option<&PairInput>> = pairs.iter().map(Some).collect();
+            run_judgings(&refs, &options, judge, args.judge.concurrency)
+        }
+        None => pairs.iter().map(|_| BTreeMap::new()).collect(),
+    };
+    let mut records = Vec::with_capacity(pairs.len());
+    let mut text = String::new();
+    for (((_, test), pair), judged) in tests.records.iter().zip(&pairs).zip(&judged) {
+        let card = score_pair_judged(pair, &options, judged);
+        let question = questions.get(&test_key(&test.test_id));
+        let record = evaluate_test(test, question, pair, &card, &profile);
+        let line = serde_json::to_string(&record).map_err(|err| format!("internal: {err}"))?;
+        let _ = writeln!(text, "{line}");
+        records.push(record);
+    }
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.run_dir.join(EVALUATION_RESULTS));
+    std::fs::write(&output, text)
+        .map_err(|err| format!("cannot write {}: {err}", output.display()))?;
+    eprintln!(
+        "qeval: scored {} test{} from {} in {:.2} s into {}",
+        records.len(),
+        plural(records.len()),
+        raw.display(),
+        started.elapsed().as_secs_f64(),
+        output.display()
+    );
+    if let Some(judge) = &judge {
+        eprintln!("qeval: {}", judge.summary());
+    }
+    Ok((records, tests.rejected.len()))
+}
+
+/// Reads scored records and flags every stored score their own data contradicts.
+fn check_folder(path: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
+    let lines: Lines<EvaluationRecord> = read_records(&file_text(path)?);
+    report_rejected(path, &lines);
+    let mut flagged = 0;
+    for (line, record) in &lines.records {
+        let found = recheck(record);
+        flagged += usize::from(!found.is_empty());
+        for d in found {
+            eprintln!(
+                "qeval: {}:{line}: test {}: {} is {} but its data gives {} ({})",
+                path.display(),
+                record.key(),
+                d.field,
+                d.stored,
+                d.recomputed,
+                d.reason
+            );
+        }
+    }
+    eprintln!(
+        "qeval: checked {} record{} of {}: {flagged} with scores their data contradicts",
+        lines.records.len(),
+        plural(lines.records.len()),
+        path.display()
+    );
+    let rejected = lines.rejected.len() + flagged;
+    Ok((
+        lines.records.into_iter().map(|(_, r)| r).collect(),
+        rejected,
+    ))
+}
+
+fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
+    for rejected in &lines.rejected {
+        eprintln!(
+            "qeval: {}:{}: {}",
+            path.display(),
+            rejected.line,
+            rejected.reason
+        );
+    }
+    if !lines.rejected.is_empty() {
+        eprintln!(
+            "qeval: {} line{} read: {} record{}, {} rejected",
+            lines.lines_read,
+            plural(lines.lines_read),
+            lines.records.len(),
+            plural(lines.records.len()),
+            lines.rejected.len()
+        );
+    }
+}
+
+/// The questions file: `--questions`, else one of the usual names in the run folder or its
+/// parent. A JSON array, `{"questions": [...]}`, or JSONL.
+fn questions(args: &RunArgs) -> Result<BTreeMap<String, Question>, Failure> {
+    let path: Option<PathBuf> = args.questions.clone().or_else(|| {
+        [args.run_dir.clone(), args.run_dir.join("..")]
+            .iter()
+            .flat_map(|dir| QUESTION_FILES.iter().map(move |name| dir.join(name)))
+            .find(|path| path.is_file())
+    });
+    let Some(path) = path else {
+        return Ok(BTreeMap::new());
+    };
+    let text = file_text(&path)?;
+    let text = match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(mut object)) if object.contains_key("questions") => {
+            object.remove("questions").unwrap_or_default().to_string()
+        }
+        _ => text,
+    };
+    let lines: Lines<Question> = read_records(&text);
+    report_rejected(&path, &lines);
+    Ok(lines
+        .records
+        .into_iter()
+        .map(|(_, q)| (test_key(&q.id), q))
+        .collect())
+}
+
+fn describe(summary: &Summary) -> String {
+    let mut text = format!(
+        "qeval: {} tests, {} passed, {} failed, pass rate {:.1}%; mean final {:.3} (semantic {:.3}, execution {:.3}, datatype {:.3}); {} with errors",
+        summary.tests,
+        summary.passed,
+        summary.failed,
+        summary.pass_rate * 100.0,
+        summary.mean_final,
+        summary.mean_semantic,
+        summary.mean_execution,
+        summary.mean_datatype,
+        summary.errors
+    );
+    for (label, groups) in [
+        ("difficulty", &summary.by_difficulty),
+        ("agent", &summary.by_agent),
+    ] {
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(name, g)| format!("{name} {}/{}", g.passed, g.tests))
+            .collect();
+        if !parts.is_empty() {
+            let _ = write!(text, "\nqeval: passed by {label}: {}", parts.join(", "));
+        }
+    }
+    text
+}

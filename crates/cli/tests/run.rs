@@ -1,0 +1,156 @@
+//! `qeval run` and `qeval report` on run folders (seed 003).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const EXAMPLE: &str = "../../static/example-run/run-2026-11-20T14-30-00";
+
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new(name: &str) -> Folder {
+        let dir = std::env::temp_dir().join(format!("qeval-run-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Folder(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn qeval(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(args)
+        .arg(dir)
+        .output()
+        .expect("qeval runs")
+}
+
+fn example_file(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(EXAMPLE)
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+#[test]
+fn the_example_run_scores_to_the_committed_records() {
+    let folder = Folder::new("example");
+    folder.write("test-results.jsonl", &example_file("test-results.jsonl"));
+    let questions = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(EXAMPLE)
+        .join("../test_questions_answers.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("run")
+        .arg(&folder.0)
+        .arg("--questions")
+        .arg(&questions)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("34 tests, 25 passed, 9 failed, pass rate 73.5%"),
+        "{stderr}"
+    );
+    let written =
+        std::fs::read_to_string(folder.0.join("evaluation-results.jsonl")).expect("written");
+    assert_eq!(
+        written,
+        example_file("evaluation-results.jsonl"),
+        "byte for byte"
+    );
+}
+
+#[test]
+fn a_corrupt_line_is_named_and_the_rest_is_scored() {
+    let folder = Folder::new("corrupt");
+    folder.write(
+        "test-results.jsonl",
+        "{\"test_id\": 1, \"generated_sql\": \"SELECT 1\", \"expected_sql\": \"SELECT 1\"}\n{\"test_id\": 2, \"generated_sql\": \n{\"test_id\": 3, \"generated_sql\": \"SELECT 2\", \"expected_sql\": \"SELECT 3\"}\n",
+    );
+    let output = qeval(&["run"], &folder.0);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("test-results.jsonl:2: "), "{stderr}");
+    assert!(
+        stderr.contains("3 lines read: 2 records, 1 rejected"),
+        "{stderr}"
+    );
+    let written =
+        std::fs::read_to_string(folder.0.join("evaluation-results.jsonl")).expect("written");
+    assert_eq!(written.lines().count(), 2);
+}
+
+#[test]
+fn fail_under_sets_the_exit_status() {
+    let folder = Folder::new("threshold");
+    folder.write(
+        "evaluation-results.jsonl",
+        &example_file("evaluation-results.jsonl"),
+    );
+    assert_eq!(
+        qeval(&["run", "--fail-under", "0.7"], &folder.0)
+            .status
+            .code(),
+        Some(0)
+    );
+    let output = qeval(&["run", "--fail-under", "80"], &folder.0);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("pass rate 73.5% is under --fail-under 80.0%")
+    );
+}
+
+#[test]
+fn stored_scores_the_data_contradicts_are_flagged() {
+    let folder = Folder::new("check");
+    folder.write(
+        "evaluation-results.jsonl",
+        r#"{"test_id": 7, "expected_results": 42, "actual_results": 42, "qas_evaluation": {"semantic_score": 0.95, "execution_score": 1.0, "datatype_score": 1.0, "final_score": 0.97, "passed": true}}
+"#,
+    );
+    let output = qeval(&["run"], &folder.0);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("test 7: final_score is 0.97 but its data gives 0.98"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_report_is_one_page_with_the_run_in_it() {
+    let folder = Folder::new("report");
+    folder.write(
+        "evaluation-results.jsonl",
+        &example_file("evaluation-results.jsonl"),
+    );
+    let page = folder.0.join("report.html");
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("report")
+        .arg(&folder.0)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .expect("qeval runs");
+    assert!(output.status.success());
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(html.contains(r#"data-testid="pass-rate">73.5%"#));
+    assert!(html.contains("default-src 'none'"));
+    assert!(
+        !html.contains("src=\"http"),
+        "nothing loaded from elsewhere"
+    );
+}

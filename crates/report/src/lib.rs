@@ -1,0 +1,295 @@
+//! qeval-report: a run's report as one self-contained HTML page. The summary and charts are
+//! written into the page; the records are embedded as JSON for its table and detail view. It
+//! opens from `file://`, makes no request (its Content Security Policy allows none), and renders
+//! every piece of record text as text. The CLI (`qeval report`) and the browser ("Export static
+//! report") both call [`render`], so both give the same page for the same records.
+
+mod charts;
+mod html;
+
+use std::fmt::Write as _;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use qeval_core::run::summary::{BINS, PASS_THRESHOLD};
+use qeval_core::run::{EvaluationRecord, Rejected, Summary, recheck, summarize};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+pub use html::escape;
+
+const SCRIPT: &str = include_str!("page.js");
+const STYLE: &str = include_str!("page.css");
+
+/// What a report shows.
+#[derive(Debug, Clone)]
+pub struct Report<'a> {
+    /// Usually the run folder's name.
+    pub title: &'a str,
+    pub records: &'a [EvaluationRecord],
+    /// Lines that could not be read, with their numbers.
+    pub rejected: &'a [Rejected],
+    pub lines_read: usize,
+    /// When the report was made (the caller's clock).
+    pub generated_at: &'a str,
+}
+
+/// The page.
+pub fn render(report: &Report) -> String {
+    let summary = summarize(report.records);
+    let mut page = String::with_capacity(64 * 1024 + report.records.len() * 1024);
+    let _ = write!(
+        page,
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '{}'; script-src '{}'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="qeval {}">
+<title>qeval report: {}</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<main class="report">
+<header><h1>qeval report</h1><p class="meta" data-testid="report-meta">{} · generated {} · {} lines read: {} records, {} rejected</p></header>
+"#,
+        hash(STYLE),
+        hash(SCRIPT),
+        env!("CARGO_PKG_VERSION"),
+        escape(report.title),
+        escape(report.title),
+        escape(report.generated_at),
+        report.lines_read,
+        report.records.len(),
+        report.rejected.len()
+    );
+    page.push_str(&summary_cards(&summary));
+    page.push_str(&chart_section(&summary));
+    page.push_str(&rejected_section(report.rejected));
+    page.push_str(&flags_section(report.records));
+    page.push_str(
+        r#"<section class="tests"><h2>Tests</h2>
+<div class="controls">
+<button type="button" id="show-failed">Failed tests</button>
+<button type="button" id="show-all">All tests</button>
+<label><input type="checkbox" id="f-failed"> failed only</label>
+<label>Agent <select id="f-agent"><option value="">all</option></select></label>
+<label>Difficulty <select id="f-difficulty"><option value="">all</option></select></label>
+<input type="search" id="f-search" placeholder="Search id, question, queries">
+<span class="muted" id="count"></span>
+</div>
+<table><thead><tr id="head"></tr></thead><tbody id="rows"></tbody></table>
+<noscript><p class="muted">The table needs JavaScript; the summary and charts above do not.</p></noscript>
+</section>
+<section class="detail" id="detail" hidden></section>
+</main>
+<script type="application/json" id="qeval-data">"#,
+    );
+    page.push_str(&html::json_for_script(
+        &json!({ "records": report.records }),
+    ));
+    let _ = write!(
+        page,
+        "</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    );
+    page
+}
+
+/// A CSP source for inline `text`.
+fn hash(text: &str) -> String {
+    format!(
+        "sha256-{}",
+        STANDARD.encode(Sha256::digest(text.as_bytes()))
+    )
+}
+
+fn summary_cards(s: &Summary) -> String {
+    let cards = [
+        ("tests", "Tests", s.tests.to_string()),
+        ("passed", "Passed", s.passed.to_string()),
+        ("failed", "Failed", s.failed.to_string()),
+        (
+            "pass-rate",
+            "Pass rate",
+            format!("{:.1}%", s.pass_rate * 100.0),
+        ),
+        (
+            "mean-final",
+            "Mean final score",
+            format!("{:.3}", s.mean_final),
+        ),
+        (
+            "mean-semantic",
+            "Mean semantic",
+            format!("{:.3}", s.mean_semantic),
+        ),
+        (
+            "mean-execution",
+            "Mean execution",
+            format!("{:.3}", s.mean_execution),
+        ),
+        (
+            "mean-datatype",
+            "Mean datatype",
+            format!("{:.3}", s.mean_datatype),
+        ),
+        ("errors", "Errors", s.errors.to_string()),
+    ];
+    let mut html = String::from(r#"<section class="summary" aria-label="Summary">"#);
+    for (id, name, value) in cards {
+        let _ = write!(
+            html,
+            r#"<div class="card"><span class="value" data-testid="{id}">{}</span><span class="name">{name}</span></div>"#,
+            escape(&value)
+        );
+    }
+    html.push_str("</section>\n");
+    html
+}
+
+fn chart_section(s: &Summary) -> String {
+    use charts::{Bar, Marker, bars};
+    let histogram: Vec<Bar> = s
+        .histogram
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| Bar {
+            label: format!("{:.1}", i as f64 / BINS as f64),
+            value: n as f64,
+            note: n.to_string(),
+        })
+        .collect();
+    let max = s.histogram.iter().copied().max().unwrap_or(0) as f64;
+    let means: Vec<Bar> = [
+        ("final", s.mean_final),
+        ("semantic", s.mean_semantic),
+        ("execution", s.mean_execution),
+        ("datatype", s.mean_datatype),
+    ]
+    .into_iter()
+    .map(|(label, value)| Bar {
+        label: label.into(),
+        value,
+        note: format!("{value:.2}"),
+    })
+    .collect();
+    let rates = |groups: &std::collections::BTreeMap<String, qeval_core::run::Group>| -> Vec<Bar> {
+        groups
+            .iter()
+            .map(|(name, g)| Bar {
+                label: name.clone(),
+                value: g.pass_rate(),
+                note: format!("{}/{}", g.passed, g.tests),
+            })
+            .collect()
+    };
+    let marker = Marker {
+        at: PASS_THRESHOLD,
+        label: format!("pass ≥ {PASS_THRESHOLD}"),
+    };
+    format!(
+        "<section class=\"charts\">{}{}{}{}</section>\n",
+        bars(
+            "chart-histogram",
+            "Final scores",
+            &histogram,
+            max,
+            Some(&marker)
+        ),
+        bars(
+            "chart-components",
+            "Mean component scores",
+            &means,
+            1.0,
+            None
+        ),
+        bars(
+            "chart-difficulty",
+            "Pass rate by difficulty",
+            &rates(&s.by_difficulty),
+            1.0,
+            None
+        ),
+        bars(
+            "chart-agent",
+            "Pass rate by agent",
+            &rates(&s.by_agent),
+            1.0,
+            None
+        ),
+    )
+}
+
+fn rejected_section(rejected: &[Rejected]) -> String {
+    if rejected.is_empty() {
+        return String::new();
+    }
+    let mut html = format!(
+        r#"<section class="rejected"><h2>Rejected lines ({})</h2><ul>"#,
+        rejected.len()
+    );
+    for r in rejected {
+        let _ = write!(html, "<li>Line {}: {}</li>", r.line, escape(&r.reason));
+    }
+    html.push_str("</ul></section>\n");
+    html
+}
+
+fn flags_section(records: &[EvaluationRecord]) -> String {
+    let mut items = String::new();
+    let mut count = 0;
+    for record in records {
+        for d in recheck(record) {
+            count += 1;
+            let _ = write!(
+                items,
+                "<li>Test {}: {} is {} but its data gives {} ({})</li>",
+                escape(&record.key()),
+                d.field,
+                escape(&d.stored.to_string()),
+                escape(&d.recomputed.to_string()),
+                escape(&d.reason)
+            );
+        }
+    }
+    if count == 0 {
+        return String::new();
+    }
+    format!(
+        r#"<section class="flags"><h2>Stored scores their data contradicts ({count})</h2><ul>{items}</ul></section>
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qeval_core::run::read_records;
+
+    #[test]
+    fn record_text_is_escaped_and_the_policy_allows_only_the_page_itself() {
+        let text = r#"{"test_id": "<b>1</b>", "question": "<script>alert(1)</script>", "agent_used": "<img src=x onerror=alert(2)>", "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}"#;
+        let lines = read_records::<EvaluationRecord>(text);
+        let records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
+        let page = render(&Report {
+            title: "run <x>",
+            records: &records,
+            rejected: &[],
+            lines_read: 1,
+            generated_at: "now",
+        });
+        assert!(
+            !page.contains("<script>alert"),
+            "no raw markup from the data"
+        );
+        assert!(!page.contains("<img src=x"), "no raw markup from the data");
+        assert!(
+            page.contains("&lt;img src=x onerror=alert(2)&gt;"),
+            "the agent label is escaped in the chart"
+        );
+        assert!(page.contains("default-src 'none'"));
+        assert!(page.contains(&hash(SCRIPT)));
+        assert!(page.contains(r#"data-testid="pass-rate">100.0%"#));
+    }
+}

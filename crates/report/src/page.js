@@ -1,0 +1,199 @@
+// The report's table and detail view. Every piece of record text is set with textContent: it
+// is data, never markup.
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("qeval-data").textContent);
+  const records = data.records;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text, cls) => {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    return node;
+  };
+  const score = (r, k) => (r.qas_evaluation ? r.qas_evaluation[k] : null);
+  const fmt = (x) => (typeof x === "number" ? x.toFixed(2) : "—");
+  const COLUMNS = [
+    ["test_id", "Test", (r) => r.test_id],
+    ["agent_used", "Agent", (r) => r.agent_used || ""],
+    ["difficulty", "Difficulty", (r) => r.difficulty || ""],
+    ["final_score", "Final", (r) => score(r, "final_score")],
+    ["semantic_score", "Semantic", (r) => score(r, "semantic_score")],
+    ["execution_score", "Execution", (r) => score(r, "execution_score")],
+    ["datatype_score", "Datatype", (r) => score(r, "datatype_score")],
+    ["passed", "Result", (r) => score(r, "passed")],
+  ];
+  const LIMIT = 500;
+  let sortKey = "test_id";
+  let sortUp = true;
+
+  function fill(select, values) {
+    for (const v of [...new Set(values)].filter((v) => v).sort()) select.append(el("option", v));
+  }
+  fill($("f-agent"), records.map((r) => r.agent_used));
+  fill($("f-difficulty"), records.map((r) => r.difficulty));
+
+  function matches(r) {
+    if ($("f-failed").checked && score(r, "passed") !== false) return false;
+    const agent = $("f-agent").value;
+    if (agent && r.agent_used !== agent) return false;
+    const difficulty = $("f-difficulty").value;
+    if (difficulty && r.difficulty !== difficulty) return false;
+    const text = $("f-search").value.trim().toLowerCase();
+    if (text) {
+      const hay = [r.test_id, r.question, r.generated_sql, r.expected_sql].join(" ").toLowerCase();
+      if (!hay.includes(text)) return false;
+    }
+    return true;
+  }
+
+  function compare(a, b) {
+    const get = COLUMNS.find((c) => c[0] === sortKey)[2];
+    const x = get(a);
+    const y = get(b);
+    let order;
+    if (typeof x === "number" && typeof y === "number") order = x - y;
+    else order = String(x ?? "").localeCompare(String(y ?? ""), undefined, { numeric: true });
+    return sortUp ? order : -order;
+  }
+
+  function render() {
+    const rows = records.map((r, i) => [r, i]).filter(([r]) => matches(r));
+    rows.sort((a, b) => compare(a[0], b[0]));
+    const body = $("rows");
+    body.replaceChildren();
+    for (const [r, i] of rows.slice(0, LIMIT)) {
+      const tr = el("tr");
+      tr.dataset.index = i;
+      for (const [key, , get] of COLUMNS) {
+        const v = get(r);
+        if (key === "passed") tr.append(el("td", v === true ? "PASS" : v === false ? "FAIL" : "—", v ? "pass" : "fail"));
+        else if (typeof v === "number" && key !== "test_id") tr.append(el("td", fmt(v)));
+        else tr.append(el("td", v));
+      }
+      tr.addEventListener("click", () => detail(i));
+      body.append(tr);
+    }
+    $("count").textContent =
+      rows.length > LIMIT ? `showing ${LIMIT} of ${rows.length} matching tests` : `${rows.length} matching tests`;
+  }
+
+  function tokens(text) {
+    return (text || "").split(/(\s+|[(),;])/).filter((t) => t !== "");
+  }
+
+  // Word-level differences by longest common subsequence (capped, so huge queries stay quick).
+  function diff(a, b) {
+    const x = tokens(a).slice(0, 1500);
+    const y = tokens(b).slice(0, 1500);
+    const n = x.length;
+    const m = y.length;
+    const table = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--)
+        table[i][j] = x[i] === y[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+    const left = [];
+    const right = [];
+    let i = 0;
+    let j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && x[i] === y[j]) {
+        left.push([x[i], null]);
+        right.push([y[j], null]);
+        i++;
+        j++;
+      } else if (j >= m || (i < n && table[i + 1][j] >= table[i][j + 1])) {
+        left.push([x[i++], "del"]);
+      } else {
+        right.push([y[j++], "ins"]);
+      }
+    }
+    return [left, right];
+  }
+
+  function code(parts) {
+    const pre = el("pre");
+    for (const [text, kind] of parts) pre.append(kind ? el(kind, text) : document.createTextNode(text));
+    return pre;
+  }
+
+  function resultView(value) {
+    if (Array.isArray(value) && value.length && value.every((row) => row && typeof row === "object" && !Array.isArray(row))) {
+      const columns = [...new Set(value.flatMap((row) => Object.keys(row)))];
+      const table = el("table");
+      const head = el("tr");
+      for (const c of columns) head.append(el("th", c));
+      table.append(head);
+      for (const row of value.slice(0, 200)) {
+        const tr = el("tr");
+        for (const c of columns) tr.append(el("td", row[c] === undefined ? "" : JSON.stringify(row[c])));
+        table.append(tr);
+      }
+      return table;
+    }
+    return el("pre", value === undefined || value === null ? "(none)" : JSON.stringify(value, null, 2));
+  }
+
+  const KNOWN = new Set(["test_id", "question", "agent_used", "difficulty", "expected_sql", "generated_sql", "expected_results", "actual_results", "qas_evaluation"]);
+
+  function detail(index) {
+    const r = records[index];
+    const box = $("detail");
+    box.replaceChildren();
+    box.hidden = false;
+    box.append(el("h2", `Test ${r.test_id}`));
+    box.append(el("p", r.question || "(no question)"));
+    const [left, right] = diff(r.expected_sql, r.generated_sql);
+    const side = el("div", null, "side");
+    const a = el("div");
+    a.append(el("h3", "Expected query"), code(left));
+    const b = el("div");
+    b.append(el("h3", "Generated query"), code(right));
+    side.append(a, b);
+    box.append(side);
+    const results = el("div", null, "side");
+    const ra = el("div");
+    ra.append(el("h3", "Expected results"), resultView(r.expected_results));
+    const rb = el("div");
+    rb.append(el("h3", "Actual results"), resultView(r.actual_results));
+    results.append(ra, rb);
+    box.append(results);
+    const q = r.qas_evaluation;
+    if (q) {
+      box.append(el("h3", `Scores: final ${fmt(q.final_score)}, ${q.passed ? "PASS" : "FAIL"}`));
+      const list = el("ul");
+      const b2 = q.breakdown || {};
+      list.append(el("li", `Semantic ${fmt(q.semantic_score)}: ${b2.semantic_explanation || ""}`));
+      list.append(el("li", `Execution ${fmt(q.execution_score)}: ${b2.execution_explanation || ""}`));
+      list.append(el("li", `Datatype ${fmt(q.datatype_score)}: ${b2.datatype_explanation || ""}`));
+      box.append(list);
+    }
+    const extra = Object.fromEntries(Object.entries(r).filter(([k]) => !KNOWN.has(k)));
+    if (Object.keys(extra).length) box.append(el("h3", "Other fields"), el("pre", JSON.stringify(extra, null, 2)));
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  const head = $("head");
+  for (const [key, label] of COLUMNS) {
+    const th = el("th", label);
+    th.addEventListener("click", () => {
+      sortUp = sortKey === key ? !sortUp : true;
+      sortKey = key;
+      render();
+    });
+    head.append(th);
+  }
+  for (const id of ["f-failed", "f-agent", "f-difficulty", "f-search"]) $(id).addEventListener("input", render);
+  $("show-failed").addEventListener("click", () => {
+    $("f-failed").checked = true;
+    render();
+  });
+  $("show-all").addEventListener("click", () => {
+    $("f-failed").checked = false;
+    $("f-agent").value = "";
+    $("f-difficulty").value = "";
+    $("f-search").value = "";
+    render();
+  });
+  render();
+})();
