@@ -11,21 +11,40 @@ const LEFT: f64 = 40.0;
 const BOTTOM: f64 = 40.0;
 const TOP: f64 = 16.0;
 
+/// One chart: bars on a y axis from 0 to `max`, and maybe a marker line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub bars: Vec<Bar>,
+    pub max: f64,
+    pub marker: Option<Marker>,
+}
+
 /// One bar: its label under the axis, its value, the text above it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Bar {
     pub label: String,
     pub value: f64,
     pub note: String,
 }
 
+#[derive(Debug, Clone, PartialEq)]
 /// A vertical line across the plot at `at` (0..1 of the x axis), with its label.
 pub struct Marker {
     pub at: f64,
     pub label: String,
 }
 
-/// A bar chart with a y axis from 0 to `max`.
-pub fn bars(id: &str, title: &str, bars: &[Bar], max: f64, marker: Option<&Marker>) -> String {
+/// The chart as an SVG figure.
+pub fn svg(chart: &Chart) -> String {
+    let (id, title, bars, max, marker) = (
+        chart.id,
+        chart.title,
+        &chart.bars,
+        chart.max,
+        chart.marker.as_ref(),
+    );
     let plot_w = WIDTH - LEFT - 8.0;
     let plot_h = HEIGHT - TOP - BOTTOM;
     let max = if max > 0.0 { max } else { 1.0 };

@@ -7,6 +7,8 @@
 mod charts;
 mod html;
 
+pub use charts::{Bar, Chart, Marker};
+
 use std::fmt::Write as _;
 
 use base64::Engine;
@@ -148,8 +150,8 @@ fn summary_cards(s: &Summary) -> String {
     html
 }
 
-fn chart_section(s: &Summary) -> String {
-    use charts::{Bar, Marker, bars};
+/// The report's four charts as data: the page draws them as SVG, the app on a canvas.
+pub fn charts(s: &Summary) -> Vec<Chart> {
     let histogram: Vec<Bar> = s
         .histogram
         .iter()
@@ -184,41 +186,44 @@ fn chart_section(s: &Summary) -> String {
             })
             .collect()
     };
-    let marker = Marker {
-        at: PASS_THRESHOLD,
-        label: format!("pass ≥ {PASS_THRESHOLD}"),
-    };
-    format!(
-        "<section class=\"charts\">{}{}{}{}</section>\n",
-        bars(
-            "chart-histogram",
-            "Final scores",
-            &histogram,
+    vec![
+        Chart {
+            id: "chart-histogram",
+            title: "Final scores",
+            bars: histogram,
             max,
-            Some(&marker)
-        ),
-        bars(
-            "chart-components",
-            "Mean component scores",
-            &means,
-            1.0,
-            None
-        ),
-        bars(
-            "chart-difficulty",
-            "Pass rate by difficulty",
-            &rates(&s.by_difficulty),
-            1.0,
-            None
-        ),
-        bars(
-            "chart-agent",
-            "Pass rate by agent",
-            &rates(&s.by_agent),
-            1.0,
-            None
-        ),
-    )
+            marker: Some(Marker {
+                at: PASS_THRESHOLD,
+                label: format!("pass ≥ {PASS_THRESHOLD}"),
+            }),
+        },
+        Chart {
+            id: "chart-components",
+            title: "Mean component scores",
+            bars: means,
+            max: 1.0,
+            marker: None,
+        },
+        Chart {
+            id: "chart-difficulty",
+            title: "Pass rate by difficulty",
+            bars: rates(&s.by_difficulty),
+            max: 1.0,
+            marker: None,
+        },
+        Chart {
+            id: "chart-agent",
+            title: "Pass rate by agent",
+            bars: rates(&s.by_agent),
+            max: 1.0,
+            marker: None,
+        },
+    ]
+}
+
+fn chart_section(s: &Summary) -> String {
+    let svgs: String = charts(s).iter().map(charts::svg).collect();
+    format!("<section class=\"charts\">{svgs}</section>\n")
 }
 
 fn rejected_section(rejected: &[Rejected]) -> String {

@@ -3,8 +3,10 @@
 
 mod app;
 mod components;
+mod download;
 mod hooks;
 mod judge;
+mod report;
 mod scoring;
 mod share;
 mod state;

@@ -10,7 +10,7 @@ fn bench_dir() -> PathBuf {
 }
 
 pub fn run(steps: &mut Steps) -> Result<(), String> {
-    tools::setup(steps, tools::Needs::WEB)?;
+    tools::setup(steps, tools::Needs::ALL)?;
     let out = bench_dir();
     std::fs::create_dir_all(&out)
         .map_err(|err| format!("cannot create {}: {err}", out.display()))?;
@@ -97,6 +97,19 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             run::cargo_tool("trunk")
                 .args(["build", "--release"])
                 .status_ok("trunk build")
+        },
+    )?;
+
+    let e2e = root().join("tests").join("e2e");
+    steps.run(
+        "report bench",
+        "10,000 and 100,000 records in the report view of headless chromium",
+        || {
+            run::program("node")
+                .args(["bench/report.bench.mjs"])
+                .current_dir(&e2e)
+                .env("QEVAL_DIST", root().join("dist"))
+                .status_ok("the report bench")
         },
     )?;
 

@@ -11,7 +11,7 @@ use qeval_core::profiles::Profile;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, Summary, TestResult, evaluate_test, pair_of_test,
-    read_records, recheck, summarize,
+    read_questions, read_records, recheck, summarize,
 };
 use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
 
@@ -188,14 +188,7 @@ fn questions(args: &RunArgs) -> Result<BTreeMap<String, Question>, Failure> {
     let Some(path) = path else {
         return Ok(BTreeMap::new());
     };
-    let text = file_text(&path)?;
-    let text = match serde_json::from_str::<serde_json::Value>(&text) {
-        Ok(serde_json::Value::Object(mut object)) if object.contains_key("questions") => {
-            object.remove("questions").unwrap_or_default().to_string()
-        }
-        _ => text,
-    };
-    let lines: Lines<Question> = read_records(&text);
+    let lines: Lines<Question> = read_questions(&file_text(&path)?);
     report_rejected(&path, &lines);
     Ok(lines
         .records

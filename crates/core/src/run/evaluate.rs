@@ -7,7 +7,7 @@ use super::record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestRe
 use crate::datatype::AnswerType;
 use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
-use crate::score::{ScoreOptions, score_pair};
+use crate::score::{ScoreOptions, result_metrics_of};
 use crate::scorecard::Scorecard;
 
 /// The pair a test result is scored as: the agent's query and results, and the expectation from
@@ -169,20 +169,20 @@ pub fn recheck(record: &EvaluationRecord) -> Vec<Disagreement> {
         profile: Profile::preset(ProfileName::Qas),
         ..ScoreOptions::default()
     };
-    let card = score_pair(&pair, &options);
+    let metrics = result_metrics_of(&pair, &options);
     let checks = [
         ("execution_score", "execution", stored.execution_score),
         ("datatype_score", "datatype", stored.datatype_score),
     ];
     for (field, metric, value) in checks {
-        if let Some(score) = card.metrics.get(metric).and_then(|m| m.score)
+        if let Some(score) = metrics.get(metric).and_then(|m| m.score)
             && (score - value).abs() > SLACK
         {
             found.push(Disagreement {
                 field,
                 stored: number(value),
                 recomputed: number(score),
-                reason: card.metrics[metric].explanation.clone(),
+                reason: metrics[metric].explanation.clone(),
             });
         }
     }

@@ -63,6 +63,18 @@ pub fn read_records<T: DeserializeOwned>(text: &str) -> Lines<T> {
     lines
 }
 
+/// Reads a questions file: a JSON array, `{"questions": [...]}`, or JSON Lines.
+pub fn read_questions(text: &str) -> Lines<super::record::Question> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim_start().starts_with('{')
+        && let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(text)
+        && let Some(questions) = object.remove("questions")
+    {
+        return read_records(&questions.to_string());
+    }
+    read_records(text)
+}
+
 fn read_array<T: DeserializeOwned>(text: &str) -> Lines<T> {
     let mut lines = Lines::default();
     let items = match serde_json::from_str::<Vec<Value>>(text) {

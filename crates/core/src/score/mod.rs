@@ -99,6 +99,17 @@ pub fn table_accuracy_of_sql(
     Ok(table_accuracy(&generated, expected, options.table_match))
 }
 
+/// Only the metrics a pair's results determine (results match, execution, datatype): what a
+/// stored record can be checked against without parsing or judging its queries.
+pub fn result_metrics_of(pair: &PairInput, options: &ScoreOptions) -> BTreeMap<String, Metric> {
+    let profile = pair
+        .profile
+        .map_or_else(|| options.profile.clone(), Profile::preset);
+    let mut metrics = BTreeMap::new();
+    result_metrics::add(&mut metrics, pair, &profile, options);
+    metrics
+}
+
 /// Scores one pair with the structural judge.
 pub fn score_pair(pair: &PairInput, options: &ScoreOptions) -> Scorecard {
     score_pair_judged(pair, options, &BTreeMap::new())

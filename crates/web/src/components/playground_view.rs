@@ -1,0 +1,298 @@
+//! The playground: two queries (and optionally their results) in, a scorecard out, all of it in
+//! the URL.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use qeval_core::datatype::AnswerType;
+use qeval_core::profiles::ProfileName;
+use qeval_core::results::compare::Mode;
+use qeval_core::sql::SqlDialect;
+use qeval_core::{Language, Scorecard};
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+use super::{
+    ChoiceSelect, CopyLink, DownloadScorecard, JudgeSettingsPanel, LangfuseSend, MetricCard,
+    ProfileSummary, QueryEditor, ResultEditor,
+};
+use crate::hooks::{JudgeStatus, initial_state, use_debounced, use_llm_judge, use_shared_url};
+use crate::judge::{JudgeRun, JudgeSettings, VerdictCache};
+use crate::scoring::score;
+use crate::state::Action;
+
+/// How long typing must pause before the queries are scored again.
+const SETTLE_MILLIS: u32 = 150;
+/// How long typing (or editing the judge's settings) must pause before the LLM judge is asked:
+/// longer, because every question costs a call.
+const JUDGE_SETTLE_MILLIS: u32 = 700;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub settings: JudgeSettings,
+    pub on_settings: Callback<JudgeSettings>,
+}
+
+#[component]
+pub fn PlaygroundView(props: &Props) -> Html {
+    let start = use_memo((), |()| initial_state());
+    let state = {
+        let start = start.clone();
+        use_reducer(move || start.0.clone())
+    };
+    let dispatch = {
+        let state = state.clone();
+        Callback::from(move |action: Action| state.dispatch(action))
+    };
+    let settled = use_debounced((*state).clone(), SETTLE_MILLIS);
+    let share_problem = use_shared_url(&settled, dispatch.clone());
+
+    let settings = &props.settings;
+    let (judged_state, judged_settings) =
+        use_debounced(((*state).clone(), settings.clone()), JUDGE_SETTLE_MILLIS);
+    let judge = use_llm_judge(&judged_state, &judged_settings);
+    let run = judge.run_for(&settled);
+    let card = use_memo((settled.clone(), run.clone()), |(state, run)| {
+        let empty = BTreeMap::new();
+        Rc::new(score(
+            state,
+            run.as_ref().map_or(&empty, |run| &run.outcomes),
+        ))
+    });
+    let card: Rc<Scorecard> = (*card).clone();
+
+    // The cache's counts change as verdicts come and go; this re-reads them.
+    let cache_revision = use_state(|| 0u32);
+    {
+        let cache_revision = cache_revision.clone();
+        use_effect_with((), move |()| {
+            spawn_local(async move {
+                VerdictCache::shared().count().await;
+                cache_revision.set(1);
+            });
+        });
+    }
+    let on_cache_cleared = {
+        let cache_revision = cache_revision.clone();
+        Callback::from(move |()| cache_revision.set(*cache_revision + 1))
+    };
+
+    let both_given = !settled.generated.trim().is_empty() && !settled.expected.trim().is_empty();
+    html! {
+        <>
+            <header class="top">
+                <h1>{ "qeval" }<span class="subtitle">{ " playground" }</span></h1>
+                <ChoiceSelect
+                    id="language"
+                    label="Language"
+                    options={vec![("sql".into(), "SQL".into()), ("kql".into(), "KQL".into())]}
+                    value={if state.language == Language::Kql { "kql" } else { "sql" }}
+                    on_change={dispatch.reform(|v: String| Action::SetLanguage(v.parse().unwrap_or_default()))}
+                />
+                if state.language == Language::Sql {
+                    <ChoiceSelect
+                        id="dialect"
+                        label="Dialect"
+                        options={SqlDialect::ALL.iter().map(|d| (d.name().into(), d.label().into())).collect::<Vec<_>>()}
+                        value={state.dialect.name()}
+                        on_change={dispatch.reform(|v: String| Action::SetDialect(v.parse().unwrap_or_default()))}
+                    />
+                }
+                <ChoiceSelect
+                    id="profile"
+                    label="Profile"
+                    title="How the metrics add up to a total and a pass"
+                    options={profile_options()}
+                    value={state.profile.name()}
+                    on_change={dispatch.reform(|v: String| Action::SetProfile(v.parse().unwrap_or(ProfileName::Qas)))}
+                />
+                <ChoiceSelect
+                    id="mode"
+                    label="Results"
+                    title="How result tables are compared"
+                    options={mode_options()}
+                    value={state.mode.map_or("auto", |m| m.name())}
+                    on_change={dispatch.reform(|v: String| Action::SetMode(v.parse().ok()))}
+                />
+                <CopyLink state={(*state).clone()} problem={share_problem} />
+            </header>
+            <JudgeSettingsPanel
+                settings={settings.clone()}
+                on_change={props.on_settings.clone()}
+                stats={VerdictCache::shared().stats()}
+                {on_cache_cleared}
+            />
+            if let Some(notice) = &start.1 {
+                <p class="notice" role="alert">{ notice.clone() }</p>
+            }
+            <main>
+                <div class="editors">
+                    <QueryEditor
+                        id="generated"
+                        label="Generated query"
+                        value={state.generated.clone()}
+                        on_input={dispatch.reform(Action::SetGenerated)}
+                        report={(!settled.generated.trim().is_empty()).then(|| card.generated.clone())}
+                        analysed_text={settled.generated.clone()}
+                    />
+                    <QueryEditor
+                        id="expected"
+                        label="Expected query"
+                        value={state.expected.clone()}
+                        on_input={dispatch.reform(Action::SetExpected)}
+                        report={(!settled.expected.trim().is_empty()).then(|| card.expected.clone()).flatten()}
+                        analysed_text={settled.expected.clone()}
+                    />
+                </div>
+                <details class="results-input" open={!state.expected_result.is_empty() || !state.generated_result.is_empty()}>
+                    <summary>{ "Results (optional): execution, results match and datatype scores" }</summary>
+                    <div class="editors">
+                        <ResultEditor
+                            id="generated-result"
+                            label="Generated query's result (JSON)"
+                            value={state.generated_result.clone()}
+                            on_input={dispatch.reform(Action::SetGeneratedResult)}
+                        />
+                        <ResultEditor
+                            id="expected-result"
+                            label="Expected result (JSON)"
+                            value={state.expected_result.clone()}
+                            on_input={dispatch.reform(Action::SetExpectedResult)}
+                        />
+                    </div>
+                    <ChoiceSelect
+                        id="answer-type"
+                        label="Expected answer type"
+                        options={answer_type_options()}
+                        value={state.answer_type.map_or("none", |t| t.name())}
+                        on_change={dispatch.reform(|v: String| Action::SetAnswerType(v.parse().ok()))}
+                    />
+                </details>
+                <section class="results" aria-label="Scores">
+                    if both_given {
+                        <p class="identical" data-testid="identical">
+                            if card.identical {
+                                <span class="badge pass">{ "Queries are identical" }</span>
+                            } else {
+                                <span class="badge">{ "Queries differ after normalization" }</span>
+                            }
+                        </p>
+                        { judge_status(&judge, run.as_deref()) }
+                        if let Some(result) = &card.profile {
+                            <ProfileSummary result={result.clone()} />
+                        }
+                        <div class="metrics">
+                            { for ordered_metrics(&card).into_iter().map(|(name, weight)| html! {
+                                <MetricCard name={name.clone()} metric={card.metrics[&name].clone()} {weight} />
+                            }) }
+                        </div>
+                        <div class="row exports">
+                            <DownloadScorecard card={card.clone()} />
+                            if !judged_settings.langfuse_public_key.trim().is_empty() {
+                                <LangfuseSend
+                                    card={card.clone()}
+                                    host={judged_settings.langfuse_host.clone()}
+                                    public_key={judged_settings.langfuse_public_key.clone()}
+                                />
+                            }
+                        </div>
+                    } else {
+                        <p class="muted">{ "Type both queries to see their scores." }</p>
+                    }
+                </section>
+            </main>
+            <footer>
+                if judged_settings.enabled {
+                    { format!("Scored in this browser; queries are sent only to the LLM judge at {}.", judged_settings.base_url) }
+                } else {
+                    { "Scored in this browser: nothing you type leaves the page." }
+                }
+            </footer>
+        </>
+    }
+}
+
+fn profile_options() -> Vec<(AttrValue, AttrValue)> {
+    [
+        ProfileName::Qas,
+        ProfileName::KqlBatch,
+        ProfileName::SqlMetrics,
+    ]
+    .into_iter()
+    .map(|p| {
+        let label = match p {
+            ProfileName::Qas => "QAS (seed 003)",
+            ProfileName::KqlBatch => "KQL batch (seed 000)",
+            _ => "SQL metrics (seed 002)",
+        };
+        (p.name().into(), label.into())
+    })
+    .collect()
+}
+
+fn mode_options() -> Vec<(AttrValue, AttrValue)> {
+    std::iter::once(("auto".into(), "profile default".into()))
+        .chain(Mode::ALL.into_iter().map(|m| {
+            (
+                m.name().into(),
+                format!("{} — {}", m.name(), m.description()).into(),
+            )
+        }))
+        .collect()
+}
+
+fn answer_type_options() -> Vec<(AttrValue, AttrValue)> {
+    std::iter::once(("none".into(), "not given".into()))
+        .chain(
+            AnswerType::ALL
+                .into_iter()
+                .map(|t| (t.name().into(), t.name().into())),
+        )
+        .collect()
+}
+
+/// The profile's metrics first (with their weights), then the rest.
+fn ordered_metrics(card: &Scorecard) -> Vec<(String, Option<f64>)> {
+    let weights = card
+        .profile
+        .as_ref()
+        .map(|p| p.parts.clone())
+        .unwrap_or_default();
+    let mut names: Vec<(String, Option<f64>)> = card
+        .metrics
+        .keys()
+        .map(|name| (name.clone(), weights.get(name).map(|p| p.weight)))
+        .collect();
+    names.sort_by_key(|(name, weight)| (weight.is_none(), name != "table_accuracy", name.clone()));
+    names
+}
+
+/// What the LLM judge did for the pair on screen, in one line.
+fn judge_status(status: &JudgeStatus, run: Option<&JudgeRun>) -> Html {
+    let text = match (status, run) {
+        (JudgeStatus::Off, _) => return html! {},
+        (JudgeStatus::Blocked(problem), _) => format!("LLM judge not asked: {problem}"),
+        (_, Some(run)) if run.outcomes.is_empty() => {
+            "LLM judge not needed: the queries are identical after normalization.".to_string()
+        }
+        (_, Some(run)) => format!(
+            "LLM judge: {} ({} from cache, {}, {}) in {:.0} ms",
+            count(run.outcomes.len(), "verdict"),
+            run.hits,
+            count(run.calls as usize, "call"),
+            count(run.errors as usize, "error"),
+            run.millis
+        ),
+        (_, None) => "Asking the LLM judge…".to_string(),
+    };
+    html! { <p class="judge-status note" role="status" data-testid="judge-status">{ text }</p> }
+}
+
+/// `1 call`, `2 calls`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -1,0 +1,336 @@
+use std::cell::Cell;
+use std::rc::Rc;
+
+use qeval_core::profiles::ProfileName;
+use qeval_core::run::{compare_runs, summarize};
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+use super::{
+    ChoiceSelect, JudgeSettingsPanel, RunCharts, RunComparisonView, RunLoader, RunSummary,
+    TestDetail, TestTable,
+};
+use crate::download::save;
+use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check};
+use crate::judge::{JudgeSettings, VerdictCache};
+use crate::report::load::{Source, fetched, read_run};
+use crate::report::score::{jsonl, score_run};
+use crate::report::{LoadedRun, Shared};
+
+/// The example run shipped with the app (`static/example-run`, copied next to the page).
+const EXAMPLE: &str = "example-run/run-2026-11-20T14-30-00/evaluation-results.jsonl";
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub settings: JudgeSettings,
+    pub on_settings: Callback<JudgeSettings>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Work {
+    Idle,
+    Loading { done: f64, total: f64 },
+    Scoring { done: usize, total: usize },
+}
+
+/// Which run a load is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Main,
+    Compare,
+}
+
+#[component]
+pub fn ReportView(props: &Props) -> Html {
+    let run = use_state(|| None::<Rc<LoadedRun>>);
+    let other = use_state(|| None::<Rc<LoadedRun>>);
+    let work = use_state(|| Work::Idle);
+    let problem = use_state(|| None::<String>);
+    let selected = use_state(|| None::<usize>);
+    let profile = use_state_eq(|| ProfileName::Qas);
+    let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
+    let cache_revision = use_state(|| 0u32);
+
+    let load = {
+        let (run, other, work, problem, selected) = (
+            run.clone(),
+            other.clone(),
+            work.clone(),
+            problem.clone(),
+            selected.clone(),
+        );
+        Callback::from(move |(slot, name, sources): (Slot, String, Vec<Source>)| {
+            let (run, other, work, problem, selected) = (
+                run.clone(),
+                other.clone(),
+                work.clone(),
+                problem.clone(),
+                selected.clone(),
+            );
+            problem.set(None);
+            work.set(Work::Loading {
+                done: 0.0,
+                total: 1.0,
+            });
+            spawn_local(async move {
+                let progress = {
+                    let work = work.clone();
+                    Rc::new(move |done: f64, total: f64| work.set(Work::Loading { done, total }))
+                };
+                let result = read_run(name, sources, progress).await;
+                work.set(Work::Idle);
+                match result {
+                    Ok(loaded) => {
+                        let loaded = Some(Rc::new(loaded));
+                        match slot {
+                            Slot::Main => {
+                                selected.set(None);
+                                run.set(loaded);
+                            }
+                            Slot::Compare => other.set(loaded),
+                        }
+                    }
+                    Err(err) => problem.set(Some(err)),
+                }
+            });
+        })
+    };
+    let fetch = {
+        let (load, problem) = (load.clone(), problem.clone());
+        Callback::from(move |url: String| {
+            let (load, problem) = (load.clone(), problem.clone());
+            spawn_local(async move {
+                match fetched(&url).await {
+                    Ok(sources) => load.emit((Slot::Main, run_name(&url), sources)),
+                    Err(err) => problem.set(Some(err)),
+                }
+            });
+        })
+    };
+    {
+        let fetch = fetch.clone();
+        use_effect_with((), move |()| {
+            if let Some(url) = run_parameter() {
+                fetch.emit(url);
+            }
+        });
+    }
+    let on_score = {
+        let (run, work, cancel, settings, profile) = (
+            run.clone(),
+            work.clone(),
+            cancel.clone(),
+            props.settings.clone(),
+            *profile,
+        );
+        let cache_revision = cache_revision.clone();
+        Callback::from(move |_| {
+            let Some(loaded) = (*run).clone() else { return };
+            let Some(raw) = loaded.raw.clone() else {
+                return;
+            };
+            let flag = Rc::new(Cell::new(false));
+            *cancel.borrow_mut() = flag.clone();
+            let (run, work, settings) = (run.clone(), work.clone(), settings.clone());
+            let cache_revision = cache_revision.clone();
+            work.set(Work::Scoring {
+                done: 0,
+                total: raw.tests.len(),
+            });
+            spawn_local(async move {
+                let progress = {
+                    let work = work.clone();
+                    move |done, total| work.set(Work::Scoring { done, total })
+                };
+                let records = score_run(&raw, profile, &settings, flag, progress).await;
+                work.set(Work::Idle);
+                if let Some(records) = records {
+                    run.set(Some(Rc::new(LoadedRun {
+                        records: Shared(Rc::new(records)),
+                        raw: None,
+                        ..(*loaded).clone()
+                    })));
+                }
+                cache_revision.set(*cache_revision + 1);
+            });
+        })
+    };
+    let on_cancel = {
+        let cancel = cancel.clone();
+        Callback::from(move |_| cancel.borrow().set(true))
+    };
+
+    let summary = use_memo(run.as_ref().map(|r| r.records.clone()), |records| {
+        Shared(Rc::new(
+            records
+                .as_ref()
+                .map(|r| summarize(r.iter()))
+                .unwrap_or_default(),
+        ))
+    });
+    let flags = use_stored_score_check(run.as_ref().map(|r| r.records.clone()));
+    let comparison = use_memo(
+        (
+            run.as_ref().map(|r| r.records.clone()),
+            other.as_ref().map(|r| r.records.clone()),
+        ),
+        |(a, b)| match (a, b) {
+            (Some(a), Some(b)) => Some(Shared(Rc::new(compare_runs(a, b)))),
+            _ => None,
+        },
+    );
+
+    html! {
+        <>
+            <header class="top">
+                <h1>{ "qeval" }<span class="subtitle">{ " run report" }</span></h1>
+            </header>
+            <JudgeSettingsPanel
+                settings={props.settings.clone()}
+                on_change={props.on_settings.clone()}
+                stats={VerdictCache::shared().stats()}
+                on_cache_cleared={Callback::from(move |()| cache_revision.set(*cache_revision + 1))}
+            />
+            <RunLoader
+                id="run"
+                label="Drop a run folder here (evaluation-results.jsonl, or test-results.jsonl with its questions file), or pick its files."
+                on_sources={load.reform(|(name, sources)| (Slot::Main, name, sources))}
+                on_example={Some(fetch.reform(|()| EXAMPLE.to_string()))}
+            />
+            { progress_view(&work, on_cancel) }
+            if let Some(problem) = &*problem {
+                <p class="notice" role="alert" data-testid="load-problem">{ problem.clone() }</p>
+            }
+            if let Some(loaded) = &*run {
+                <p class="note" data-testid="load-status">
+                    { format!("{}: {} lines read: {} records, {} rejected ({})", loaded.name, loaded.lines_read, loaded.records.len().max(loaded.raw.as_ref().map_or(0, |r| r.tests.len())), loaded.rejected.len(), loaded.files.join(", ")) }
+                </p>
+                if !loaded.rejected.is_empty() {
+                    <section class="rejected" data-testid="rejected-lines">
+                        <h2>{ format!("Rejected lines ({})", loaded.rejected.len()) }</h2>
+                        <ul>{ for loaded.rejected.iter().take(200).map(|(file, r)| html! {
+                            <li>{ format!("{file}, line {}: {}", r.line, r.reason) }</li>
+                        }) }</ul>
+                    </section>
+                }
+                if let Some(raw) = &loaded.raw {
+                    <section class="score-run row">
+                        <span>{ format!("{} tests to score ({} questions matched by id).", raw.tests.len(), raw.questions.len()) }</span>
+                        <ChoiceSelect
+                            id="run-profile"
+                            label="Profile"
+                            options={vec![("qas".into(), "QAS (seed 003)".into()), ("kql-batch".into(), "KQL batch (seed 000)".into()), ("sql-metrics".into(), "SQL metrics (seed 002)".into())]}
+                            value={profile.name()}
+                            on_change={let profile = profile.clone(); Callback::from(move |v: String| profile.set(v.parse().unwrap_or(ProfileName::Qas)))}
+                        />
+                        <button type="button" id="score-run" onclick={on_score}>{ if props.settings.enabled { "Score with the LLM judge" } else { "Score" } }</button>
+                    </section>
+                } else {
+                    <RunSummary summary={(*summary).clone()} />
+                    <div class="row exports">
+                        <button type="button" id="download-results" onclick={download_results(loaded.clone())}>{ "Download evaluation-results.jsonl" }</button>
+                        <button type="button" id="export-report" onclick={export_report(loaded.clone())}>{ "Export static report" }</button>
+                    </div>
+                    <RunCharts summary={(*summary).clone()} />
+                    { flags_view(&flags) }
+                    <TestTable records={loaded.records.clone()} selected={*selected} on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))} />
+                    if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
+                        <TestDetail record={record.clone()} />
+                    }
+                    <RunLoader
+                        id="compare"
+                        label="Compare: drop or pick a second run of the same tests."
+                        on_sources={load.reform(|(name, sources)| (Slot::Compare, name, sources))}
+                    />
+                    if let (Some(comparison), Some(after)) = ((*comparison).clone(), &*other) {
+                        <RunComparisonView {comparison} before={loaded.name.clone()} after={after.name.clone()} />
+                    }
+                }
+            }
+        </>
+    }
+}
+
+fn flags_view(check: &Check) -> Html {
+    match check {
+        Check::Running { done, total } => html! {
+            <p class="note" data-testid="flags-progress">{ format!("Checking stored scores against their data: {done} of {total}") }</p>
+        },
+        Check::Done(flags) if flags.is_empty() => html! {},
+        Check::Done(flags) => html! {
+            <section class="flags" data-testid="flags">
+                <h2>{ format!("Stored scores their data contradicts ({}{})", flags.len(), if flags.len() >= FLAG_LIMIT { "+" } else { "" }) }</h2>
+                <ul>{ for flags.iter().take(100).map(|(id, d)| html! {
+                    <li>{ format!("Test {id}: {} is {} but its data gives {} ({})", d.field, d.stored, d.recomputed, d.reason) }</li>
+                }) }</ul>
+            </section>
+        },
+    }
+}
+
+fn progress_view(work: &Work, on_cancel: Callback<MouseEvent>) -> Html {
+    match *work {
+        Work::Idle => html! {},
+        Work::Loading { done, total } => html! {
+            <div class="row" data-testid="progress">
+                <progress max={total.max(1.0).to_string()} value={done.to_string()}></progress>
+                <span class="note">{ format!("Reading {:.1} of {:.1} MB", done / 1e6, total / 1e6) }</span>
+            </div>
+        },
+        Work::Scoring { done, total } => html! {
+            <div class="row" data-testid="progress">
+                <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
+                <span class="note">{ format!("Scored {done} of {total} tests") }</span>
+                <button type="button" id="cancel-scoring" onclick={on_cancel}>{ "Cancel" }</button>
+            </div>
+        },
+    }
+}
+
+fn download_results(run: Rc<LoadedRun>) -> Callback<MouseEvent> {
+    Callback::from(move |_| {
+        save(
+            "evaluation-results.jsonl",
+            "application/x-ndjson",
+            &jsonl(&run.records),
+        )
+    })
+}
+
+fn export_report(run: Rc<LoadedRun>) -> Callback<MouseEvent> {
+    Callback::from(move |_| {
+        let generated_at = String::from(js_sys::Date::new_0().to_iso_string());
+        let rejected: Vec<_> = run.rejected.iter().map(|(_, r)| r.clone()).collect();
+        let page = qeval_report::render(&qeval_report::Report {
+            title: &run.name,
+            records: &run.records,
+            rejected: &rejected,
+            lines_read: run.lines_read,
+            generated_at: &generated_at,
+        });
+        save(
+            &format!("qeval-report-{}.html", run.name),
+            "text/html",
+            &page,
+        );
+    })
+}
+
+/// `?run=URL`, decoded.
+fn run_parameter() -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get("run").filter(|u| !u.trim().is_empty())
+}
+
+/// A name for a run fetched from `url`: its folder's name.
+fn run_name(url: &str) -> String {
+    let path = url.split('?').next().unwrap_or(url);
+    let mut parts = path.rsplit('/');
+    let file = parts.next().unwrap_or("run");
+    parts
+        .next()
+        .filter(|p| !p.is_empty())
+        .unwrap_or(file)
+        .to_string()
+}

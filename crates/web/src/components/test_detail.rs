@@ -1,0 +1,93 @@
+use qeval_core::results::read_result;
+use qeval_core::run::EvaluationRecord;
+use serde_json::Value;
+use yew::prelude::*;
+
+use crate::report::diff::{Piece, diff};
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub record: EvaluationRecord,
+}
+
+const KNOWN: [&str; 9] = [
+    "test_id",
+    "question",
+    "agent_used",
+    "difficulty",
+    "expected_sql",
+    "generated_sql",
+    "expected_results",
+    "actual_results",
+    "qas_evaluation",
+];
+
+fn code(pieces: &[Piece], mark: &'static str) -> Html {
+    html! {
+        <pre class="query">{ for pieces.iter().map(|p| if p.changed {
+            html! { <mark class={mark}>{ p.text.clone() }</mark> }
+        } else {
+            html! { { p.text.clone() } }
+        }) }</pre>
+    }
+}
+
+/// A result as a table when it reads as one, else as JSON.
+fn result_view(value: Option<&Value>) -> Html {
+    let Some(value) = value.filter(|v| !v.is_null()) else {
+        return html! { <p class="muted">{ "(none)" }</p> };
+    };
+    match read_result(value) {
+        Ok(set) if set.width() > 1 || set.rows.len() > 1 => html! {
+            <table class="result">
+                <tr>{ for set.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
+                { for set.rows.iter().take(200).map(|row| html! {
+                    <tr>{ for row.iter().map(|cell| html! { <td>{ cell.to_string() }</td> }) }</tr>
+                }) }
+            </table>
+        },
+        _ => html! { <pre>{ serde_json::to_string_pretty(value).unwrap_or_default() }</pre> },
+    }
+}
+
+/// One test: the question, both queries with their differences marked, both results, every
+/// explanation, and the fields qeval does not know.
+#[component]
+pub fn TestDetail(props: &Props) -> Html {
+    let r = &props.record;
+    let expected = r.expected_sql.clone().unwrap_or_default();
+    let generated = r.generated_sql.clone().unwrap_or_default();
+    let (left, right) = diff(&expected, &generated);
+    let extra: serde_json::Map<String, Value> = r
+        .extra
+        .iter()
+        .filter(|(k, _)| !KNOWN.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    html! {
+        <section class="detail" data-testid="test-detail" aria-label="Test detail">
+            <h2>{ format!("Test {}", r.key()) }</h2>
+            <p data-testid="detail-question">{ if r.question.is_empty() { "(no question)".to_string() } else { r.question.clone() } }</p>
+            <div class="side">
+                <div><h3>{ "Expected query" }</h3>{ code(&left, "del") }</div>
+                <div><h3>{ "Generated query" }</h3>{ code(&right, "ins") }</div>
+            </div>
+            <div class="side">
+                <div><h3>{ "Expected results" }</h3>{ result_view(r.expected_results.as_ref()) }</div>
+                <div><h3>{ "Actual results" }</h3>{ result_view(r.actual_results.as_ref()) }</div>
+            </div>
+            if let Some(q) = &r.qas_evaluation {
+                <h3>{ format!("Final {:.2}: {}", q.final_score, if q.passed { "PASS" } else { "FAIL" }) }</h3>
+                <ul class="explanations" data-testid="detail-explanations">
+                    <li>{ format!("Semantic {:.2}: {}", q.semantic_score, q.breakdown.semantic_explanation) }</li>
+                    <li>{ format!("Execution {:.2}: {}", q.execution_score, q.breakdown.execution_explanation) }</li>
+                    <li>{ format!("Datatype {:.2}: {}", q.datatype_score, q.breakdown.datatype_explanation) }</li>
+                </ul>
+            }
+            if !extra.is_empty() {
+                <h3>{ "Other fields" }</h3>
+                <pre data-testid="detail-extra">{ serde_json::to_string_pretty(&extra).unwrap_or_default() }</pre>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,200 @@
+// The run report in a real headless Chromium: loading runs every way a user can, scoring in the
+// page, the static export opened from file://, and record text that must stay text.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, writeFile, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { artifacts, launchBrowser, serveDist, waitForText } from "./harness.mjs";
+
+const EXAMPLE = resolve("../../static/example-run");
+const RUN = join(EXAMPLE, "run-2026-11-20T14-30-00");
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The report view, recording errors, dialogs and CSP violations. */
+async function reportPage(query = "?view=report") {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.errors = [];
+  page.dialogs = [];
+  page.violations = [];
+  page.on("pageerror", (e) => page.errors.push(e.message));
+  page.on("dialog", (d) => {
+    page.dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  page.on("console", (m) => {
+    if (m.text().includes("Content Security Policy")) page.violations.push(m.text());
+  });
+  await page.goto(`${server.url}${query}`);
+  await page.locator("#run-files").waitFor({ state: "attached" });
+  return page;
+}
+
+/** Drops files on the page's drop zone the way a browser does (a DataTransfer with files). */
+async function drop(page, testid, files) {
+  await page.evaluate(
+    ({ testid, files }) => {
+      const data = new DataTransfer();
+      for (const { name, text } of files) data.items.add(new File([text], name));
+      const zone = document.querySelector(`[data-testid=${testid}]`);
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    },
+    { testid, files },
+  );
+}
+
+async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
+  return readFile(await file.path(), "utf8");
+}
+
+test("Try the example shows the run's summary, charts, table and detail", async () => {
+  const page = await reportPage();
+  await page.click("#try-example");
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  await waitForText(page, "[data-testid=tests]", "34");
+  await waitForText(page, "[data-testid=passed]", "25");
+  await waitForText(page, "[data-testid=table-count]", "34 of 34 tests");
+  for (const id of ["chart-histogram", "chart-components", "chart-difficulty", "chart-agent"]) {
+    const size = await page.locator(`#${id}`).evaluate((c) => [c.width, c.height]);
+    assert.ok(size[0] > 300 && size[1] >= 220, `${id} drawn at ${size}`);
+  }
+  await page.click("#show-failed");
+  await waitForText(page, "[data-testid=table-count]", "9 of 34 tests");
+  await page.locator("[data-testid=test-row]").first().click();
+  await waitForText(page, "[data-testid=detail-question]", "When was the first order placed?");
+  await waitForText(page, "[data-testid=detail-extra]", /"latency_ms": \d+/);
+  await page.screenshot({ path: join(artifacts, "report.png"), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.violations, [], "the page's Content Security Policy is never violated");
+});
+
+test("a dropped folder of raw results is scored in the page to the same records as qeval run", async () => {
+  const page = await reportPage();
+  await drop(page, "run-drop", [
+    { name: "test-results.jsonl", text: await readFile(join(RUN, "test-results.jsonl"), "utf8") },
+    { name: "test_questions_answers.json", text: await readFile(join(EXAMPLE, "test_questions_answers.json"), "utf8") },
+  ]);
+  await page.click("#score-run");
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  const scored = await download(page, "#download-results");
+  assert.equal(scored, await readFile(join(RUN, "evaluation-results.jsonl"), "utf8"), "byte for byte");
+});
+
+test("a picked folder is read whole, its subfolders included", async () => {
+  const page = await reportPage();
+  await page.setInputFiles("#run-folder", EXAMPLE);
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  await waitForText(page, "[data-testid=load-status]", /^run-2026-11-20T14-30-00: 34 lines read: 34 records, 0 rejected/);
+});
+
+test("a corrupt line is listed with its number and every other line is kept", async () => {
+  const lines = (await readFile(join(RUN, "evaluation-results.jsonl"), "utf8")).split("\n");
+  lines.splice(2, 0, '{"test_id": 99, "qas_evaluation": {"final_score": ');
+  const page = await reportPage();
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(lines.join("\n")) });
+  await waitForText(page, "[data-testid=load-status]", /35 lines read: 34 records, 1 rejected/);
+  await waitForText(page, "[data-testid=rejected-lines] li", /^evaluation-results\.jsonl, line 3: EOF while parsing/);
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+});
+
+test("the exported static report opens from file:// in a fresh browser with the same numbers", async () => {
+  const page = await reportPage();
+  await page.click("#try-example");
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  const html = await download(page, "#export-report");
+  const dir = await mkdtemp(join(tmpdir(), "qeval-export-"));
+  const file = join(dir, "report.html");
+  await writeFile(file, html);
+
+  const fresh = await launchBrowser();
+  try {
+    const view = await (await fresh.newContext()).newPage();
+    const requests = [];
+    view.on("request", (r) => requests.push(r.url()));
+    const errors = [];
+    view.on("pageerror", (e) => errors.push(e.message));
+    await view.goto(`file://${file}`);
+    await waitForText(view, "[data-testid=pass-rate]", "73.5%");
+    await waitForText(view, "[data-testid=tests]", "34");
+    await waitForText(view, "[data-testid=mean-final]", "0.809");
+    await waitForText(view, "#count", "34 matching tests");
+    await view.click("#show-failed");
+    await waitForText(view, "#count", "9 matching tests");
+    await view.locator("#rows tr").first().click();
+    await waitForText(view, "#detail h2", /^Test \d+$/);
+    await view.screenshot({ path: join(artifacts, "static-report.png"), fullPage: true });
+    assert.deepEqual(requests, [`file://${file}`], "the page requests nothing else");
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test("record text with markup is shown as text, in the page and in the export", async () => {
+  const hostile = [
+    { test_id: "<img src=x onerror=alert(1)>", question: "<script>alert(2)</script>", agent_used: "<img src=y onerror=alert(3)>", difficulty: "easy", generated_sql: "SELECT '<img src=z onerror=alert(4)>'", expected_sql: "SELECT 1", qas_evaluation: { semantic_score: 0.5, execution_score: 0, datatype_score: 1, final_score: 0.4, passed: false, breakdown: { semantic_explanation: "<b onmouseover=alert(5)>x</b>" } }, note: "<script>alert(6)</script>" },
+  ];
+  const text = hostile.map((r) => JSON.stringify(r)).join("\n");
+  const page = await reportPage();
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
+  await waitForText(page, "[data-testid=table-count]", "1 of 1 tests");
+  await page.locator("[data-testid=test-row]").first().click();
+  await waitForText(page, "[data-testid=detail-question]", "<script>alert(2)</script>");
+  await waitForText(page, "[data-testid=test-detail] h2", "Test <img src=x onerror=alert(1)>");
+  await waitForText(page, "[data-testid=detail-extra]", /<script>alert\(6\)<\/script>/);
+  const html = await download(page, "#export-report");
+  const dir = await mkdtemp(join(tmpdir(), "qeval-xss-"));
+  await writeFile(join(dir, "report.html"), html);
+  const view = await (await browser.newContext()).newPage();
+  view.dialogs = [];
+  view.on("dialog", (d) => {
+    view.dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  await view.goto(`file://${join(dir, "report.html")}`);
+  await view.locator("#rows tr").first().click();
+  await waitForText(view, "#detail p", "<script>alert(2)</script>");
+  for (const p of [page, view]) {
+    await p.waitForTimeout(300);
+    assert.equal(await p.locator("img").count(), 0, "no <img> element was created");
+    assert.equal(await p.locator("b").count(), 0, "no <b> element was created");
+    assert.deepEqual(p.dialogs, [], "no dialog fired");
+  }
+});
+
+test("two runs compared: newly failing and newly passing by test id", async () => {
+  const before = (await readFile(join(RUN, "evaluation-results.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  const after = before.map((r) => structuredClone(r));
+  after[0].qas_evaluation.passed = false;
+  after[0].qas_evaluation.final_score = 0.5;
+  const failing = after.find((r) => !r.qas_evaluation.passed && r.test_id !== after[0].test_id);
+  failing.qas_evaluation.passed = true;
+  failing.qas_evaluation.final_score = 0.9;
+  const page = await reportPage();
+  await page.click("#try-example");
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  await page.setInputFiles("#compare-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(after.map((r) => JSON.stringify(r)).join("\n")) });
+  await waitForText(page, "[data-testid=newly-failing]", `Newly failing: ${after[0].test_id}`);
+  await waitForText(page, "[data-testid=newly-passing]", `Newly passing: ${failing.test_id}`);
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+});
+
+test("?run= opens a hosted evaluation-results.jsonl", async () => {
+  const page = await reportPage(`?run=${encodeURIComponent("example-run/run-2026-11-20T14-30-00/evaluation-results.jsonl")}`);
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  await waitForText(page, "[data-testid=load-status]", /^run-2026-11-20T14-30-00:/);
+});
