@@ -1,6 +1,7 @@
 //! `qeval`: the command line. Reads files and flags, hands them to qeval-core, prints the results.
 
 mod commands;
+mod execute;
 mod judge;
 mod langfuse;
 mod pool;
@@ -145,6 +146,8 @@ pub struct ScoreArgs {
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
     #[command(flatten)]
+    db: execute::DbArgs,
+    #[command(flatten)]
     judge: JudgeArgs,
 }
 
@@ -169,6 +172,8 @@ pub struct RunArgs {
     /// Where to write the records (default: RUN_DIR/evaluation-results.jsonl).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    db: execute::DbArgs,
     #[command(flatten)]
     judge: JudgeArgs,
 }

@@ -66,7 +66,7 @@ pub fn render(report: &Report) -> String {
         report.records.len(),
         report.rejected.len()
     );
-    page.push_str(&summary_cards(&summary));
+    page.push_str(&summary_section(&summary));
     page.push_str(&chart_section(&summary));
     page.push_str(&rejected_section(report.rejected));
     page.push_str(&flags_section(report.records));
@@ -106,8 +106,9 @@ fn hash(text: &str) -> String {
     )
 }
 
-fn summary_cards(s: &Summary) -> String {
-    let cards = [
+/// The summary's cards: `(id, name, value)`, the same in the page and in the app.
+pub fn summary_cards(s: &Summary) -> Vec<(&'static str, &'static str, String)> {
+    vec![
         ("tests", "Tests", s.tests.to_string()),
         ("passed", "Passed", s.passed.to_string()),
         ("failed", "Failed", s.failed.to_string()),
@@ -137,9 +138,12 @@ fn summary_cards(s: &Summary) -> String {
             format!("{:.3}", s.mean_datatype),
         ),
         ("errors", "Errors", s.errors.to_string()),
-    ];
+    ]
+}
+
+fn summary_section(s: &Summary) -> String {
     let mut html = String::from(r#"<section class="summary" aria-label="Summary">"#);
-    for (id, name, value) in cards {
+    for (id, name, value) in summary_cards(s) {
         let _ = write!(
             html,
             r#"<div class="card"><span class="value" data-testid="{id}">{}</span><span class="name">{name}</span></div>"#,

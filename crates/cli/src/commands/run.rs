@@ -18,6 +18,7 @@ use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
 use super::score::{judge, plural, run_judgings};
 use super::{Failure, Outcome, file_text};
 use crate::RunArgs;
+use crate::execute::Executor;
 
 pub const TEST_RESULTS: &str = "test-results.jsonl";
 pub const EVALUATION_RESULTS: &str = "evaluation-results.jsonl";
@@ -79,11 +80,16 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
         ..ScoreOptions::default()
     };
-    let pairs: Vec<PairInput> = tests
+    let mut pairs: Vec<PairInput> = tests
         .records
         .iter()
         .map(|(_, test)| pair_of_test(test, questions.get(&test_key(&test.test_id))))
         .collect();
+    if let Some(mut executor) = Executor::open(&args.db)? {
+        for pair in &mut pairs {
+            executor.fill(pair);
+        }
+    }
     let judge = judge(&args.judge)?;
     let judged = match &judge {
         Some(judge) => {

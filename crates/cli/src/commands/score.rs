@@ -14,6 +14,7 @@ use qeval_judge::JudgeConfig;
 use serde_json::{Value, json};
 
 use super::{Failure, Outcome, file_text};
+use crate::execute::Executor;
 use crate::judge::{DiskCache, Judge};
 use crate::langfuse::Langfuse;
 use crate::progress::Progress;
@@ -173,7 +174,20 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     };
     let mut output = BufWriter::new(output);
     let started = Instant::now();
-    let lines = read_lines(args)?;
+    let mut lines = read_lines(args)?;
+    if let Some(mut executor) = Executor::open(&args.db)? {
+        for line in &mut lines {
+            if let Ok(pair) = &mut line.pair {
+                executor.fill(pair);
+            }
+        }
+        if executor.truncated > 0 {
+            eprintln!(
+                "qeval: {} results were cut at --max-rows {}",
+                executor.truncated, args.db.max_rows
+            );
+        }
+    }
     let pairs: Vec<Option<&PairInput>> = lines.iter().map(|l| l.pair.as_ref().ok()).collect();
     let judged = match &judge {
         Some(judge) => run_judgings(&pairs, &options, judge, args.judge.concurrency),

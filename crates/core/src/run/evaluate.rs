@@ -105,7 +105,10 @@ pub fn evaluate_test(
         expected_sql: pair.expected_sql.clone(),
         generated_sql: test.generated_sql.clone(),
         expected_results: pair.expected_result.clone(),
-        actual_results: test.actual_results.clone(),
+        actual_results: pair
+            .generated_result
+            .clone()
+            .or_else(|| test.actual_results.clone()),
         qas_evaluation: Some(QasEvaluation {
             semantic_score: round(semantic),
             execution_score: round(execution),

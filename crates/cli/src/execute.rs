@@ -1,0 +1,98 @@
+//! `--db FILE.sqlite`: results that a pair does not carry come from running its queries on the
+//! database, read-only (see qeval-sqlite).
+
+use std::path::{Path, PathBuf};
+
+use qeval_core::PairInput;
+use qeval_sqlite::{Database, Limits};
+
+/// The database flags shared by `qeval score` and `qeval run`.
+#[derive(Debug, clap::Args)]
+pub struct DbArgs {
+    /// A SQLite database: run the queries on it to get results a line does not give (the file
+    /// is read once into memory, never written).
+    #[arg(long, value_name = "FILE", help_heading = "Execution")]
+    pub db: Option<PathBuf>,
+    /// Seconds a query may run before it is interrupted.
+    #[arg(
+        long,
+        default_value_t = 10.0,
+        value_name = "SECONDS",
+        help_heading = "Execution"
+    )]
+    pub time_limit: f64,
+    /// Rows kept of a result; more are cut and the cut is reported.
+    #[arg(
+        long,
+        default_value_t = 100_000,
+        value_name = "N",
+        help_heading = "Execution"
+    )]
+    pub max_rows: usize,
+}
+
+/// An open database and its limits.
+pub struct Executor {
+    database: Database,
+    limits: Limits,
+    pub truncated: usize,
+}
+
+impl Executor {
+    pub fn open(args: &DbArgs) -> Result<Option<Executor>, String> {
+        let Some(path) = &args.db else {
+            return Ok(None);
+        };
+        let database = open(path)?;
+        eprintln!(
+            "qeval: {}: {} tables ({})",
+            path.display(),
+            database.tables().len(),
+            database
+                .tables()
+                .iter()
+                .map(|t| format!("{} {} rows", t.name, t.rows))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        Ok(Some(Executor {
+            database,
+            limits: Limits {
+                time_ms: args.time_limit * 1000.0,
+                max_rows: args.max_rows,
+                ..Limits::default()
+            },
+            truncated: 0,
+        }))
+    }
+
+    /// Fills the results the pair lacks: the expected query's result, and the generated query's
+    /// result or its error.
+    pub fn fill(&mut self, pair: &mut PairInput) {
+        if pair.expected_result.is_none()
+            && let Some(sql) = pair.expected_sql.clone()
+            && let Ok(out) = self.database.query(&sql, &self.limits)
+        {
+            self.truncated += usize::from(out.truncated);
+            pair.expected_result = Some(out.to_json());
+        }
+        if pair.generated_result.is_none()
+            && pair.generated_error.is_none()
+            && !pair.generated_sql.trim().is_empty()
+        {
+            match self.database.query(&pair.generated_sql, &self.limits) {
+                Ok(out) => {
+                    self.truncated += usize::from(out.truncated);
+                    pair.generated_result = Some(out.to_json());
+                }
+                Err(err) => pair.generated_error = Some(err.to_string()),
+            }
+        }
+    }
+}
+
+fn open(path: &Path) -> Result<Database, String> {
+    let bytes =
+        std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+    Database::open_bytes(&bytes).map_err(|err| format!("{}: {err}", path.display()))
+}

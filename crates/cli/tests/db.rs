@@ -1,0 +1,73 @@
+//! `--db FILE.sqlite`: queries run on the database to get the results the lines do not carry.
+
+use std::process::Command;
+
+use qeval_sqlite::Database;
+use serde_json::{Value, json};
+
+const SHOP: &str = "
+CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, active INTEGER);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER, total REAL);
+INSERT INTO users VALUES (1, 'ann', 1), (2, 'bob', 0), (3, 'cy', 1);
+INSERT INTO orders VALUES (1, 1, 10.5), (2, 1, 4.5), (3, 3, 7.0);
+";
+
+#[test]
+fn pairs_are_scored_on_the_database_and_its_file_is_untouched() {
+    let dir = std::env::temp_dir().join(format!("qeval-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("shop.sqlite");
+    let bytes = Database::from_script(SHOP)
+        .and_then(|mut d| d.to_bytes())
+        .expect("a database");
+    std::fs::write(&db, &bytes).expect("write db");
+    let pairs = dir.join("pairs.jsonl");
+    let lines = [
+        json!({"id": "same", "generated_sql": "SELECT u.name FROM users u WHERE u.id IN (SELECT user_id FROM orders)", "expected_sql": "SELECT DISTINCT name FROM users JOIN orders ON orders.user_id = users.id"}),
+        json!({"id": "differs", "generated_sql": "SELECT name FROM users", "expected_sql": "SELECT name FROM users WHERE active = 1"}),
+        json!({"id": "drop", "generated_sql": "DROP TABLE users", "expected_sql": "SELECT name FROM users"}),
+    ];
+    std::fs::write(
+        &pairs,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .expect("pairs");
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--mode", "bag", "--pairs"])
+        .arg(&pairs)
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let cards: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(cards.len(), 3, "{stderr}");
+    assert!(
+        stderr.contains("2 tables (orders 3 rows, users 3 rows)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        cards[0]["metrics"]["results_match"]["score"], 1.0,
+        "{}",
+        cards[0]
+    );
+    assert_eq!(cards[1]["metrics"]["results_match"]["score"], 0.0);
+    let refused = &cards[2]["metrics"]["execution"];
+    assert_eq!(refused["score"], 0.0);
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("refused before running"),
+        "{refused}"
+    );
+    assert_eq!(
+        std::fs::read(&db).expect("db"),
+        bytes,
+        "the file's bytes are unchanged"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

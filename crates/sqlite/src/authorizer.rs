@@ -1,0 +1,141 @@
+//! What a query may do: read tables and call pure functions. Everything else is denied while
+//! the statement is prepared, before it runs.
+
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+
+/// Functions a read-only query may call: SQLite's core, date, aggregate, window, math and JSON
+/// functions. Not `load_extension`, not anything that reads files or changes state.
+const ALLOWED_FUNCTIONS: &[&str] = &[
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "avg",
+    "ceil",
+    "ceiling",
+    "char",
+    "coalesce",
+    "concat",
+    "concat_ws",
+    "cos",
+    "cosh",
+    "count",
+    "cume_dist",
+    "date",
+    "datetime",
+    "degrees",
+    "dense_rank",
+    "exp",
+    "first_value",
+    "floor",
+    "format",
+    "glob",
+    "group_concat",
+    "hex",
+    "ifnull",
+    "iif",
+    "instr",
+    "json",
+    "json_array",
+    "json_array_length",
+    "json_each",
+    "json_extract",
+    "json_group_array",
+    "json_group_object",
+    "json_object",
+    "json_quote",
+    "json_tree",
+    "json_type",
+    "json_valid",
+    "julianday",
+    "lag",
+    "last_value",
+    "lead",
+    "length",
+    "like",
+    "likelihood",
+    "likely",
+    "ln",
+    "log",
+    "log10",
+    "log2",
+    "lower",
+    "ltrim",
+    "max",
+    "min",
+    "mod",
+    "nth_value",
+    "ntile",
+    "nullif",
+    "octet_length",
+    "percent_rank",
+    "pi",
+    "pow",
+    "power",
+    "printf",
+    "quote",
+    "radians",
+    "random",
+    "rank",
+    "replace",
+    "round",
+    "row_number",
+    "rtrim",
+    "sign",
+    "sin",
+    "sinh",
+    "sqrt",
+    "strftime",
+    "string_agg",
+    "substr",
+    "substring",
+    "sum",
+    "tan",
+    "tanh",
+    "time",
+    "timediff",
+    "total",
+    "trim",
+    "trunc",
+    "typeof",
+    "unhex",
+    "unicode",
+    "unixepoch",
+    "unlikely",
+    "upper",
+];
+
+use std::sync::{Arc, Mutex};
+
+/// What the authorizer last denied, so the error can name it.
+pub type Denied = Arc<Mutex<Option<String>>>;
+
+/// The authorizer: allows reading and allowed functions, denies the rest and records what.
+pub fn read_only(
+    denied: Denied,
+) -> impl for<'r> FnMut(AuthContext<'r>) -> Authorization + Send + 'static {
+    move |context| {
+        let refusal = match context.action {
+            AuthAction::Select | AuthAction::Read { .. } | AuthAction::Recursive => None,
+            AuthAction::Function { function_name } => {
+                let name = function_name.to_ascii_lowercase();
+                (!ALLOWED_FUNCTIONS.contains(&name.as_str()))
+                    .then(|| format!("the function {name}() is not on the read-only allow-list"))
+            }
+            other => Some(format!("{other:?} is not a read")),
+        };
+        match refusal {
+            None => Authorization::Allow,
+            Some(reason) => {
+                if let Ok(mut slot) = denied.lock() {
+                    *slot = Some(reason);
+                }
+                Authorization::Deny
+            }
+        }
+    }
+}

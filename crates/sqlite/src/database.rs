@@ -1,0 +1,305 @@
+//! A database to run queries on, and running them.
+
+use std::fmt;
+
+use qeval_core::sql::{ParseLimits, SqlDialect, check_read_only};
+use rusqlite::{Connection, OpenFlags};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::authorizer;
+use crate::value::to_json;
+
+/// How long a query may run and how many rows it may return.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub time_ms: f64,
+    pub max_rows: usize,
+    /// Milliseconds from any fixed point: the caller's clock (the browser's differs from the
+    /// native one).
+    pub now: fn() -> f64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time_ms: 10_000.0,
+            max_rows: 100_000,
+            now: clock,
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn clock() -> f64 {
+    use std::sync::OnceLock;
+    use std::time::Instant;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+}
+
+#[cfg(target_arch = "wasm32")]
+fn clock() -> f64 {
+    js_sys::Date::now()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Column {
+    pub name: String,
+    /// The declared type, as written in the schema.
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    pub name: String,
+    pub columns: Vec<Column>,
+    pub rows: u64,
+}
+
+/// Why a database could not be opened or built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DbError(pub String);
+
+impl fmt::Display for DbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why a query gave no result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueryError {
+    /// The safety validator refused it before it reached SQLite.
+    Refused(String),
+    /// SQLite's authorizer denied an action while preparing it.
+    Denied(String),
+    /// Interrupted at the time limit.
+    TimedOut { ms: f64 },
+    /// SQLite reported an error (no such table, syntax...).
+    Failed(String),
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryError::Refused(reason) => write!(f, "refused before running: {reason}"),
+            QueryError::Denied(reason) => write!(f, "denied by the read-only policy: {reason}"),
+            QueryError::TimedOut { ms } => {
+                write!(f, "interrupted after {ms:.0} ms (the time limit)")
+            }
+            QueryError::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+/// A query's result: its columns and rows, whether the row cap cut it, how long it took.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QueryOutput {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+    pub truncated: bool,
+    pub millis: f64,
+}
+
+impl QueryOutput {
+    /// `{columns, rows}`: a shape every comparison mode reads.
+    pub fn to_json(&self) -> Value {
+        json!({ "columns": self.columns, "rows": self.rows })
+    }
+}
+
+/// An in-memory SQLite database.
+pub struct Database {
+    connection: Connection,
+    tables: Vec<Table>,
+    denied: authorizer::Denied,
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Database")
+            .field("tables", &self.tables)
+            .finish()
+    }
+}
+
+fn failed(err: rusqlite::Error) -> DbError {
+    DbError(err.to_string())
+}
+
+impl Database {
+    /// A copy of a database file's bytes, read-only. The bytes themselves are never written.
+    pub fn open_bytes(bytes: &[u8]) -> Result<Database, DbError> {
+        if !bytes.starts_with(b"SQLite format 3\0") {
+            return Err(DbError(
+                "not a SQLite database (the file does not start with \"SQLite format 3\")".into(),
+            ));
+        }
+        let mut connection = Connection::open_in_memory().map_err(failed)?;
+        connection
+            .deserialize_read_exact(rusqlite::MAIN_DB, bytes, bytes.len(), true)
+            .map_err(failed)?;
+        Database::ready(connection)
+    }
+
+    /// A database built by running `script` (DDL and INSERTs) on an empty one.
+    pub fn from_script(script: &str) -> Result<Database, DbError> {
+        // The memdb VFS keeps the database as one buffer, which `to_bytes` can copy out.
+        let connection = Connection::open_with_flags(
+            "file:qeval?vfs=memdb",
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_URI,
+        )
+        .map_err(failed)?;
+        connection
+            .execute_batch(script)
+            .map_err(|err| DbError(format!("the script failed: {err}")))?;
+        Database::ready(connection)
+    }
+
+    /// Guards the connection and reads its schema.
+    fn ready(mut connection: Connection) -> Result<Database, DbError> {
+        let tables = read_schema(&connection).map_err(failed)?;
+        let denied = authorizer::Denied::default();
+        connection
+            .authorizer(Some(authorizer::read_only(denied.clone())))
+            .map_err(failed)?;
+        Ok(Database {
+            connection,
+            tables,
+            denied,
+        })
+    }
+
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
+    }
+
+    /// The database as a file's bytes (for saving a built database, or checking one is intact).
+    pub fn to_bytes(&mut self) -> Result<Vec<u8>, DbError> {
+        self.connection
+            .serialize(rusqlite::MAIN_DB)
+            .map(|data| data.to_vec())
+            .map_err(failed)
+    }
+
+    /// Runs one read-only query.
+    pub fn query(&mut self, sql: &str, limits: &Limits) -> Result<QueryOutput, QueryError> {
+        let safety = check_read_only(sql, SqlDialect::Sqlite, ParseLimits::default());
+        if !safety.safe {
+            let reasons: Vec<String> = safety.violations.iter().map(|v| v.reason.clone()).collect();
+            return Err(QueryError::Refused(reasons.join("; ")));
+        }
+        let now = limits.now;
+        let started = now();
+        let deadline = started + limits.time_ms;
+        let _ = self
+            .connection
+            .progress_handler(10_000, Some(move || now() > deadline));
+        if let Ok(mut slot) = self.denied.lock() {
+            *slot = None;
+        }
+        let result = run(&self.connection, sql, limits.max_rows);
+        let denial = self.denied.lock().ok().and_then(|mut slot| slot.take());
+        let _ = self
+            .connection
+            .progress_handler(10_000, None::<fn() -> bool>);
+        let millis = now() - started;
+        let (columns, rows, truncated) = result.map_err(|err| match (code_of(&err), denial) {
+            (_, Some(reason)) => QueryError::Denied(reason),
+            (Some(rusqlite::ErrorCode::OperationInterrupted), None) => {
+                QueryError::TimedOut { ms: millis }
+            }
+            _ => QueryError::Failed(message_of(&err)),
+        })?;
+        Ok(QueryOutput {
+            columns,
+            rows,
+            truncated,
+            millis,
+        })
+    }
+}
+
+/// SQLite's error code, wherever rusqlite put it.
+fn code_of(err: &rusqlite::Error) -> Option<rusqlite::ErrorCode> {
+    match err {
+        rusqlite::Error::SqliteFailure(e, _) | rusqlite::Error::SqlInputError { error: e, .. } => {
+            Some(e.code)
+        }
+        _ => None,
+    }
+}
+
+fn message_of(err: &rusqlite::Error) -> String {
+    match err {
+        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+        rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
+        other => other.to_string(),
+    }
+}
+
+type Rows = (Vec<String>, Vec<Vec<Value>>, bool);
+
+fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<Rows> {
+    let mut statement = connection.prepare(sql)?;
+    let columns: Vec<String> = statement
+        .column_names()
+        .map(str::to_string)
+        .collect();
+    let width = columns.len();
+    let mut rows = Vec::new();
+    let mut cursor = statement.query([])?;
+    while let Some(row) = cursor.next()? {
+        if rows.len() == max_rows {
+            return Ok((columns, rows, true));
+        }
+        let mut values = Vec::with_capacity(width);
+        for i in 0..width {
+            values.push(to_json(row.get_ref(i)?));
+        }
+        rows.push(values);
+    }
+    Ok((columns, rows, false))
+}
+
+fn read_schema(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
+    let mut names = connection.prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )?;
+    let names: Vec<String> = names
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut tables = Vec::new();
+    for name in names {
+        let quoted = format!("\"{}\"", name.replace('"', "\"\""));
+        let mut info = connection.prepare(&format!(
+            "SELECT name, type FROM pragma_table_info({})",
+            quote_literal(&name)
+        ))?;
+        let columns = info
+            .query_map([], |row| {
+                Ok(Column {
+                    name: row.get(0)?,
+                    kind: row.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let rows: i64 =
+            connection.query_row(&format!("SELECT COUNT(*) FROM {quoted}"), [], |row| {
+                row.get(0)
+            })?;
+        tables.push(Table {
+            name,
+            columns,
+            rows: u64::try_from(rows).unwrap_or(0),
+        });
+    }
+    Ok(tables)
+}
+
+fn quote_literal(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}

@@ -1,0 +1,13 @@
+//! qeval-sqlite: runs the expected and the generated query on a SQLite database and hands back
+//! their results as data the comparison modes read.
+//!
+//! Read-only for real, in layers: the core's safety validator refuses what is not a query; the
+//! database is a copy in memory opened read-only (the user's file is never touched); an
+//! authorizer denies every write, `ATTACH`, `PRAGMA` and any function outside an allow-list; a
+//! progress handler interrupts a query past its time limit; results stop at a row cap and say so.
+
+mod authorizer;
+mod database;
+mod value;
+
+pub use database::{Column, Database, DbError, Limits, QueryError, QueryOutput, Table};

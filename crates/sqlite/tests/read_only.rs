@@ -1,0 +1,118 @@
+//! Queries run on a copy, read-only, within limits; the database's own bytes never change.
+
+use qeval_sqlite::{Database, Limits, QueryError};
+
+const SHOP: &str = "
+CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, active INTEGER);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER, total REAL);
+INSERT INTO users VALUES (1, 'ann', 1), (2, 'bob', 0), (3, 'cy', 1);
+INSERT INTO orders VALUES (1, 1, 10.5), (2, 1, 4.5), (3, 3, 7.0);
+";
+
+fn shop_bytes() -> Vec<u8> {
+    Database::from_script(SHOP)
+        .and_then(|mut db| db.to_bytes())
+        .expect("a database")
+}
+
+#[test]
+fn a_file_is_read_with_its_schema_and_queried() {
+    let bytes = shop_bytes();
+    let mut db = Database::open_bytes(&bytes).expect("opens");
+    let tables: Vec<(String, u64)> = db
+        .tables()
+        .iter()
+        .map(|t| (t.name.clone(), t.rows))
+        .collect();
+    assert_eq!(
+        tables,
+        [("orders".to_string(), 3), ("users".to_string(), 3)]
+    );
+    assert_eq!(db.tables()[1].columns[1].name, "name");
+    assert_eq!(db.tables()[1].columns[1].kind, "TEXT");
+    let out = db
+        .query(
+            "SELECT u.name, SUM(o.total) AS spent FROM users u JOIN orders o ON o.user_id = u.id GROUP BY u.name ORDER BY u.name",
+            &Limits::default(),
+        )
+        .expect("runs");
+    assert_eq!(out.columns, ["name", "spent"]);
+    assert_eq!(
+        out.to_json()["rows"],
+        serde_json::json!([["ann", 15.0], ["cy", 7.0]])
+    );
+    assert!(!out.truncated);
+}
+
+#[test]
+fn writes_attach_pragmas_and_hidden_writes_are_refused_and_the_bytes_never_change() {
+    let bytes = shop_bytes();
+    let before = bytes.clone();
+    let mut db = Database::open_bytes(&bytes).expect("opens");
+    for sql in [
+        "DROP TABLE users",
+        "ATTACH DATABASE '/tmp/other.db' AS other",
+        "PRAGMA writable_schema = ON",
+        "WITH gone AS (SELECT id FROM users) DELETE FROM users WHERE id IN (SELECT id FROM gone)",
+        "SELECT 1; DELETE FROM users",
+    ] {
+        match db.query(sql, &Limits::default()) {
+            Err(QueryError::Refused(reason)) => assert!(!reason.is_empty(), "{sql}"),
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+    // Past the validator (which knows nothing against this function), SQLite's authorizer still
+    // stands: no function outside the allow-list runs.
+    match db.query("SELECT sqlite_compileoption_get(0)", &Limits::default()) {
+        Err(QueryError::Denied(_)) => {}
+        other => panic!("{other:?}"),
+    }
+    let count = db
+        .query("SELECT COUNT(*) FROM users", &Limits::default())
+        .expect("still there");
+    assert_eq!(count.rows, [[serde_json::json!(3)]]);
+    assert_eq!(bytes, before, "the file's bytes are unchanged");
+    assert_eq!(
+        db.to_bytes().expect("serializes"),
+        before,
+        "and so is the database"
+    );
+}
+
+#[test]
+fn an_endless_recursive_query_is_interrupted_at_the_time_limit() {
+    let mut db = Database::open_bytes(&shop_bytes()).expect("opens");
+    let limits = Limits {
+        time_ms: 300.0,
+        ..Limits::default()
+    };
+    match db.query(
+        "WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT COUNT(*) FROM forever",
+        &limits,
+    ) {
+        Err(QueryError::TimedOut { ms }) => assert!(ms >= 300.0, "{ms}"),
+        other => panic!("{other:?}"),
+    }
+    // The connection is usable afterwards.
+    assert!(db.query("SELECT 1", &Limits::default()).is_ok());
+}
+
+#[test]
+fn results_stop_at_the_row_cap_and_say_so() {
+    let mut db = Database::open_bytes(&shop_bytes()).expect("opens");
+    let limits = Limits {
+        max_rows: 10,
+        ..Limits::default()
+    };
+    let out = db
+        .query("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) SELECT i FROM n", &limits)
+        .expect("runs");
+    assert_eq!(out.rows.len(), 10);
+    assert!(out.truncated);
+}
+
+#[test]
+fn a_file_that_is_not_sqlite_is_named_as_such() {
+    let err = Database::open_bytes(b"id,name\n1,ann\n").expect_err("not SQLite");
+    assert!(err.to_string().contains("not a SQLite database"), "{err}");
+}
