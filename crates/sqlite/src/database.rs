@@ -245,10 +245,7 @@ type Rows = (Vec<String>, Vec<Vec<Value>>, bool);
 
 fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<Rows> {
     let mut statement = connection.prepare(sql)?;
-    let columns: Vec<String> = statement
-        .column_names()
-        .map(str::to_string)
-        .collect();
+    let columns: Vec<String> = statement.column_names().map(str::to_string).collect();
     let width = columns.len();
     let mut rows = Vec::new();
     let mut cursor = statement.query([])?;

@@ -4,6 +4,7 @@
 mod app;
 mod components;
 mod download;
+mod execution;
 mod hooks;
 mod judge;
 mod report;

@@ -6,6 +6,7 @@ use qeval_core::profiles::Profile;
 use qeval_core::score::{JudgeOutcome, JudgeTask, judge_tasks};
 use qeval_core::{PairInput, ScoreOptions, Scorecard, score_pair_judged};
 
+use crate::execution::Executed;
 use crate::state::Playground;
 
 pub fn pair_of(state: &Playground) -> PairInput {
@@ -40,7 +41,27 @@ pub fn tasks_of(state: &Playground) -> Vec<JudgeTask> {
     judge_tasks(&pair_of(state), &options_of(state))
 }
 
-/// The scorecard, with the LLM verdicts (when given) in place of the structural judge's.
-pub fn score(state: &Playground, judged: &BTreeMap<String, JudgeOutcome>) -> Scorecard {
-    score_pair_judged(&pair_of(state), &options_of(state), judged)
+/// The scorecard, with the LLM verdicts (when given) in place of the structural judge's, and
+/// the results from the database (when one is loaded) where no result was typed.
+pub fn score(
+    state: &Playground,
+    judged: &BTreeMap<String, JudgeOutcome>,
+    executed: Option<&Executed>,
+) -> Scorecard {
+    let mut pair = pair_of(state);
+    if let Some(executed) = executed {
+        if state.expected_result.trim().is_empty()
+            && let Some(Ok(out)) = &executed.expected
+        {
+            pair.expected_result = Some(out.to_json());
+        }
+        if state.generated_result.trim().is_empty() {
+            match &executed.generated {
+                Some(Ok(out)) => pair.generated_result = Some(out.to_json()),
+                Some(Err(err)) => pair.generated_error = Some(err.to_string()),
+                None => {}
+            }
+        }
+    }
+    score_pair_judged(&pair, &options_of(state), judged)
 }

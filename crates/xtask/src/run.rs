@@ -122,19 +122,29 @@ pub fn node_test_files(dir: &Path) -> Result<Cmd, String> {
 }
 
 /// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
-/// LLM providers' test double built for them.
+/// LLM providers' test double and the CLI (to compare verdicts with) built for them.
 pub fn browser_tests() -> Result<(), String> {
     cargo()
-        .args(["build", "--locked", "-p", "qeval-judge-double"])
-        .status_ok("cargo build -p qeval-judge-double")?;
-    let double = root().join("target").join("debug").join(format!(
-        "qeval-judge-double{}",
-        std::env::consts::EXE_SUFFIX
-    ));
+        .args([
+            "build",
+            "--locked",
+            "-p",
+            "qeval-judge-double",
+            "-p",
+            "qeval-cli",
+        ])
+        .status_ok("cargo build -p qeval-judge-double -p qeval-cli")?;
+    let binary = |name: &str| {
+        root()
+            .join("target")
+            .join("debug")
+            .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+    };
     let e2e = root().join("tests").join("e2e");
     node_test_files(&e2e)?
         .env("QEVAL_DIST", root().join("dist"))
-        .env("QEVAL_JUDGE_DOUBLE", double)
+        .env("QEVAL_JUDGE_DOUBLE", binary("qeval-judge-double"))
+        .env("QEVAL_CLI", binary("qeval"))
         .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
         .status_ok("the browser tests")
 }

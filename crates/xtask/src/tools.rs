@@ -45,6 +45,11 @@ pub fn setup(steps: &mut Steps, needs: Needs) -> Result<(), String> {
             || ensure_wasm_bindgen(&bindgen),
         )?;
         steps.run(
+            "clang",
+            "Debian's clang, for SQLite's C in wasm",
+            ensure_clang,
+        )?;
+        steps.run(
             "npm packages",
             "wasm-opt and Playwright from tests/e2e/package-lock.json",
             ensure_npm_packages,
@@ -200,8 +205,20 @@ fn npm_packages_current(e2e: &Path) -> bool {
 }
 
 fn ensure_chromium() -> Result<(), String> {
-    let present = |path: &str| Path::new(path).exists();
-    if present("/usr/bin/chromium") && present("/usr/bin/chromedriver") {
+    apt_install(
+        &["/usr/bin/chromium", "/usr/bin/chromedriver"],
+        &["chromium", "chromium-driver"],
+    )
+}
+
+/// clang compiles SQLite's C for wasm32 (sqlite-wasm-rs, in the web app).
+fn ensure_clang() -> Result<(), String> {
+    apt_install(&["/usr/bin/clang"], &["--no-install-recommends", "clang"])
+}
+
+/// Installs Debian packages unless every one of `paths` already exists.
+fn apt_install(paths: &[&str], packages: &[&str]) -> Result<(), String> {
+    if paths.iter().all(|path| Path::new(path).exists()) {
         println!("    already installed");
         return Ok(());
     }
@@ -219,5 +236,7 @@ fn ensure_chromium() -> Result<(), String> {
             .status_ok(&format!("apt-get {}", args[0]))
     };
     apt(&["update"])?;
-    apt(&["install", "-y", "chromium", "chromium-driver"])
+    let mut install = vec!["install", "-y"];
+    install.extend_from_slice(packages);
+    apt(&install)
 }

@@ -13,9 +13,10 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, CopyLink, DownloadScorecard, JudgeSettingsPanel, LangfuseSend, MetricCard,
-    ProfileSummary, QueryEditor, ResultEditor,
+    ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, JudgeSettingsPanel, LangfuseSend,
+    MetricCard, ProfileSummary, QueryEditor, QueryResults, ResultEditor,
 };
+use crate::execution::{LoadedDb, limits};
 use crate::hooks::{JudgeStatus, initial_state, use_debounced, use_llm_judge, use_shared_url};
 use crate::judge::{JudgeRun, JudgeSettings, VerdictCache};
 use crate::scoring::score;
@@ -52,13 +53,23 @@ pub fn PlaygroundView(props: &Props) -> Html {
         use_debounced(((*state).clone(), settings.clone()), JUDGE_SETTLE_MILLIS);
     let judge = use_llm_judge(&judged_state, &judged_settings);
     let run = judge.run_for(&settled);
-    let card = use_memo((settled.clone(), run.clone()), |(state, run)| {
-        let empty = BTreeMap::new();
-        Rc::new(score(
-            state,
-            run.as_ref().map_or(&empty, |run| &run.outcomes),
-        ))
-    });
+    let db = use_state(LoadedDb::default);
+    let time_limit = use_state_eq(|| 10.0f64);
+    let executed = use_memo(
+        (settled.clone(), (*db).clone(), *time_limit),
+        |(state, db, seconds)| db.execute(&state.expected, &state.generated, &limits(*seconds)),
+    );
+    let card = use_memo(
+        (settled.clone(), run.clone(), (*executed).clone()),
+        |(state, run, executed)| {
+            let empty = BTreeMap::new();
+            Rc::new(score(
+                state,
+                run.as_ref().map_or(&empty, |run| &run.outcomes),
+                executed.as_ref(),
+            ))
+        },
+    );
     let card: Rc<Scorecard> = (*card).clone();
 
     // The cache's counts change as verdicts come and go; this re-reads them.
@@ -144,6 +155,15 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         analysed_text={settled.expected.clone()}
                     />
                 </div>
+                <DatabasePanel
+                    db={(*db).clone()}
+                    on_load={let db = db.clone(); Callback::from(move |loaded| db.set(loaded))}
+                    time_limit={*time_limit}
+                    on_time_limit={let time_limit = time_limit.clone(); Callback::from(move |s| time_limit.set(s))}
+                />
+                if let Some(executed) = &*executed {
+                    <QueryResults executed={executed.clone()} />
+                }
                 <details class="results-input" open={!state.expected_result.is_empty() || !state.generated_result.is_empty()}>
                     <summary>{ "Results (optional): execution, results match and datatype scores" }</summary>
                     <div class="editors">

@@ -1,0 +1,162 @@
+use gloo_timers::future::TimeoutFuture;
+use js_sys::Uint8Array;
+use qeval_sqlite::Database;
+use wasm_bindgen_futures::{JsFuture, spawn_local};
+use web_sys::{DragEvent, File, HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use super::TextField;
+use crate::execution::LoadedDb;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub db: LoadedDb,
+    pub on_load: Callback<LoadedDb>,
+    /// Seconds a query may run before it is interrupted.
+    pub time_limit: f64,
+    pub on_time_limit: Callback<f64>,
+}
+
+/// Bytes read per slice of a dropped database, so a large file shows progress.
+const SLICE: f64 = 8.0 * 1024.0 * 1024.0;
+/// Larger files are refused with a message rather than risking the tab.
+const MAX_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
+
+/// A SQLite database for the playground: a dropped or picked `.sqlite`/`.db` file, or one built
+/// from pasted DDL and INSERTs. Shows its tables.
+#[component]
+pub fn DatabasePanel(props: &Props) -> Html {
+    let status = use_state(|| None::<(bool, String)>);
+    let script = use_state(String::new);
+    let load_file = {
+        let (status, on_load) = (status.clone(), props.on_load.clone());
+        Callback::from(move |file: File| {
+            let (status, on_load) = (status.clone(), on_load.clone());
+            spawn_local(async move {
+                match read_file(&file, &status).await.and_then(|bytes| {
+                    Database::open_bytes(&bytes).map_err(|e| format!("{}: {e}", file.name()))
+                }) {
+                    Ok(database) => {
+                        status.set(None);
+                        on_load.emit(LoadedDb::new(file.name(), database));
+                    }
+                    Err(err) => status.set(Some((false, err))),
+                }
+            });
+        })
+    };
+    let on_drop = {
+        let load_file = load_file.clone();
+        Callback::from(move |event: DragEvent| {
+            event.prevent_default();
+            if let Some(file) = event
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|f| f.get(0))
+            {
+                load_file.emit(file);
+            }
+        })
+    };
+    let on_pick = Callback::from(move |event: Event| {
+        let input: HtmlInputElement = event.target_unchecked_into();
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            load_file.emit(file);
+        }
+        input.set_value("");
+    });
+    let on_build = {
+        let (status, script, on_load) = (status.clone(), script.clone(), props.on_load.clone());
+        Callback::from(move |_| match Database::from_script(&script) {
+            Ok(database) => {
+                status.set(None);
+                on_load.emit(LoadedDb::new("built from SQL".into(), database));
+            }
+            Err(err) => status.set(Some((false, err.to_string()))),
+        })
+    };
+    let on_script = {
+        let script = script.clone();
+        Callback::from(move |e: InputEvent| {
+            script.set(e.target_unchecked_into::<HtmlTextAreaElement>().value())
+        })
+    };
+    html! {
+        <details class="database" id="database" open={props.db.is_loaded()}>
+            <summary data-testid="database-summary">
+                { if props.db.is_loaded() { format!("Database: {} (both queries run on it)", props.db.name) } else { "Database (optional): run both queries on SQLite in this page".into() } }
+            </summary>
+            <div class="drop" data-testid="db-drop" ondrop={on_drop} ondragover={Callback::from(|e: DragEvent| e.prevent_default())}>
+                <p>{ "Drop a .sqlite or .db file here, or pick one. It stays in this page: nothing is uploaded, and the file is never written." }</p>
+                <label class="button">{ "Pick a database" }<input id="db-file" type="file" accept=".sqlite,.sqlite3,.db" onchange={on_pick} /></label>
+            </div>
+            <label class="field"><span>{ "Or build one from SQL (CREATE TABLE and INSERT statements)" }</span>
+                <textarea id="db-script" rows="4" spellcheck="false" value={(*script).clone()} oninput={on_script} />
+            </label>
+            <div class="row">
+                <button type="button" id="db-build" onclick={on_build}>{ "Build database" }</button>
+                <TextField
+                    id="db-time-limit"
+                    label="Time limit per query (s)"
+                    kind="number"
+                    value={props.time_limit.to_string()}
+                    on_change={props.on_time_limit.reform(|v: String| v.parse().unwrap_or(10.0))}
+                />
+            </div>
+            if let Some((ok, message)) = &*status {
+                <p class={if *ok { "note" } else { "error-text" }} role="status" data-testid="db-status">{ message.clone() }</p>
+            }
+            if props.db.is_loaded() {
+                <table class="result" data-testid="db-schema">
+                    <tr><th>{ "Table" }</th><th>{ "Columns" }</th><th>{ "Rows" }</th></tr>
+                    { for props.db.tables.iter().map(|t| html! {
+                        <tr>
+                            <td>{ t.name.clone() }</td>
+                            <td>{ t.columns.iter().map(|c| if c.kind.is_empty() { c.name.clone() } else { format!("{} {}", c.name, c.kind) }).collect::<Vec<_>>().join(", ") }</td>
+                            <td>{ t.rows.to_string() }</td>
+                        </tr>
+                    }) }
+                </table>
+            }
+        </details>
+    }
+}
+
+/// The file's bytes, read in slices with the progress shown in `status`.
+async fn read_file(
+    file: &File,
+    status: &UseStateHandle<Option<(bool, String)>>,
+) -> Result<Vec<u8>, String> {
+    let size = file.size();
+    if size > MAX_BYTES {
+        return Err(format!(
+            "{} is {:.0} MB; databases up to 1 GB can be opened here",
+            file.name(),
+            size / 1e6
+        ));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    let mut at = 0.0;
+    while at < size {
+        let end = (at + SLICE).min(size);
+        let slice = file
+            .slice_with_f64_and_f64(at, end)
+            .map_err(|e| format!("{e:?}"))?;
+        let buffer = JsFuture::from(slice.array_buffer())
+            .await
+            .map_err(|_| format!("{} could not be read", file.name()))?;
+        bytes.extend(Uint8Array::new(&buffer).to_vec());
+        at = end;
+        status.set(Some((
+            true,
+            format!(
+                "Reading {}: {:.0} of {:.0} MB",
+                file.name(),
+                at / 1e6,
+                size / 1e6
+            ),
+        )));
+        TimeoutFuture::new(0).await;
+    }
+    Ok(bytes)
+}

@@ -1,0 +1,45 @@
+use qeval_sqlite::{QueryError, QueryOutput};
+use yew::prelude::*;
+
+use crate::execution::Executed;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub executed: Executed,
+}
+
+fn side(id: &str, title: &str, result: &Option<Result<QueryOutput, QueryError>>) -> Html {
+    html! {
+        <div data-testid={format!("{id}-execution")}>
+            <h3>{ title }</h3>
+            { match result {
+                None => html! { <p class="muted">{ "(no query)" }</p> },
+                Some(Err(err)) => html! { <p class="error-text" data-testid={format!("{id}-execution-error")}>{ format!("Did not execute: {err}") }</p> },
+                Some(Ok(out)) => html! {
+                    <>
+                        <p class="note" data-testid={format!("{id}-execution-status")}>
+                            { format!("Executes without errors: {} rows in {:.0} ms{}", out.rows.len(), out.millis, if out.truncated { " (cut at the row cap)" } else { "" }) }
+                        </p>
+                        <table class="result">
+                            <tr>{ for out.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
+                            { for out.rows.iter().take(100).map(|row| html! {
+                                <tr>{ for row.iter().map(|v| html! { <td>{ v.as_str().map_or_else(|| v.to_string(), str::to_string) }</td> }) }</tr>
+                            }) }
+                        </table>
+                    </>
+                },
+            } }
+        </div>
+    }
+}
+
+/// Both queries' results on the database, side by side.
+#[component]
+pub fn QueryResults(props: &Props) -> Html {
+    html! {
+        <section class="side executions" aria-label="Results on the database">
+            { side("generated", "Generated query on the database", &props.executed.generated) }
+            { side("expected", "Expected query on the database", &props.executed.expected) }
+        </section>
+    }
+}

@@ -1,0 +1,66 @@
+//! The playground's database: loaded once per page, both queries run on it whenever they change.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use qeval_sqlite::{Database, Limits, QueryError, QueryOutput, Table};
+
+/// The loaded database, shared by the components that show or use it. Compared by identity.
+#[derive(Clone, Default)]
+pub struct LoadedDb {
+    pub name: String,
+    pub tables: Vec<Table>,
+    database: Option<Rc<RefCell<Database>>>,
+}
+
+impl PartialEq for LoadedDb {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && match (&self.database, &other.database) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+impl LoadedDb {
+    pub fn new(name: String, database: Database) -> LoadedDb {
+        LoadedDb {
+            name,
+            tables: database.tables().to_vec(),
+            database: Some(Rc::new(RefCell::new(database))),
+        }
+    }
+
+    pub fn is_loaded(&self) -> bool {
+        self.database.is_some()
+    }
+
+    /// Runs both queries (an empty one is not run).
+    pub fn execute(&self, expected: &str, generated: &str, limits: &Limits) -> Option<Executed> {
+        let database = self.database.as_ref()?;
+        let mut database = database.borrow_mut();
+        let mut run = |sql: &str| (!sql.trim().is_empty()).then(|| database.query(sql, limits));
+        Some(Executed {
+            expected: run(expected),
+            generated: run(generated),
+        })
+    }
+}
+
+/// What running both queries gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Executed {
+    pub expected: Option<Result<QueryOutput, QueryError>>,
+    pub generated: Option<Result<QueryOutput, QueryError>>,
+}
+
+/// Time limit of one query in the page.
+pub fn limits(seconds: f64) -> Limits {
+    Limits {
+        time_ms: seconds.clamp(0.1, 600.0) * 1000.0,
+        max_rows: 100_000,
+        now: js_sys::Date::now,
+    }
+}

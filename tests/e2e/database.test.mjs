@@ -1,0 +1,102 @@
+// Running both queries on a SQLite database inside the page (SQLite compiled to wasm).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+
+const DB = resolve("../../tests/fixtures/shop.sqlite");
+const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function withDatabase() {
+  const page = await openPage(await browser.newContext({ viewport: { width: 1280, height: 1000 } }), server.url);
+  await page.locator("#database summary").click();
+  await page.setInputFiles("#db-file", DB);
+  await waitForText(page, "[data-testid=database-summary]", "Database: shop.sqlite (both queries run on it)");
+  return page;
+}
+
+async function pair(page, generated, expected) {
+  await page.locator("textarea#generated").fill(generated);
+  await page.locator("textarea#expected").fill(expected);
+}
+
+const SAME = [
+  "SELECT u.name FROM users u WHERE u.active = 1 AND EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.id)",
+  "SELECT DISTINCT name FROM orders JOIN users ON users.id = orders.user_id WHERE active = 1",
+];
+
+test("a dropped database shows its schema, runs both queries, and equivalent queries score 1.0 in bag mode", async () => {
+  const page = await withDatabase();
+  await waitForText(page, "[data-testid=db-schema]", /orders.*6.*users.*5/s);
+  await page.selectOption("#mode", "bag");
+  await pair(page, ...SAME);
+  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 4 rows in \d+ ms$/);
+  await waitForText(page, "[data-testid=expected-execution-status]", /^Executes without errors: 4 rows/);
+  await waitForText(page, "[data-testid=metric-results_match-score]", "1.00");
+  await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+  await page.screenshot({ path: join(artifacts, "database.png"), fullPage: true });
+
+  // The CLI gives the same verdict for the same pair on the same file.
+  const dir = await mkdtemp(join(tmpdir(), "qeval-db-e2e-"));
+  const pairs = join(dir, "pairs.jsonl");
+  await writeFile(pairs, JSON.stringify({ generated_sql: SAME[0], expected_sql: SAME[1] }) + "\n");
+  const card = JSON.parse(execFileSync(CLI, ["score", "--mode", "bag", "--pairs", pairs, "--db", DB], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.equal(card.metrics.results_match.score, 1);
+  assert.equal(card.metrics.execution.score, 1);
+  assert.deepEqual(page.errors, []);
+});
+
+test("writes, ATTACH, a write in a CTE and an endless recursion are refused or interrupted; the file is unchanged", async () => {
+  const hash = async () => createHash("sha256").update(await readFile(DB)).digest("hex");
+  const before = await hash();
+  const page = await withDatabase();
+  await page.fill("#db-time-limit", "1");
+  await page.locator("textarea#expected").fill("SELECT name FROM users");
+  const cases = [
+    ["DROP TABLE users", /^Did not execute: refused before running/],
+    ["ATTACH DATABASE 'other.db' AS other", /^Did not execute: refused before running/],
+    ["WITH gone AS (SELECT id FROM users) DELETE FROM users WHERE id IN (SELECT id FROM gone)", /^Did not execute: refused before running/],
+    ["SELECT sqlite_compileoption_get(0)", /^Did not execute: denied by the read-only policy: the function sqlite_compileoption_get\(\) is not on the read-only allow-list/],
+    ["WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT COUNT(*) FROM forever", /^Did not execute: interrupted after \d+ ms \(the time limit\)/],
+  ];
+  for (const [sql, error] of cases) {
+    await page.locator("textarea#generated").fill(sql);
+    await waitForText(page, "[data-testid=generated-execution-error]", error, 20_000);
+    await waitForText(page, "[data-testid=metric-execution-score]", "0.00");
+  }
+  await page.locator("textarea#generated").fill("SELECT COUNT(*) FROM users");
+  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 rows/);
+  assert.equal(await page.locator("[data-testid=generated-execution] td").first().textContent(), "5", "every row is still there");
+  assert.equal(await hash(), before, "the database file's bytes are unchanged");
+});
+
+test("a database built from pasted SQL is queried the same way", async () => {
+  const page = await openPage(await browser.newContext(), server.url);
+  await page.locator("#database summary").click();
+  await page.fill("#db-script", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
+  await page.click("#db-build");
+  await waitForText(page, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
+  await pair(page, "SELECT SUM(x) FROM t", "SELECT 6");
+  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 rows/);
+  await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+  await page.fill("#db-script", "CREATE TABLE broken (");
+  await page.click("#db-build");
+  await waitForText(page, "[data-testid=db-status]", /^the script failed: /);
+});
