@@ -100,3 +100,32 @@ test("a database built from pasted SQL is queried the same way", async () => {
   await page.click("#db-build");
   await waitForText(page, "[data-testid=db-status]", /^the script failed: /);
 });
+
+test("test-suite checking catches a pair that agrees only on the given database; the link keeps the seed, not the file", async () => {
+  const page = await withDatabase();
+  await page.selectOption("#mode", "bag");
+  await page.fill("#db-suite", "20");
+  await page.fill("#db-seed", "3");
+  await pair(page, "SELECT name FROM users WHERE id IN (1, 3)", "SELECT name FROM users WHERE country = 'DE'");
+  await waitForText(page, "[data-testid=metric-results_match-score]", "1.00");
+  await waitForText(page, "[data-testid=metric-test_suite-score]", "0.00");
+  await waitForText(page, "[data-testid=metric-test_suite-explanation]", /^Agree on \d+ of 20 generated databases \(seed 3\); first difference on database \d+$/);
+  await waitForText(page, "[data-testid=suite-difference]", /Expected gave.*Generated gave/s);
+
+  await pair(page, "SELECT u.name FROM users AS u WHERE 'DE' = u.country", "SELECT name FROM users WHERE country = 'DE'");
+  await waitForText(page, "[data-testid=metric-test_suite-explanation]", "Equivalent on 20 of 20 generated databases (seed 3)");
+  await waitForText(page, "[data-testid=metric-test_suite-score]", "1.00");
+
+  const context = page.context();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await waitForText(page, "[data-testid=copy-status]", "Link copied");
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  const other = await openPage(await browser.newContext(), link);
+  await waitForText(other, "[data-testid=database-needed]", /made with the database shop\.sqlite/);
+  await other.locator("#database summary").click();
+  assert.equal(await other.inputValue("#db-suite"), "20");
+  assert.equal(await other.inputValue("#db-seed"), "3");
+  await other.setInputFiles("#db-file", DB);
+  await waitForText(other, "[data-testid=metric-test_suite-explanation]", "Equivalent on 20 of 20 generated databases (seed 3)");
+});

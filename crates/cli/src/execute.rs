@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use qeval_core::PairInput;
-use qeval_sqlite::{Database, Limits};
+use qeval_core::{Metric, MetricError, PairInput};
+use qeval_sqlite::{Database, Limits, SuiteOptions, test_suite};
 
 /// The database flags shared by `qeval score` and `qeval run`.
 #[derive(Debug, clap::Args)]
@@ -29,12 +29,20 @@ pub struct DbArgs {
         help_heading = "Execution"
     )]
     pub max_rows: usize,
+    /// Test-suite checking: also run both queries on N databases generated from the schema, and
+    /// add the `test_suite` metric (1.0 only if they agree on all).
+    #[arg(long, value_name = "N", help_heading = "Execution")]
+    pub suite: Option<usize>,
+    /// The seed the test-suite databases are generated from (same seed, same databases).
+    #[arg(long, default_value_t = 1, help_heading = "Execution")]
+    pub seed: u64,
 }
 
 /// An open database and its limits.
 pub struct Executor {
     database: Database,
     limits: Limits,
+    suite: Option<SuiteOptions>,
     pub truncated: usize,
 }
 
@@ -62,6 +70,11 @@ impl Executor {
                 max_rows: args.max_rows,
                 ..Limits::default()
             },
+            suite: args.suite.map(|databases| SuiteOptions {
+                databases,
+                seed: args.seed,
+                ..SuiteOptions::default()
+            }),
             truncated: 0,
         }))
     }
@@ -88,6 +101,35 @@ impl Executor {
                 Err(err) => pair.generated_error = Some(err.to_string()),
             }
         }
+    }
+}
+
+impl Executor {
+    /// With `--suite`: the `test_suite` metric of a pair with both queries, when the generated
+    /// query ran.
+    pub fn suite_metric(&mut self, pair: &PairInput) -> Option<Metric> {
+        let options = self.suite?;
+        let expected = pair.expected_sql.as_deref()?;
+        if pair.generated_error.is_some() || pair.generated_sql.trim().is_empty() {
+            return None;
+        }
+        Some(
+            match test_suite(
+                &mut self.database,
+                expected,
+                &pair.generated_sql,
+                &options,
+                &self.limits,
+            ) {
+                Ok(report) => report.metric(),
+                Err(err) => Metric::failed(MetricError {
+                    metric: "test_suite".into(),
+                    message: format!("the test-suite databases could not be built: {err}"),
+                    inputs: Default::default(),
+                    at: None,
+                }),
+            },
+        )
     }
 }
 

@@ -71,3 +71,57 @@ fn pairs_are_scored_on_the_database_and_its_file_is_untouched() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn test_suite_checking_catches_a_pair_that_agrees_only_on_the_given_data() {
+    let dir = std::env::temp_dir().join(format!("qeval-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("shop.sqlite");
+    let bytes = Database::from_script(SHOP)
+        .and_then(|mut d| d.to_bytes())
+        .expect("a database");
+    std::fs::write(&db, &bytes).expect("write db");
+    let pairs = dir.join("pairs.jsonl");
+    let lines = [
+        json!({"id": "accident", "generated_sql": "SELECT name FROM users WHERE id IN (1, 3)", "expected_sql": "SELECT name FROM users WHERE active = 1"}),
+        json!({"id": "same", "generated_sql": "SELECT u.name FROM users AS u WHERE 1 = u.active", "expected_sql": "SELECT name FROM users WHERE active = 1"}),
+    ];
+    std::fs::write(
+        &pairs,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .expect("pairs");
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args([
+            "score", "--mode", "bag", "--suite", "20", "--seed", "7", "--pairs",
+        ])
+        .arg(&pairs)
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .expect("qeval runs");
+    let cards: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(
+        cards[0]["metrics"]["results_match"]["score"], 1.0,
+        "agree on the file"
+    );
+    assert_eq!(
+        cards[0]["metrics"]["test_suite"]["score"], 0.0,
+        "{}",
+        cards[0]["metrics"]["test_suite"]
+    );
+    assert!(cards[0]["metrics"]["test_suite"]["details"]["first_difference"]["database"].is_u64());
+    assert_eq!(
+        cards[1]["metrics"]["test_suite"]["score"], 1.0,
+        "{}",
+        cards[1]["metrics"]["test_suite"]
+    );
+    assert_eq!(
+        cards[1]["metrics"]["test_suite"]["explanation"],
+        "Equivalent on 20 of 20 generated databases (seed 7)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

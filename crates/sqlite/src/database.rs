@@ -48,6 +48,7 @@ pub struct Column {
     pub name: String,
     /// The declared type, as written in the schema.
     pub kind: String,
+    pub not_null: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -113,6 +114,8 @@ impl QueryOutput {
 pub struct Database {
     connection: Connection,
     tables: Vec<Table>,
+    /// The `CREATE TABLE` statements, for building databases of the same shape.
+    schema_sql: Vec<String>,
     denied: authorizer::Denied,
 }
 
@@ -162,6 +165,7 @@ impl Database {
     /// Guards the connection and reads its schema.
     fn ready(mut connection: Connection) -> Result<Database, DbError> {
         let tables = read_schema(&connection).map_err(failed)?;
+        let schema_sql = read_create_statements(&connection).map_err(failed)?;
         let denied = authorizer::Denied::default();
         connection
             .authorizer(Some(authorizer::read_only(denied.clone())))
@@ -169,12 +173,17 @@ impl Database {
         Ok(Database {
             connection,
             tables,
+            schema_sql,
             denied,
         })
     }
 
     pub fn tables(&self) -> &[Table] {
         &self.tables
+    }
+
+    pub fn schema_sql(&self) -> &[String] {
+        &self.schema_sql
     }
 
     /// The database as a file's bytes (for saving a built database, or checking one is intact).
@@ -273,7 +282,7 @@ fn read_schema(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
     for name in names {
         let quoted = format!("\"{}\"", name.replace('"', "\"\""));
         let mut info = connection.prepare(&format!(
-            "SELECT name, type FROM pragma_table_info({})",
+            "SELECT name, type, \"notnull\" FROM pragma_table_info({})",
             quote_literal(&name)
         ))?;
         let columns = info
@@ -281,6 +290,7 @@ fn read_schema(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
                 Ok(Column {
                     name: row.get(0)?,
                     kind: row.get(1)?,
+                    not_null: row.get::<_, i64>(2)? != 0,
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -295,6 +305,15 @@ fn read_schema(connection: &Connection) -> rusqlite::Result<Vec<Table>> {
         });
     }
     Ok(tables)
+}
+
+fn read_create_statements(connection: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut statement = connection.prepare(
+        "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY name",
+    )?;
+    statement
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()
 }
 
 fn quote_literal(text: &str) -> String {

@@ -8,6 +8,8 @@
 
 mod authorizer;
 mod database;
+mod suite;
 mod value;
 
 pub use database::{Column, Database, DbError, Limits, QueryError, QueryOutput, Table};
+pub use suite::{Difference, SuiteOptions, SuiteReport, test_suite};

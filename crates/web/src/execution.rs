@@ -3,7 +3,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use qeval_sqlite::{Database, Limits, QueryError, QueryOutput, Table};
+use qeval_core::{Metric, MetricError};
+use qeval_sqlite::{Database, Limits, QueryError, QueryOutput, SuiteOptions, Table, test_suite};
+
+use crate::state::Playground;
 
 /// The loaded database, shared by the components that show or use it. Compared by identity.
 #[derive(Clone, Default)]
@@ -45,6 +48,38 @@ impl LoadedDb {
         Some(Executed {
             expected: run(expected),
             generated: run(generated),
+        })
+    }
+}
+
+impl LoadedDb {
+    /// Test-suite checking of the state's two queries, when asked for and both ran here.
+    pub fn suite(&self, state: &Playground, limits: &Limits) -> Option<Metric> {
+        let database = self.database.as_ref()?;
+        if state.suite == 0 || state.expected.trim().is_empty() || state.generated.trim().is_empty()
+        {
+            return None;
+        }
+        let options = SuiteOptions {
+            databases: state.suite as usize,
+            seed: state.seed,
+            ..SuiteOptions::default()
+        };
+        let report = test_suite(
+            &mut database.borrow_mut(),
+            &state.expected,
+            &state.generated,
+            &options,
+            limits,
+        );
+        Some(match report {
+            Ok(report) => report.metric(),
+            Err(err) => Metric::failed(MetricError {
+                metric: "test_suite".into(),
+                message: format!("the test-suite databases could not be built: {err}"),
+                inputs: Default::default(),
+                at: None,
+            }),
         })
     }
 }

@@ -77,6 +77,13 @@ struct Wire {
     generated_result: String,
     #[serde(rename = "t", default, skip_serializing_if = "Option::is_none")]
     answer_type: Option<AnswerType>,
+    /// The database file's name: the link says which file it needs, never carries it.
+    #[serde(rename = "db", default, skip_serializing_if = "String::is_empty")]
+    database: String,
+    #[serde(rename = "n", default, skip_serializing_if = "is_default")]
+    suite: u32,
+    #[serde(rename = "sd", default, skip_serializing_if = "is_default")]
+    seed: u64,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -103,6 +110,9 @@ pub fn encode(state: &Playground) -> Result<String, ShareError> {
         expected_result: state.expected_result.clone(),
         generated_result: state.generated_result.clone(),
         answer_type: state.answer_type,
+        database: state.database.clone(),
+        suite: state.suite,
+        seed: state.seed,
     };
     let json = serde_json::to_vec(&wire).map_err(|err| ShareError::Corrupt(err.to_string()))?;
     let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
@@ -157,6 +167,9 @@ pub fn decode(fragment: &str) -> Result<Option<Playground>, ShareError> {
         expected_result: wire.expected_result,
         generated_result: wire.generated_result,
         answer_type: wire.answer_type,
+        database: wire.database,
+        suite: wire.suite,
+        seed: wire.seed,
     }))
 }
 
@@ -176,6 +189,9 @@ mod tests {
             expected_result: "[1]".to_string(),
             generated_result: "[{\"a\": 1}]".to_string(),
             answer_type: Some(AnswerType::Table),
+            database: "shop.sqlite".to_string(),
+            suite: 20,
+            seed: 7,
         };
         let fragment = encode(&state).unwrap();
         assert!(fragment.starts_with("s=1."));

@@ -24,6 +24,12 @@ pub struct Playground {
     /// JSON text of the generated query's result; empty when not given.
     pub generated_result: String,
     pub answer_type: Option<AnswerType>,
+    /// The name of the database file both queries run on (the file itself is never shared).
+    pub database: String,
+    /// Test-suite checking: how many databases to generate (0: off).
+    pub suite: u32,
+    /// The seed they are generated from.
+    pub seed: u64,
 }
 
 impl Default for Playground {
@@ -38,6 +44,9 @@ impl Default for Playground {
             expected_result: String::new(),
             generated_result: String::new(),
             answer_type: None,
+            database: String::new(),
+            suite: 0,
+            seed: 0,
         }
     }
 }
@@ -64,6 +73,9 @@ pub enum Action {
     SetExpectedResult(String),
     SetGeneratedResult(String),
     SetAnswerType(Option<AnswerType>),
+    SetDatabase(String),
+    SetSuite(u32),
+    SetSeed(u64),
     /// Replace everything, e.g. when a shared link is opened in this tab.
     Load(Playground),
 }
@@ -83,6 +95,9 @@ impl Reducible for Playground {
             Action::SetExpectedResult(text) => next.expected_result = text,
             Action::SetGeneratedResult(text) => next.generated_result = text,
             Action::SetAnswerType(kind) => next.answer_type = kind,
+            Action::SetDatabase(name) => next.database = name,
+            Action::SetSuite(count) => next.suite = count.min(200),
+            Action::SetSeed(seed) => next.seed = seed,
             Action::Load(state) => next = state,
         }
         if next == *self { self } else { Rc::new(next) }

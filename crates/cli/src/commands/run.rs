@@ -85,7 +85,8 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         .iter()
         .map(|(_, test)| pair_of_test(test, questions.get(&test_key(&test.test_id))))
         .collect();
-    if let Some(mut executor) = Executor::open(&args.db)? {
+    let mut executor = Executor::open(&args.db)?;
+    if let Some(executor) = &mut executor {
         for pair in &mut pairs {
             executor.fill(pair);
         }
@@ -103,7 +104,13 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
     for (((_, test), pair), judged) in tests.records.iter().zip(&pairs).zip(&judged) {
         let card = score_pair_judged(pair, &options, judged);
         let question = questions.get(&test_key(&test.test_id));
-        let record = evaluate_test(test, question, pair, &card, &profile);
+        let mut record = evaluate_test(test, question, pair, &card, &profile);
+        if let Some(metric) = executor.as_mut().and_then(|e| e.suite_metric(pair)) {
+            record.extra.insert(
+                "test_suite".into(),
+                serde_json::json!({"score": metric.score, "explanation": metric.explanation, "details": metric.details}),
+            );
+        }
         let line = serde_json::to_string(&record).map_err(|err| format!("internal: {err}"))?;
         let _ = writeln!(text, "{line}");
         records.push(record);

@@ -175,7 +175,8 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let mut output = BufWriter::new(output);
     let started = Instant::now();
     let mut lines = read_lines(args)?;
-    if let Some(mut executor) = Executor::open(&args.db)? {
+    let mut executor = Executor::open(&args.db)?;
+    if let Some(executor) = &mut executor {
         for line in &mut lines {
             if let Ok(pair) = &mut line.pair {
                 executor.fill(pair);
@@ -202,6 +203,9 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             Ok(pair) => {
                 let mut card = score_pair_judged(pair, &options, judged);
                 card.line = Some(line.number);
+                if let Some(metric) = executor.as_mut().and_then(|e| e.suite_metric(pair)) {
+                    card.metrics.insert("test_suite".into(), metric);
+                }
                 scored += 1;
                 match card.profile.as_ref().and_then(|p| p.passed) {
                     Some(true) => passed += 1,

@@ -15,6 +15,11 @@ pub struct Props {
     /// Seconds a query may run before it is interrupted.
     pub time_limit: f64,
     pub on_time_limit: Callback<f64>,
+    /// Test-suite databases to generate (0: off), and their seed.
+    pub suite: u32,
+    pub seed: u64,
+    pub on_suite: Callback<u32>,
+    pub on_seed: Callback<u64>,
 }
 
 /// Bytes read per slice of a dropped database, so a large file shows progress.
@@ -101,6 +106,21 @@ pub fn DatabasePanel(props: &Props) -> Html {
                     kind="number"
                     value={props.time_limit.to_string()}
                     on_change={props.on_time_limit.reform(|v: String| v.parse().unwrap_or(10.0))}
+                />
+                <TextField
+                    id="db-suite"
+                    label="Test-suite databases (0: off)"
+                    kind="number"
+                    title="Also run both queries on this many databases generated from the schema (Spider's test-suite method)"
+                    value={props.suite.to_string()}
+                    on_change={props.on_suite.reform(|v: String| v.parse().unwrap_or(0))}
+                />
+                <TextField
+                    id="db-seed"
+                    label="Seed"
+                    kind="number"
+                    value={props.seed.to_string()}
+                    on_change={props.on_seed.reform(|v: String| v.parse().unwrap_or(0))}
                 />
             </div>
             if let Some((ok, message)) = &*status {

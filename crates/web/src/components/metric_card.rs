@@ -23,6 +23,7 @@ pub fn title(name: &str) -> String {
         "table_accuracy" => "Table accuracy".into(),
         "exact_match" => "Exact match".into(),
         "safety" => "Safety (read-only)".into(),
+        "test_suite" => "Test-suite equivalence".into(),
         other => other.replace('_', " "),
     }
 }
@@ -110,6 +111,17 @@ fn details(name: &str, details: &Value) -> Html {
         };
     }
     match name {
+        "test_suite" if details["first_difference"].is_object() => {
+            let shown = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+            let difference = &details["first_difference"];
+            html! {
+                <dl class="sets" data-testid="suite-difference">
+                    <dt>{ format!("Database {}", difference["database"]) }</dt><dd></dd>
+                    <dt>{ "Expected gave" }</dt><dd><code>{ shown(&difference["expected"]) }</code></dd>
+                    <dt>{ "Generated gave" }</dt><dd><code>{ shown(&difference["generated"]) }</code></dd>
+                </dl>
+            }
+        }
         "table_accuracy" => html! {
             <dl class="sets">
                 <dt>{ "Intersection" }</dt>

@@ -59,15 +59,28 @@ pub fn PlaygroundView(props: &Props) -> Html {
         (settled.clone(), (*db).clone(), *time_limit),
         |(state, db, seconds)| db.execute(&state.expected, &state.generated, &limits(*seconds)),
     );
+    let suite = use_memo(
+        (settled.clone(), (*db).clone(), *time_limit),
+        |(state, db, seconds)| db.suite(state, &limits(*seconds)),
+    );
     let card = use_memo(
-        (settled.clone(), run.clone(), (*executed).clone()),
-        |(state, run, executed)| {
+        (
+            settled.clone(),
+            run.clone(),
+            (*executed).clone(),
+            (*suite).clone(),
+        ),
+        |(state, run, executed, suite)| {
             let empty = BTreeMap::new();
-            Rc::new(score(
+            let mut card = score(
                 state,
                 run.as_ref().map_or(&empty, |run| &run.outcomes),
                 executed.as_ref(),
-            ))
+            );
+            if let Some(suite) = suite {
+                card.metrics.insert("test_suite".into(), suite.clone());
+            }
+            Rc::new(card)
         },
     );
     let card: Rc<Scorecard> = (*card).clone();
@@ -155,9 +168,21 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         analysed_text={settled.expected.clone()}
                     />
                 </div>
+                if !state.database.is_empty() && !db.is_loaded() {
+                    <p class="notice" data-testid="database-needed">
+                        { format!("This link was made with the database {}: drop that file in Database below to run both queries on it.", state.database) }
+                    </p>
+                }
                 <DatabasePanel
                     db={(*db).clone()}
-                    on_load={let db = db.clone(); Callback::from(move |loaded| db.set(loaded))}
+                    on_load={let (db, dispatch) = (db.clone(), dispatch.clone()); Callback::from(move |loaded: LoadedDb| {
+                        dispatch.emit(Action::SetDatabase(loaded.name.clone()));
+                        db.set(loaded);
+                    })}
+                    suite={state.suite}
+                    seed={state.seed}
+                    on_suite={dispatch.reform(Action::SetSuite)}
+                    on_seed={dispatch.reform(Action::SetSeed)}
                     time_limit={*time_limit}
                     on_time_limit={let time_limit = time_limit.clone(); Callback::from(move |s| time_limit.set(s))}
                 />
