@@ -101,6 +101,29 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
     )?;
 
     let e2e = root().join("tests").join("e2e");
+    let orders = out.join("orders.sqlite");
+    steps.run(
+        "sqlite native bench",
+        "build a 1,000,000-row database, join + aggregate (release)",
+        || {
+            run::cargo()
+                .args(["run", "--release", "-p", "qeval-sqlite", "--example", "bench_db", "--"])
+                .args([&orders])
+                .status_ok("the sqlite bench")
+        },
+    )?;
+    steps.run(
+        "sqlite browser bench",
+        "the same database and query in the playground of headless chromium",
+        || {
+            run::program("node")
+                .args(["bench/database.bench.mjs"])
+                .current_dir(&e2e)
+                .env("QEVAL_DIST", root().join("dist"))
+                .env("QEVAL_BENCH_DB", &orders)
+                .status_ok("the sqlite browser bench")
+        },
+    )?;
     steps.run(
         "report bench",
         "10,000 and 100,000 records in the report view of headless chromium",
