@@ -111,6 +111,15 @@ test("test-suite checking catches a pair that agrees only on the given database;
   await waitForText(page, "[data-testid=metric-test_suite-score]", "0.00");
   await waitForText(page, "[data-testid=metric-test_suite-explanation]", /^Agree on \d+ of 20 generated databases \(seed 3\); first difference on database \d+$/);
   await waitForText(page, "[data-testid=suite-difference]", /Expected gave.*Generated gave/s);
+  // The same seed builds the same databases in the CLI: the same verdict, to the database.
+  const explained = await page.locator("[data-testid=metric-test_suite-explanation]").textContent();
+  const dir = await mkdtemp(join(tmpdir(), "qeval-suite-e2e-"));
+  const pairs = join(dir, "pairs.jsonl");
+  await writeFile(pairs, JSON.stringify({ generated_sql: "SELECT name FROM users WHERE id IN (1, 3)", expected_sql: "SELECT name FROM users WHERE country = 'DE'" }) + "\n");
+  const card = JSON.parse(
+    execFileSync(CLI, ["score", "--mode", "bag", "--suite", "20", "--seed", "3", "--pairs", pairs, "--db", DB], { stdio: ["ignore", "pipe", "ignore"] }).toString(),
+  );
+  assert.equal(card.metrics.test_suite.explanation, explained);
 
   await pair(page, "SELECT u.name FROM users AS u WHERE 'DE' = u.country", "SELECT name FROM users WHERE country = 'DE'");
   await waitForText(page, "[data-testid=metric-test_suite-explanation]", "Equivalent on 20 of 20 generated databases (seed 3)");
@@ -128,4 +137,42 @@ test("test-suite checking catches a pair that agrees only on the given database;
   assert.equal(await other.inputValue("#db-seed"), "3");
   await other.setInputFiles("#db-file", DB);
   await waitForText(other, "[data-testid=metric-test_suite-explanation]", "Equivalent on 20 of 20 generated databases (seed 3)");
+});
+
+test("dropped CSV files become tables with inferred types", async () => {
+  const page = await openPage(await browser.newContext(), server.url);
+  await page.locator("#database summary").click();
+  await page.setInputFiles("#db-file", [
+    { name: "users.csv", mimeType: "text/csv", buffer: Buffer.from('id,name,score\n1,ann,9.5\n2,"Lovelace, Ada",\n') },
+    { name: "orders.csv", mimeType: "text/csv", buffer: Buffer.from("id,user_id\r\n10,1\r\n11,2\r\n") },
+  ]);
+  await waitForText(page, "[data-testid=database-summary]", "Database: 2 CSV files (both queries run on it)");
+  await waitForText(page, "[data-testid=db-schema]", /orders.*id INTEGER, user_id INTEGER.*users.*id INTEGER, name TEXT, score REAL/s);
+  await pair(page, "SELECT name FROM users JOIN orders ON orders.user_id = users.id", "SELECT name FROM users");
+  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 2 rows/);
+  await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+});
+
+test("a run with queries and no results is executed on the loaded database and scored like qeval run --db", async () => {
+  const tests = [
+    { test_id: 1, agent_used: "a", difficulty: "easy", question: "Active users?", generated_sql: "SELECT name FROM users WHERE active = 1", expected_sql: "SELECT name FROM users WHERE active <> 0" },
+    { test_id: 2, agent_used: "a", difficulty: "easy", question: "Orders per user", generated_sql: "SELECT user_id, COUNT(*) FROM orders GROUP BY user_id", expected_sql: "SELECT user_id, COUNT(id) AS n FROM orders GROUP BY user_id" },
+    { test_id: 3, agent_used: "b", difficulty: "hard", question: "Total", generated_sql: "SELECT SUM(totl) FROM orders", expected_sql: "SELECT SUM(total) FROM orders" },
+  ];
+  const text = tests.map((t) => JSON.stringify(t)).join("\n") + "\n";
+  const page = await withDatabase();
+  await page.click("#tab-report");
+  await page.setInputFiles("#run-files", { name: "test-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
+  await waitForText(page, "[data-testid=run-database]", "Tests without results run on shop.sqlite.");
+  await page.click("#score-run");
+  await waitForText(page, "[data-testid=tests]", "3");
+  await waitForText(page, "[data-testid=errors]", "1");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-results")]);
+  const scored = await readFile(await download.path(), "utf8");
+  assert.match(scored.split("\n")[2], /"error":"no such column: totl/);
+
+  const dir = await mkdtemp(join(tmpdir(), "qeval-run-db-"));
+  await writeFile(join(dir, "test-results.jsonl"), text);
+  execFileSync(CLI, ["run", dir, "--db", DB], { stdio: "ignore" });
+  assert.equal(scored, await readFile(join(dir, "evaluation-results.jsonl"), "utf8"), "the same bytes as the CLI");
 });

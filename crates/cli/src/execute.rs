@@ -79,28 +79,9 @@ impl Executor {
         }))
     }
 
-    /// Fills the results the pair lacks: the expected query's result, and the generated query's
-    /// result or its error.
+    /// Fills the results the pair lacks from the database.
     pub fn fill(&mut self, pair: &mut PairInput) {
-        if pair.expected_result.is_none()
-            && let Some(sql) = pair.expected_sql.clone()
-            && let Ok(out) = self.database.query(&sql, &self.limits)
-        {
-            self.truncated += usize::from(out.truncated);
-            pair.expected_result = Some(out.to_json());
-        }
-        if pair.generated_result.is_none()
-            && pair.generated_error.is_none()
-            && !pair.generated_sql.trim().is_empty()
-        {
-            match self.database.query(&pair.generated_sql, &self.limits) {
-                Ok(out) => {
-                    self.truncated += usize::from(out.truncated);
-                    pair.generated_result = Some(out.to_json());
-                }
-                Err(err) => pair.generated_error = Some(err.to_string()),
-            }
-        }
+        self.truncated += self.database.fill_results(pair, &self.limits);
     }
 }
 

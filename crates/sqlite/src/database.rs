@@ -127,6 +127,17 @@ impl fmt::Debug for Database {
     }
 }
 
+/// An empty database in the memdb VFS, which keeps it as one buffer `to_bytes` can copy out.
+fn empty() -> Result<Connection, DbError> {
+    Connection::open_with_flags(
+        "file:qeval?vfs=memdb",
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_URI,
+    )
+    .map_err(failed)
+}
+
 fn failed(err: rusqlite::Error) -> DbError {
     DbError(err.to_string())
 }
@@ -146,16 +157,16 @@ impl Database {
         Database::ready(connection)
     }
 
+    /// A database built from CSV files `(file name, text)`: one table per file (see `csv`).
+    pub fn from_csv(files: &[(String, String)]) -> Result<Database, DbError> {
+        let mut connection = empty()?;
+        crate::csv::load(&mut connection, files).map_err(DbError)?;
+        Database::ready(connection)
+    }
+
     /// A database built by running `script` (DDL and INSERTs) on an empty one.
     pub fn from_script(script: &str) -> Result<Database, DbError> {
-        // The memdb VFS keeps the database as one buffer, which `to_bytes` can copy out.
-        let connection = Connection::open_with_flags(
-            "file:qeval?vfs=memdb",
-            OpenFlags::SQLITE_OPEN_READ_WRITE
-                | OpenFlags::SQLITE_OPEN_CREATE
-                | OpenFlags::SQLITE_OPEN_URI,
-        )
-        .map_err(failed)?;
+        let connection = empty()?;
         connection
             .execute_batch(script)
             .map_err(|err| DbError(format!("the script failed: {err}")))?;
@@ -247,6 +258,34 @@ fn message_of(err: &rusqlite::Error) -> String {
         rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
         rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
         other => other.to_string(),
+    }
+}
+
+impl Database {
+    /// Fills the results a pair lacks by running its queries: the expected query's result, and
+    /// the generated query's result or its error. Returns how many results the row cap cut.
+    pub fn fill_results(&mut self, pair: &mut qeval_core::PairInput, limits: &Limits) -> usize {
+        let mut cut = 0;
+        if pair.expected_result.is_none()
+            && let Some(sql) = pair.expected_sql.clone()
+            && let Ok(out) = self.query(&sql, limits)
+        {
+            cut += usize::from(out.truncated);
+            pair.expected_result = Some(out.to_json());
+        }
+        if pair.generated_result.is_none()
+            && pair.generated_error.is_none()
+            && !pair.generated_sql.trim().is_empty()
+        {
+            match self.query(&pair.generated_sql, limits) {
+                Ok(out) => {
+                    cut += usize::from(out.truncated);
+                    pair.generated_result = Some(out.to_json());
+                }
+                Err(err) => pair.generated_error = Some(err.to_string()),
+            }
+        }
+        cut
     }
 }
 

@@ -7,6 +7,7 @@
 //! progress handler interrupts a query past its time limit; results stop at a row cap and say so.
 
 mod authorizer;
+mod csv;
 mod database;
 mod suite;
 mod value;

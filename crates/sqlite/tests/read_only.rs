@@ -116,3 +116,41 @@ fn a_file_that_is_not_sqlite_is_named_as_such() {
     let err = Database::open_bytes(b"id,name\n1,ann\n").expect_err("not SQLite");
     assert!(err.to_string().contains("not a SQLite database"), "{err}");
 }
+
+#[test]
+fn csv_files_become_tables_with_inferred_types() {
+    let files = [
+        (
+            "users.csv".to_string(),
+            "id,name,score\n1,ann,9.5\n2,\"Lovelace, Ada\",\n".to_string(),
+        ),
+        (
+            "orders.csv".to_string(),
+            "id,user_id\r\n10,1\r\n11,2\r\n".to_string(),
+        ),
+    ];
+    let mut db = Database::from_csv(&files).expect("builds");
+    let users = db
+        .tables()
+        .iter()
+        .find(|t| t.name == "users")
+        .expect("users");
+    let kinds: Vec<&str> = users.columns.iter().map(|c| c.kind.as_str()).collect();
+    assert_eq!(kinds, ["INTEGER", "TEXT", "REAL"]);
+    let out = db
+        .query(
+            "SELECT u.name, u.score FROM users u JOIN orders o ON o.user_id = u.id ORDER BY o.id",
+            &Limits::default(),
+        )
+        .expect("runs");
+    assert_eq!(
+        out.to_json()["rows"],
+        serde_json::json!([["ann", 9.5], ["Lovelace, Ada", null]])
+    );
+    let err = Database::from_csv(&[("bad.csv".to_string(), "a,b\n1\n".to_string())])
+        .expect_err("short row");
+    assert_eq!(
+        err.to_string(),
+        "bad.csv: line 2: 1 fields, but the header has 2"
+    );
+}

@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use crate::components::{PlaygroundView, ReportView};
+use crate::execution::LoadedDb;
 use crate::judge::JudgeSettings;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +60,12 @@ pub fn App() -> Html {
         let settings = settings.clone();
         Callback::from(move |next| settings.set(next))
     };
+    // The database is the page's: loaded in the playground, it also executes a run's queries.
+    let db = use_state(LoadedDb::default);
+    let on_db = {
+        let db = db.clone();
+        Callback::from(move |next| db.set(next))
+    };
     let tab = |target: View, label: &'static str, id: &'static str| {
         let view = view.clone();
         let current = *view == target;
@@ -75,9 +82,9 @@ pub fn App() -> Html {
                 { tab(View::Report, "Run report", "tab-report") }
             </nav>
             if *view == View::Playground {
-                <PlaygroundView settings={(*settings).clone()} {on_settings} />
+                <PlaygroundView settings={(*settings).clone()} {on_settings} db={(*db).clone()} {on_db} />
             } else {
-                <ReportView settings={(*settings).clone()} {on_settings} />
+                <ReportView settings={(*settings).clone()} {on_settings} db={(*db).clone()} {on_db} />
             }
         </div>
     }

@@ -40,6 +40,13 @@ impl LoadedDb {
         self.database.is_some()
     }
 
+    /// Fills the results a pair lacks by running its queries here (see qeval-sqlite).
+    pub fn fill(&self, pair: &mut qeval_core::PairInput, limits: &Limits) {
+        if let Some(database) = &self.database {
+            database.borrow_mut().fill_results(pair, limits);
+        }
+    }
+
     /// Runs both queries (an empty one is not run).
     pub fn execute(&self, expected: &str, generated: &str, limits: &Limits) -> Option<Executed> {
         let database = self.database.as_ref()?;

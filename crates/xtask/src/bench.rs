@@ -107,7 +107,15 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         "build a 1,000,000-row database, join + aggregate (release)",
         || {
             run::cargo()
-                .args(["run", "--release", "-p", "qeval-sqlite", "--example", "bench_db", "--"])
+                .args([
+                    "run",
+                    "--release",
+                    "-p",
+                    "qeval-sqlite",
+                    "--example",
+                    "bench_db",
+                    "--",
+                ])
                 .args([&orders])
                 .status_ok("the sqlite bench")
         },

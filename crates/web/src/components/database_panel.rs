@@ -33,17 +33,15 @@ const MAX_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 pub fn DatabasePanel(props: &Props) -> Html {
     let status = use_state(|| None::<(bool, String)>);
     let script = use_state(String::new);
-    let load_file = {
+    let load_files = {
         let (status, on_load) = (status.clone(), props.on_load.clone());
-        Callback::from(move |file: File| {
+        Callback::from(move |files: Vec<File>| {
             let (status, on_load) = (status.clone(), on_load.clone());
             spawn_local(async move {
-                match read_file(&file, &status).await.and_then(|bytes| {
-                    Database::open_bytes(&bytes).map_err(|e| format!("{}: {e}", file.name()))
-                }) {
-                    Ok(database) => {
+                match open_files(&files, &status).await {
+                    Ok(loaded) => {
                         status.set(None);
-                        on_load.emit(LoadedDb::new(file.name(), database));
+                        on_load.emit(loaded);
                     }
                     Err(err) => status.set(Some((false, err))),
                 }
@@ -51,22 +49,18 @@ pub fn DatabasePanel(props: &Props) -> Html {
         })
     };
     let on_drop = {
-        let load_file = load_file.clone();
+        let load_files = load_files.clone();
         Callback::from(move |event: DragEvent| {
             event.prevent_default();
-            if let Some(file) = event
-                .data_transfer()
-                .and_then(|d| d.files())
-                .and_then(|f| f.get(0))
-            {
-                load_file.emit(file);
+            if let Some(files) = event.data_transfer().and_then(|d| d.files()) {
+                load_files.emit((0..files.length()).filter_map(|i| files.get(i)).collect());
             }
         })
     };
     let on_pick = Callback::from(move |event: Event| {
         let input: HtmlInputElement = event.target_unchecked_into();
-        if let Some(file) = input.files().and_then(|f| f.get(0)) {
-            load_file.emit(file);
+        if let Some(files) = input.files() {
+            load_files.emit((0..files.length()).filter_map(|i| files.get(i)).collect());
         }
         input.set_value("");
     });
@@ -92,8 +86,8 @@ pub fn DatabasePanel(props: &Props) -> Html {
                 { if props.db.is_loaded() { format!("Database: {} (both queries run on it)", props.db.name) } else { "Database (optional): run both queries on SQLite in this page".into() } }
             </summary>
             <div class="drop" data-testid="db-drop" ondrop={on_drop} ondragover={Callback::from(|e: DragEvent| e.prevent_default())}>
-                <p>{ "Drop a .sqlite or .db file here, or pick one. It stays in this page: nothing is uploaded, and the file is never written." }</p>
-                <label class="button">{ "Pick a database" }<input id="db-file" type="file" accept=".sqlite,.sqlite3,.db" onchange={on_pick} /></label>
+                <p>{ "Drop a .sqlite or .db file here, or CSV files (one table each, named after the file, with a header row), or pick them. They stay in this page: nothing is uploaded, and no file is written." }</p>
+                <label class="button">{ "Pick a database or CSV files" }<input id="db-file" type="file" multiple=true accept=".sqlite,.sqlite3,.db,.csv" onchange={on_pick} /></label>
             </div>
             <label class="field"><span>{ "Or build one from SQL (CREATE TABLE and INSERT statements)" }</span>
                 <textarea id="db-script" rows="4" spellcheck="false" value={(*script).clone()} oninput={on_script} />
@@ -140,6 +134,36 @@ pub fn DatabasePanel(props: &Props) -> Html {
             }
         </details>
     }
+}
+
+/// CSV files become one table each; otherwise the first file is opened as a SQLite database.
+async fn open_files(
+    files: &[File],
+    status: &UseStateHandle<Option<(bool, String)>>,
+) -> Result<LoadedDb, String> {
+    let first = files.first().ok_or("no file")?;
+    if files
+        .iter()
+        .any(|f| f.name().to_ascii_lowercase().ends_with(".csv"))
+    {
+        let mut texts = Vec::new();
+        for file in files {
+            let bytes = read_file(file, status).await?;
+            texts.push((file.name(), String::from_utf8_lossy(&bytes).into_owned()));
+        }
+        let name = if texts.len() == 1 {
+            texts[0].0.clone()
+        } else {
+            format!("{} CSV files", texts.len())
+        };
+        return Database::from_csv(&texts)
+            .map(|db| LoadedDb::new(name, db))
+            .map_err(|e| e.to_string());
+    }
+    let bytes = read_file(first, status).await?;
+    Database::open_bytes(&bytes)
+        .map(|db| LoadedDb::new(first.name(), db))
+        .map_err(|e| format!("{}: {e}", first.name()))
 }
 
 /// The file's bytes, read in slices with the progress shown in `status`.

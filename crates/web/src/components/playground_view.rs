@@ -32,6 +32,8 @@ const JUDGE_SETTLE_MILLIS: u32 = 700;
 pub struct Props {
     pub settings: JudgeSettings,
     pub on_settings: Callback<JudgeSettings>,
+    pub db: LoadedDb,
+    pub on_db: Callback<LoadedDb>,
 }
 
 #[component]
@@ -53,14 +55,14 @@ pub fn PlaygroundView(props: &Props) -> Html {
         use_debounced(((*state).clone(), settings.clone()), JUDGE_SETTLE_MILLIS);
     let judge = use_llm_judge(&judged_state, &judged_settings);
     let run = judge.run_for(&settled);
-    let db = use_state(LoadedDb::default);
+    let db = &props.db;
     let time_limit = use_state_eq(|| 10.0f64);
     let executed = use_memo(
-        (settled.clone(), (*db).clone(), *time_limit),
+        (settled.clone(), db.clone(), *time_limit),
         |(state, db, seconds)| db.execute(&state.expected, &state.generated, &limits(*seconds)),
     );
     let suite = use_memo(
-        (settled.clone(), (*db).clone(), *time_limit),
+        (settled.clone(), db.clone(), *time_limit),
         |(state, db, seconds)| db.suite(state, &limits(*seconds)),
     );
     let card = use_memo(
@@ -174,10 +176,10 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     </p>
                 }
                 <DatabasePanel
-                    db={(*db).clone()}
-                    on_load={let (db, dispatch) = (db.clone(), dispatch.clone()); Callback::from(move |loaded: LoadedDb| {
+                    db={db.clone()}
+                    on_load={let (on_db, dispatch) = (props.on_db.clone(), dispatch.clone()); Callback::from(move |loaded: LoadedDb| {
                         dispatch.emit(Action::SetDatabase(loaded.name.clone()));
-                        db.set(loaded);
+                        on_db.emit(loaded);
                     })}
                     suite={state.suite}
                     seed={state.seed}

@@ -11,6 +11,7 @@ use super::{
     TestDetail, TestTable,
 };
 use crate::download::save;
+use crate::execution::LoadedDb;
 use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check};
 use crate::judge::{JudgeSettings, VerdictCache};
 use crate::report::load::{Source, fetched, read_run};
@@ -24,6 +25,9 @@ const EXAMPLE: &str = "example-run/run-2026-11-20T14-30-00/evaluation-results.js
 pub struct Props {
     pub settings: JudgeSettings,
     pub on_settings: Callback<JudgeSettings>,
+    /// The page's database: tests without results are run on it when scoring.
+    pub db: LoadedDb,
+    pub on_db: Callback<LoadedDb>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -123,6 +127,7 @@ pub fn ReportView(props: &Props) -> Html {
             props.settings.clone(),
             *profile,
         );
+        let db = props.db.clone();
         let cache_revision = cache_revision.clone();
         Callback::from(move |_| {
             let Some(loaded) = (*run).clone() else { return };
@@ -131,7 +136,8 @@ pub fn ReportView(props: &Props) -> Html {
             };
             let flag = Rc::new(Cell::new(false));
             *cancel.borrow_mut() = flag.clone();
-            let (run, work, settings) = (run.clone(), work.clone(), settings.clone());
+            let (run, work, settings, db) =
+                (run.clone(), work.clone(), settings.clone(), db.clone());
             let cache_revision = cache_revision.clone();
             work.set(Work::Scoring {
                 done: 0,
@@ -142,7 +148,7 @@ pub fn ReportView(props: &Props) -> Html {
                     let work = work.clone();
                     move |done, total| work.set(Work::Scoring { done, total })
                 };
-                let records = score_run(&raw, profile, &settings, flag, progress).await;
+                let records = score_run(&raw, profile, &settings, &db, flag, progress).await;
                 work.set(Work::Idle);
                 if let Some(records) = records {
                     run.set(Some(Rc::new(LoadedRun {
@@ -223,6 +229,9 @@ pub fn ReportView(props: &Props) -> Html {
                             value={profile.name()}
                             on_change={let profile = profile.clone(); Callback::from(move |v: String| profile.set(v.parse().unwrap_or(ProfileName::Qas)))}
                         />
+                        if props.db.is_loaded() {
+                            <span class="note" data-testid="run-database">{ format!("Tests without results run on {}.", props.db.name) }</span>
+                        }
                         <button type="button" id="score-run" onclick={on_score}>{ if props.settings.enabled { "Score with the LLM judge" } else { "Score" } }</button>
                     </section>
                 } else {

@@ -12,6 +12,7 @@ use qeval_core::run::{EvaluationRecord, evaluate_test, pair_of_test};
 use qeval_core::{ScoreOptions, judge_tasks, score_pair_judged};
 
 use super::RawRun;
+use crate::execution::{LoadedDb, limits};
 use crate::judge::{JudgeSettings, VerdictCache, judge_all};
 
 /// Tests scored between two pauses when no judge is called (a judge call pauses anyway).
@@ -23,6 +24,7 @@ pub async fn score_run(
     raw: &RawRun,
     profile: ProfileName,
     settings: &JudgeSettings,
+    db: &LoadedDb,
     cancel: Rc<Cell<bool>>,
     progress: impl Fn(usize, usize),
 ) -> Option<Vec<EvaluationRecord>> {
@@ -40,7 +42,8 @@ pub async fn score_run(
             return None;
         }
         let question = raw.questions.get(&test_key(&test.test_id));
-        let pair = pair_of_test(test, question);
+        let mut pair = pair_of_test(test, question);
+        db.fill(&mut pair, &limits(10.0));
         let judged = if settings.enabled && settings.problem().is_none() {
             judge_all(judge_tasks(&pair, &options), settings, &cache)
                 .await
