@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use qeval_core::{Metric, MetricError, PairInput};
-use qeval_sqlite::{Database, Limits, SuiteOptions, test_suite};
+use qeval_core::{Metric, PairInput};
+use qeval_sqlite::{Database, Limits, SuiteOptions, suite_metric};
 
 /// The database flags shared by `qeval score` and `qeval run`.
 #[derive(Debug, clap::Args)]
@@ -94,23 +94,13 @@ impl Executor {
         if pair.generated_error.is_some() || pair.generated_sql.trim().is_empty() {
             return None;
         }
-        Some(
-            match test_suite(
-                &mut self.database,
-                expected,
-                &pair.generated_sql,
-                &options,
-                &self.limits,
-            ) {
-                Ok(report) => report.metric(),
-                Err(err) => Metric::failed(MetricError {
-                    metric: "test_suite".into(),
-                    message: format!("the test-suite databases could not be built: {err}"),
-                    inputs: Default::default(),
-                    at: None,
-                }),
-            },
-        )
+        Some(suite_metric(
+            &mut self.database,
+            expected,
+            &pair.generated_sql,
+            &options,
+            &self.limits,
+        ))
     }
 }
 

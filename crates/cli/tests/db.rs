@@ -12,15 +12,21 @@ INSERT INTO users VALUES (1, 'ann', 1), (2, 'bob', 0), (3, 'cy', 1);
 INSERT INTO orders VALUES (1, 1, 10.5), (2, 1, 4.5), (3, 3, 7.0);
 ";
 
-#[test]
-fn pairs_are_scored_on_the_database_and_its_file_is_untouched() {
-    let dir = std::env::temp_dir().join(format!("qeval-db-{}", std::process::id()));
+/// A folder with the shop database as a file: (folder, file, its bytes).
+fn shop_file(name: &str) -> (std::path::PathBuf, std::path::PathBuf, Vec<u8>) {
+    let dir = std::env::temp_dir().join(format!("qeval-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let db = dir.join("shop.sqlite");
     let bytes = Database::from_script(SHOP)
         .and_then(|mut d| d.to_bytes())
         .expect("a database");
     std::fs::write(&db, &bytes).expect("write db");
+    (dir, db, bytes)
+}
+
+#[test]
+fn pairs_are_scored_on_the_database_and_its_file_is_untouched() {
+    let (dir, db, bytes) = shop_file("db");
     let pairs = dir.join("pairs.jsonl");
     let lines = [
         json!({"id": "same", "generated_sql": "SELECT u.name FROM users u WHERE u.id IN (SELECT user_id FROM orders)", "expected_sql": "SELECT DISTINCT name FROM users JOIN orders ON orders.user_id = users.id"}),
@@ -74,13 +80,7 @@ fn pairs_are_scored_on_the_database_and_its_file_is_untouched() {
 
 #[test]
 fn test_suite_checking_catches_a_pair_that_agrees_only_on_the_given_data() {
-    let dir = std::env::temp_dir().join(format!("qeval-suite-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let db = dir.join("shop.sqlite");
-    let bytes = Database::from_script(SHOP)
-        .and_then(|mut d| d.to_bytes())
-        .expect("a database");
-    std::fs::write(&db, &bytes).expect("write db");
+    let (dir, db, _) = shop_file("suite");
     let pairs = dir.join("pairs.jsonl");
     let lines = [
         json!({"id": "accident", "generated_sql": "SELECT name FROM users WHERE id IN (1, 3)", "expected_sql": "SELECT name FROM users WHERE active = 1"}),

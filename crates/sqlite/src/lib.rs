@@ -13,4 +13,4 @@ mod suite;
 mod value;
 
 pub use database::{Column, Database, DbError, Limits, QueryError, QueryOutput, Table};
-pub use suite::{Difference, SuiteOptions, SuiteReport, test_suite};
+pub use suite::{Difference, SuiteOptions, SuiteReport, suite_metric, test_suite};

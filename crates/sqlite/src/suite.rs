@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use qeval_core::results::compare::{CompareOptions, Mode, compare, order_matters_for};
 use qeval_core::results::read_result;
-use qeval_core::scorecard::Metric;
+use qeval_core::scorecard::{Metric, MetricError};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -177,6 +177,26 @@ fn numeric(kind: &str) -> bool {
     ["INT", "REAL", "FLOA", "DOUB", "NUM", "DEC"]
         .iter()
         .any(|k| kind.contains(k))
+}
+
+/// The `test_suite` metric of two queries: [`test_suite`]'s verdict, or 0.0 with the reason the
+/// databases could not be built.
+pub fn suite_metric(
+    db: &mut Database,
+    expected: &str,
+    generated: &str,
+    options: &SuiteOptions,
+    limits: &Limits,
+) -> Metric {
+    match test_suite(db, expected, generated, options, limits) {
+        Ok(report) => report.metric(),
+        Err(err) => Metric::failed(MetricError {
+            metric: "test_suite".into(),
+            message: format!("the test-suite databases could not be built: {err}"),
+            inputs: Default::default(),
+            at: None,
+        }),
+    }
 }
 
 /// Runs both queries on `options.databases` generated databases shaped like `db`.

@@ -3,8 +3,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use qeval_core::{Metric, MetricError};
-use qeval_sqlite::{Database, Limits, QueryError, QueryOutput, SuiteOptions, Table, test_suite};
+use qeval_core::Metric;
+use qeval_sqlite::{Database, Limits, QueryError, QueryOutput, SuiteOptions, Table, suite_metric};
 
 use crate::state::Playground;
 
@@ -72,22 +72,13 @@ impl LoadedDb {
             seed: state.seed,
             ..SuiteOptions::default()
         };
-        let report = test_suite(
+        Some(suite_metric(
             &mut database.borrow_mut(),
             &state.expected,
             &state.generated,
             &options,
             limits,
-        );
-        Some(match report {
-            Ok(report) => report.metric(),
-            Err(err) => Metric::failed(MetricError {
-                metric: "test_suite".into(),
-                message: format!("the test-suite databases could not be built: {err}"),
-                inputs: Default::default(),
-                at: None,
-            }),
-        })
+        ))
     }
 }
 
