@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult};
+use super::record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult, error_text};
 use crate::datatype::AnswerType;
 use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
@@ -13,12 +13,7 @@ use crate::scorecard::Scorecard;
 /// The pair a test result is scored as: the agent's query and results, and the expectation from
 /// the questions file (or from the result itself, when it carries one).
 pub fn pair_of_test(test: &TestResult, question: Option<&Question>) -> PairInput {
-    let error = match &test.error {
-        None | Some(Value::Null) | Some(Value::Bool(false)) => None,
-        Some(Value::String(text)) if text.trim().is_empty() => None,
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(other) => Some(other.to_string()),
-    };
+    let error = error_text(test.error.as_ref());
     PairInput {
         id: Some(test.test_id.clone()),
         generated_sql: test.generated_sql.clone().unwrap_or_default(),

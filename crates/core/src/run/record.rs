@@ -131,11 +131,16 @@ impl EvaluationRecord {
     /// The error the test failed with, when the record carries one (`error`, as the agent
     /// reported it).
     pub fn error(&self) -> Option<String> {
-        match self.extra.get("error") {
-            None | Some(Value::Null) | Some(Value::Bool(false)) => None,
-            Some(Value::String(text)) if text.trim().is_empty() => None,
-            Some(Value::String(text)) => Some(text.clone()),
-            Some(other) => Some(other.to_string()),
-        }
+        error_text(self.extra.get("error"))
+    }
+}
+
+/// An `error` field as text: absent, null, `false` and blank mean no error.
+pub fn error_text(value: Option<&Value>) -> Option<String> {
+    match value {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => None,
+        Some(Value::String(text)) if text.trim().is_empty() => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(other) => Some(other.to_string()),
     }
 }
