@@ -186,13 +186,15 @@ pub fn build_request(
             r.error
         )
     });
+    // OpenAI and Anthropic take the same turns: the prompt, and on the retry the failed reply
+    // and the instruction quoting its error.
+    let mut messages = vec![json!({"role": "user", "content": prompt})];
+    if let (Some(r), Some(text)) = (retry, &retry_text) {
+        messages.push(json!({"role": "assistant", "content": r.previous_reply}));
+        messages.push(json!({"role": "user", "content": text}));
+    }
     let (url, body) = match config.provider {
         Provider::Openai => {
-            let mut messages = vec![json!({"role": "user", "content": prompt})];
-            if let (Some(r), Some(text)) = (retry, &retry_text) {
-                messages.push(json!({"role": "assistant", "content": r.previous_reply}));
-                messages.push(json!({"role": "user", "content": text}));
-            }
             let body = json!({
                 "model": config.model,
                 "temperature": config.temperature,
@@ -212,11 +214,6 @@ pub fn build_request(
                     "anthropic-dangerous-direct-browser-access".into(),
                     "true".into(),
                 ));
-            }
-            let mut messages = vec![json!({"role": "user", "content": prompt})];
-            if let (Some(r), Some(text)) = (retry, &retry_text) {
-                messages.push(json!({"role": "assistant", "content": r.previous_reply}));
-                messages.push(json!({"role": "user", "content": text}));
             }
             let body = json!({
                 "model": config.model,
