@@ -130,7 +130,7 @@ test("the exported static report opens from file:// in a fresh browser with the 
     await view.goto(`file://${file}`);
     await waitForText(view, "[data-testid=pass-rate]", "73.5%");
     await waitForText(view, "[data-testid=tests]", "34");
-    await waitForText(view, "[data-testid=mean-final]", "0.809");
+    await waitForText(view, "[data-testid=mean-final]", "0.804");
     await waitForText(view, "#count", "34 matching tests");
     await view.click("#show-failed");
     await waitForText(view, "#count", "9 matching tests");

@@ -5,8 +5,8 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::{
     BinaryOperator, Distinct, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
-    Ident, LimitClause, ObjectNamePart, OrderByKind, Query, Select, SelectItem, SetExpr, Statement,
-    TableFactor, Value, VisitMut, VisitorMut,
+    Ident, LimitClause, ObjectName, ObjectNamePart, OrderByKind, Query, Select, SelectItem,
+    SetExpr, Statement, TableAlias, TableFactor, Value, VisitMut, VisitorMut,
 };
 
 use super::Judgement;
@@ -38,7 +38,11 @@ pub fn judge(expected: &Analysis, generated: &Analysis) -> Option<Judgement> {
     Some(parts.judge("tables"))
 }
 
-/// What a query does, each part as canonical text.
+/// What a query does, each part as canonical text. Every query block counts: the features of a
+/// CTE body or a derived table are listed beside the top-level query's, each marked with the
+/// block's label (`subquery1: t.y > 10`), so that a difference inside a block is a difference of
+/// the whole and the same condition in two different blocks is not mistaken for one. Subqueries
+/// in expressions are compared as part of the expression's text.
 #[derive(Debug, Default)]
 struct Features {
     tables: Vec<String>,
@@ -51,6 +55,15 @@ struct Features {
     modifiers: Vec<String>,
 }
 
+/// A feature of `block`: marked with the block's label, or as it is for the top-level query.
+fn tagged(block: &str, feature: impl std::fmt::Display) -> String {
+    if block.is_empty() {
+        feature.to_string()
+    } else {
+        format!("{block}: {feature}")
+    }
+}
+
 impl Features {
     fn of(statements: &[Statement], tables: &[crate::sql::TableName]) -> Features {
         let mut features = Features {
@@ -61,7 +74,7 @@ impl Features {
             let mut statement = statement.clone();
             let _ = statement.visit(&mut Rewriter::default());
             match &statement {
-                Statement::Query(query) => features.add_query(query),
+                Statement::Query(query) => features.add_query(query, ""),
                 other => features.columns.push(other.to_string()),
             }
         }
@@ -78,8 +91,16 @@ impl Features {
         features
     }
 
-    fn add_query(&mut self, query: &Query) {
-        self.add_body(&query.body);
+    /// Adds a query's features as those of `block`, and those of the CTE bodies it defines.
+    fn add_query(&mut self, query: &Query, block: &str) {
+        // The rewriter named each CTE that is more than a renamed table after its label; one
+        // that only renames a table is that table, already among the tables.
+        for cte in query.with.iter().flat_map(|with| &with.cte_tables) {
+            if plain_table(&cte.query).is_none() {
+                self.add_query(&cte.query, &cte.alias.name.value);
+            }
+        }
+        self.add_body(&query.body, block);
         if let Some(order_by) = &query.order_by
             && let OrderByKind::Expressions(items) = &order_by.kind
         {
@@ -92,32 +113,39 @@ impl Features {
                 } else {
                     options
                 };
-                format!("{} {options}", item.expr).trim_end().to_string()
+                tagged(block, format!("{} {options}", item.expr).trim_end())
             }));
         }
         match &query.limit_clause {
             Some(LimitClause::LimitOffset { limit, offset, .. }) => {
                 self.limit
-                    .extend(limit.iter().map(|l| format!("LIMIT {l}")));
-                self.limit
-                    .extend(offset.iter().map(|o| format!("OFFSET {}", o.value)));
+                    .extend(limit.iter().map(|l| tagged(block, format!("LIMIT {l}"))));
+                self.limit.extend(
+                    offset
+                        .iter()
+                        .map(|o| tagged(block, format!("OFFSET {}", o.value))),
+                );
             }
             Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
-                self.limit.push(format!("LIMIT {limit}"));
-                self.limit.push(format!("OFFSET {offset}"));
+                self.limit.push(tagged(block, format!("LIMIT {limit}")));
+                self.limit.push(tagged(block, format!("OFFSET {offset}")));
             }
             None => {}
         }
         if let Some(fetch) = &query.fetch {
-            self.limit
-                .extend(fetch.quantity.iter().map(|q| format!("LIMIT {q}")));
+            self.limit.extend(
+                fetch
+                    .quantity
+                    .iter()
+                    .map(|q| tagged(block, format!("LIMIT {q}"))),
+            );
         }
     }
 
-    fn add_body(&mut self, body: &SetExpr) {
+    fn add_body(&mut self, body: &SetExpr, block: &str) {
         match body {
-            SetExpr::Select(select) => self.add_select(select),
-            SetExpr::Query(query) => self.add_query(query),
+            SetExpr::Select(select) => self.add_select(select, block),
+            SetExpr::Query(query) => self.add_query(query, block),
             SetExpr::SetOperation {
                 op,
                 set_quantifier,
@@ -125,15 +153,15 @@ impl Features {
                 right,
             } => {
                 self.modifiers
-                    .push(format!("{op} {set_quantifier}").trim().to_string());
-                self.add_body(left);
-                self.add_body(right);
+                    .push(tagged(block, format!("{op} {set_quantifier}").trim()));
+                self.add_body(left, block);
+                self.add_body(right, block);
             }
-            other => self.columns.push(other.to_string()),
+            other => self.columns.push(tagged(block, other)),
         }
     }
 
-    fn add_select(&mut self, select: &Select) {
+    fn add_select(&mut self, select: &Select, block: &str) {
         for item in &select.projection {
             let text = match item {
                 SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => {
@@ -142,45 +170,75 @@ impl Features {
                 SelectItem::ExprWithAliases { expr, .. } => expr.to_string(),
                 wildcard => wildcard.to_string(),
             };
-            self.columns.push(text);
+            self.columns.push(tagged(block, text));
         }
         match &select.distinct {
-            Some(Distinct::Distinct) => self.modifiers.push("DISTINCT".to_string()),
-            Some(other) => self.modifiers.push(other.to_string()),
+            Some(Distinct::Distinct) => self.modifiers.push(tagged(block, "DISTINCT")),
+            Some(other) => self.modifiers.push(tagged(block, other)),
             None => {}
         }
         if let Some(top) = &select.top {
-            self.limit.push(top.to_string().replace("TOP ", "LIMIT "));
+            let limit = top.to_string().replace("TOP ", "LIMIT ");
+            self.limit.push(tagged(block, limit));
         }
+        let mut filters = Vec::new();
         for from in &select.from {
+            for factor in
+                std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
+            {
+                // The rewriter aliased each derived table that is more than a renamed table with
+                // its label.
+                if let TableFactor::Derived {
+                    subquery,
+                    alias: Some(alias),
+                    ..
+                } = factor
+                    && plain_table(subquery).is_none()
+                {
+                    self.add_query(subquery, &alias.name.value);
+                }
+            }
             for join in &from.joins {
                 // Outer joins keep their kind: changing it changes the rows.
                 let kind = format!("{:?}", join.join_operator);
                 let kind = kind.split('(').next().unwrap_or_default();
                 if !matches!(kind, "Inner" | "Join" | "CrossJoin") {
-                    self.modifiers
-                        .push(format!("{kind} JOIN {}", factor_name(&join.relation)));
+                    let join = format!("{kind} JOIN {}", factor_name(&join.relation));
+                    self.modifiers.push(tagged(block, join));
                 }
                 if let Some(on) = join_condition(&join.join_operator) {
-                    conjuncts(on, &mut self.filters);
+                    conjuncts(on, &mut filters);
                 }
             }
         }
         if let Some(selection) = &select.selection {
-            conjuncts(selection, &mut self.filters);
+            conjuncts(selection, &mut filters);
         }
+        self.filters
+            .extend(filters.iter().map(|filter| tagged(block, filter)));
         if let GroupByExpr::Expressions(exprs, _) = &select.group_by {
-            self.grouping.extend(exprs.iter().map(ToString::to_string));
+            self.grouping
+                .extend(exprs.iter().map(|expr| tagged(block, expr)));
         }
         if let Some(having) = &select.having {
-            conjuncts(having, &mut self.having);
+            let mut conditions = Vec::new();
+            conjuncts(having, &mut conditions);
+            self.having
+                .extend(conditions.iter().map(|condition| tagged(block, condition)));
         }
     }
 }
 
+/// The name a joined table goes by: its table, or for a derived table, the table it only renames
+/// or its label (the body's own features are compared as a block).
 fn factor_name(factor: &TableFactor) -> String {
     match factor {
         TableFactor::Table { name, .. } => name.to_string(),
+        TableFactor::Derived {
+            subquery, alias, ..
+        } => plain_table(subquery)
+            .or_else(|| alias.as_ref().map(|alias| alias.name.value.clone()))
+            .unwrap_or_else(|| factor.to_string()),
         other => other.to_string(),
     }
 }
@@ -223,67 +281,110 @@ fn conjuncts(expr: &Expr, out: &mut Vec<String>) {
 /// columns qualified when the query reads one table, booleans as 1/0, `COUNT(1)` as `COUNT(*)`,
 /// commutative operands in a fixed order, `>` as `<`, `BETWEEN` as two comparisons, `IN` lists
 /// sorted, redundant parentheses dropped.
+///
+/// The names a query gives its own blocks mean nothing to the result, so they are replaced: each
+/// CTE body and derived table that is more than a renamed table gets a label from its position
+/// (`subquery1`, `subquery2`, and `subquery1_1` for the first block inside `subquery1`), which
+/// becomes its name, its alias and the qualifier of its columns. A CTE or derived table that only
+/// renames a table stands for that table, and a table's alias for the table. Labels follow the
+/// order the blocks are written in, so two independent CTEs written in the other order differ:
+/// that errs towards a difference, and is rarer than a renamed CTE.
 #[derive(Default)]
 struct Rewriter {
-    /// One scope per query being visited: alias -> table, the tables, and output aliases.
+    /// One scope per query being visited: its label and its blocks' labels, what its CTEs and
+    /// aliases stand for, its tables and output aliases.
     scopes: Vec<Scope>,
 }
 
 #[derive(Default)]
 struct Scope {
-    /// CTE name -> the table it only renames.
-    ctes: HashMap<String, String>,
+    /// This query's label: empty for a statement's own query.
+    label: String,
+    /// The CTEs this query's `WITH` defines, in order: name -> the table it only renames, or the
+    /// label of its body.
+    ctes: Vec<(String, String)>,
+    /// Addresses of the CTE bodies, to recognise them when the visitor enters one. Only compared,
+    /// never dereferenced.
+    cte_bodies: Vec<usize>,
+    recursive: bool,
+    /// Index of the CTE whose body is being visited, if any. Inside a non-recursive CTE body only
+    /// the CTEs before it are visible; inside a recursive one, also itself.
+    in_body: Option<usize>,
+    /// Addresses of the labelled blocks (CTE bodies and derived tables) with their labels.
+    blocks: Vec<(usize, String)>,
+    /// How many labels this query has handed out: its blocks first, then, as the visitor meets
+    /// them, the subqueries in its expressions, whose own blocks need labels of their own.
+    labelled: usize,
     aliases: HashMap<String, String>,
     tables: Vec<String>,
     output_aliases: Vec<String>,
 }
 
+fn address(query: &Query) -> usize {
+    std::ptr::from_ref(query) as usize
+}
+
 impl Scope {
-    fn of(query: &Query, outer: &[Scope]) -> Scope {
-        let mut scope = Scope::default();
-        // A CTE that only renames a table (`WITH a AS (SELECT * FROM users)`) stands for it.
-        for cte in query.with.iter().flat_map(|with| &with.cte_tables) {
-            if let Some(table) = plain_table(&cte.query) {
-                scope.ctes.insert(cte.alias.name.value.clone(), table);
-            }
-        }
-        let base = |name: &str| -> String {
-            std::iter::once(&scope.ctes)
-                .chain(outer.iter().rev().map(|s| &s.ctes))
-                .find_map(|ctes| ctes.get(name).cloned())
-                .unwrap_or_else(|| name.to_string())
+    fn of(query: &Query, outer: &[Scope], label: String) -> Scope {
+        let mut scope = Scope {
+            label,
+            recursive: query.with.as_ref().is_some_and(|with| with.recursive),
+            ..Scope::default()
         };
+        // A CTE that only renames a table (`WITH a AS (SELECT * FROM users)`) stands for it; any
+        // other is a block. The renamed table may itself be a CTE, one before it: `ctes` holds
+        // only those so far, as its body sees them.
+        for cte in query.with.iter().flat_map(|with| &with.cte_tables) {
+            let target = match plain_table(&cte.query) {
+                Some(table) => scope.cte(&table, outer).unwrap_or(table),
+                None => scope.next_block(&cte.query),
+            };
+            scope.ctes.push((cte.alias.name.value.clone(), target));
+            scope.cte_bodies.push(address(&cte.query));
+        }
         let mut tables_here = Vec::new();
         let mut aliases_here = Vec::new();
-        if let SetExpr::Select(select) = query.body.as_ref() {
+        for select in selects(&query.body) {
             for from in &select.from {
                 for factor in
                     std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
                 {
-                    if let TableFactor::Table {
-                        name,
-                        alias,
-                        args: None,
-                        ..
-                    } = factor
-                    {
-                        let written = name
-                            .0
-                            .last()
-                            .and_then(ObjectNamePart::as_ident)
-                            .map(|i| i.value.clone())
-                            .unwrap_or_default();
-                        let table = base(&written);
-                        if table != written {
-                            aliases_here.push((written, table.clone()));
+                    match factor {
+                        TableFactor::Table {
+                            name,
+                            alias,
+                            args: None,
+                            ..
+                        } => {
+                            let written = name
+                                .0
+                                .last()
+                                .and_then(ObjectNamePart::as_ident)
+                                .map(|i| i.value.clone())
+                                .unwrap_or_default();
+                            let table = scope.cte(&written, outer).unwrap_or(written.clone());
+                            if table != written {
+                                aliases_here.push((written, table.clone()));
+                            }
+                            if let Some(alias) = alias {
+                                aliases_here.push((alias.name.value.clone(), table.clone()));
+                            }
+                            tables_here.push(table);
                         }
-                        if let Some(alias) = alias {
-                            aliases_here.push((alias.name.value.clone(), table.clone()));
+                        TableFactor::Derived {
+                            subquery, alias, ..
+                        } => {
+                            let table = match plain_table(subquery) {
+                                Some(table) => scope.cte(&table, outer).unwrap_or(table),
+                                None => scope.next_block(subquery),
+                            };
+                            if let Some(alias) = alias {
+                                aliases_here.push((alias.name.value.clone(), table.clone()));
+                            }
+                            tables_here.push(table);
                         }
-                        tables_here.push(table);
-                    } else {
-                        // A derived table or function: columns cannot be attributed reliably.
-                        tables_here.push(String::new());
+                        // A function: columns cannot be attributed reliably.
+                        _ => tables_here.push(String::new()),
                     }
                 }
             }
@@ -296,6 +397,70 @@ impl Scope {
         scope.tables = tables_here;
         scope.aliases.extend(aliases_here);
         scope
+    }
+
+    /// The label of this query's `index`-th block (from 1).
+    fn block_label(&self, index: usize) -> String {
+        if self.label.is_empty() {
+            format!("subquery{index}")
+        } else {
+            format!("{}_{index}", self.label)
+        }
+    }
+
+    /// Labels `block` as this query's next block.
+    fn next_block(&mut self, block: &Query) -> String {
+        self.labelled += 1;
+        let label = self.block_label(self.labelled);
+        self.blocks.push((address(block), label.clone()));
+        label
+    }
+
+    /// What a CTE name visible here stands for: its table or its label.
+    fn visible_cte(&self, name: &str) -> Option<&str> {
+        let visible = match self.in_body {
+            None => self.ctes.len(),
+            Some(index) if self.recursive => self.ctes.len().min(index + 1),
+            Some(index) => index,
+        };
+        self.ctes[..visible]
+            .iter()
+            .find(|(cte, _)| cte == name)
+            .map(|(_, target)| target.as_str())
+    }
+
+    /// What `name` stands for if it names a CTE, here or in an enclosing query.
+    fn cte(&self, name: &str, outer: &[Scope]) -> Option<String> {
+        std::iter::once(self)
+            .chain(outer.iter().rev())
+            .find_map(|scope| scope.visible_cte(name))
+            .map(str::to_string)
+    }
+}
+
+/// The `SELECT`s of a query's body: itself, or the operands of its set operations. A
+/// parenthesized query is a query of its own, with its own scope.
+fn selects(body: &SetExpr) -> Vec<&Select> {
+    match body {
+        SetExpr::Select(select) => vec![select],
+        SetExpr::SetOperation { left, right, .. } => {
+            let mut all = selects(left);
+            all.extend(selects(right));
+            all
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn selects_mut(body: &mut SetExpr) -> Vec<&mut Select> {
+    match body {
+        SetExpr::Select(select) => vec![select],
+        SetExpr::SetOperation { left, right, .. } => {
+            let mut all = selects_mut(left);
+            all.extend(selects_mut(right));
+            all
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -329,6 +494,89 @@ fn plain_table(query: &Query) -> Option<String> {
 }
 
 impl Rewriter {
+    /// The label of a query the visitor enters, given by the query containing it: the label it
+    /// gave the block, or a new one for a subquery in an expression.
+    fn label_of(&mut self, query: &Query) -> String {
+        let Some(parent) = self.scopes.last_mut() else {
+            return String::new();
+        };
+        let address = address(query);
+        // Entering a CTE body of the enclosing WITH narrows what that WITH makes visible.
+        if let Some(index) = parent.cte_bodies.iter().position(|&body| body == address) {
+            parent.in_body = Some(index);
+        }
+        match parent.blocks.iter().find(|(block, _)| *block == address) {
+            Some((_, label)) => label.clone(),
+            // A query that only renames a table has no blocks to label, and taking a number for
+            // it would set the labels after it apart from those of a query naming the table.
+            None if plain_table(query).is_some() => String::new(),
+            None => {
+                parent.labelled += 1;
+                parent.block_label(parent.labelled)
+            }
+        }
+    }
+
+    /// Writes the innermost scope's names into its query: blocks named and aliased by their
+    /// labels, references to a CTE by what it stands for, and table aliases dropped (the
+    /// expressions no longer use them). A subquery in an expression is compared as text, and
+    /// this keeps the names out of that text too.
+    fn rename(&self, query: &mut Query) {
+        let Some((scope, outer)) = self.scopes.split_last() else {
+            return;
+        };
+        let label = |block: &Query| {
+            scope
+                .blocks
+                .iter()
+                .find(|(at, _)| *at == address(block))
+                .map(|(_, label)| Ident::new(label))
+        };
+        for cte in query.with.iter_mut().flat_map(|with| &mut with.cte_tables) {
+            if let Some(label) = label(&cte.query) {
+                cte.alias.name = label;
+            }
+        }
+        for select in selects_mut(&mut query.body) {
+            for from in &mut select.from {
+                for factor in std::iter::once(&mut from.relation)
+                    .chain(from.joins.iter_mut().map(|j| &mut j.relation))
+                {
+                    match factor {
+                        TableFactor::Table {
+                            name,
+                            alias,
+                            args: None,
+                            ..
+                        } => {
+                            if let [ObjectNamePart::Identifier(ident)] = name.0.as_slice()
+                                && let Some(target) = scope.cte(&ident.value, outer)
+                            {
+                                *name = ObjectName::from(vec![Ident::new(target)]);
+                            }
+                            if alias.as_ref().is_some_and(|a| a.columns.is_empty()) {
+                                *alias = None;
+                            }
+                        }
+                        TableFactor::Derived {
+                            subquery, alias, ..
+                        } => {
+                            if let Some(label) = label(subquery) {
+                                *alias = Some(TableAlias {
+                                    explicit: false,
+                                    name: label,
+                                    columns: alias.take().map(|a| a.columns).unwrap_or_default(),
+                                    at: None,
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
     fn resolve_alias(&self, name: &str) -> Option<String> {
         self.scopes
             .iter()
@@ -389,13 +637,20 @@ impl VisitorMut for Rewriter {
     type Break = ();
 
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
-        let scope = Scope::of(query, &self.scopes);
+        let label = self.label_of(query);
+        let scope = Scope::of(query, &self.scopes, label);
         self.scopes.push(scope);
+        self.rename(query);
         ControlFlow::Continue(())
     }
 
-    fn post_visit_query(&mut self, _query: &mut Query) -> ControlFlow<()> {
+    fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
         self.scopes.pop();
+        if let Some(parent) = self.scopes.last_mut()
+            && parent.cte_bodies.contains(&address(query))
+        {
+            parent.in_body = None;
+        }
         ControlFlow::Continue(())
     }
 
