@@ -109,8 +109,9 @@ test("test-suite checking catches a pair that agrees only on the given database;
   await pair(page, "SELECT name FROM users WHERE id IN (1, 3)", "SELECT name FROM users WHERE country = 'DE'");
   await waitForText(page, "[data-testid=metric-results_match-score]", "1.00");
   await waitForText(page, "[data-testid=metric-test_suite-score]", "0.00");
-  await waitForText(page, "[data-testid=metric-test_suite-explanation]", /^Agree on \d+ of 20 generated databases \(seed 3\); first difference on database \d+$/);
-  await waitForText(page, "[data-testid=suite-difference]", /Expected gave.*Generated gave/s);
+  await waitForText(page, "[data-testid=metric-test_suite-explanation]", /^Different results on generated database \d+ of 20 \(seed 3\)/);
+  await waitForText(page, "[data-testid=suite-counterexample]", /Generated query gives.*Expected query gives/s);
+  await waitForText(page, "[data-testid=profile-verdict]", /FAIL/);
   // The same seed builds the same databases in the CLI: the same verdict, to the database.
   const explained = await page.locator("[data-testid=metric-test_suite-explanation]").textContent();
   const dir = await mkdtemp(join(tmpdir(), "qeval-suite-e2e-"));
@@ -122,7 +123,7 @@ test("test-suite checking catches a pair that agrees only on the given database;
   assert.equal(card.metrics.test_suite.explanation, explained);
 
   await pair(page, "SELECT u.name FROM users AS u WHERE 'DE' = u.country", "SELECT name FROM users WHERE country = 'DE'");
-  await waitForText(page, "[data-testid=metric-test_suite-explanation]", "Equivalent on 20 of 20 generated databases (seed 3)");
+  await waitForText(page, "[data-testid=metric-test_suite-explanation]", "Same results on all 20 generated databases (seed 3); agreement on generated databases is strong evidence, not a proof");
   await waitForText(page, "[data-testid=metric-test_suite-score]", "1.00");
 
   const context = page.context();
@@ -136,7 +137,7 @@ test("test-suite checking catches a pair that agrees only on the given database;
   assert.equal(await other.inputValue("#db-suite"), "20");
   assert.equal(await other.inputValue("#db-seed"), "3");
   await other.setInputFiles("#db-file", DB);
-  await waitForText(other, "[data-testid=metric-test_suite-explanation]", "Equivalent on 20 of 20 generated databases (seed 3)");
+  await waitForText(other, "[data-testid=metric-test_suite-explanation]", "Same results on all 20 generated databases (seed 3); agreement on generated databases is strong evidence, not a proof");
 });
 
 test("dropped CSV files become tables with inferred types", async () => {

@@ -1,10 +1,13 @@
 //! `--db FILE.sqlite`: results that a pair does not carry come from running its queries on the
-//! database, read-only (see qeval-sqlite).
+//! database, read-only (see qeval-sqlite). Without a database, the equivalence check runs both
+//! queries on databases generated from a schema inferred from them (or given with `--schema`).
 
 use std::path::{Path, PathBuf};
 
-use qeval_core::{Metric, PairInput};
-use qeval_sqlite::{Database, Limits, SuiteOptions, suite_metric};
+use qeval_core::pairs::Language;
+use qeval_core::results::compare::Mode;
+use qeval_core::{Metric, PairInput, ScoreOptions};
+use qeval_sqlite::{Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence};
 
 /// The database flags shared by `qeval score` and `qeval run`.
 #[derive(Debug, clap::Args)]
@@ -29,20 +32,92 @@ pub struct DbArgs {
         help_heading = "Execution"
     )]
     pub max_rows: usize,
-    /// Test-suite checking: also run both queries on N databases generated from the schema, and
-    /// add the `test_suite` metric (1.0 only if they agree on all).
+    /// Generated databases to check equivalence on. Without --db: N databases from the schema
+    /// inferred from the two queries (default 40; the `equivalence` metric). With --db: also run
+    /// both queries on N databases generated from its schema (the `test_suite` metric).
     #[arg(long, value_name = "N", help_heading = "Execution")]
     pub suite: Option<usize>,
-    /// The seed the test-suite databases are generated from (same seed, same databases).
+    /// The seed the generated databases come from (same seed, same databases).
     #[arg(long, default_value_t = 1, help_heading = "Execution")]
     pub seed: u64,
+    /// `CREATE TABLE` statements to generate databases from, instead of the schema inferred
+    /// from each pair's queries (constraints such as PRIMARY KEY and NOT NULL are kept).
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Execution",
+        conflicts_with = "db"
+    )]
+    pub schema: Option<PathBuf>,
+    /// Skip the equivalence check on generated databases when no --db is given.
+    #[arg(long, help_heading = "Execution")]
+    pub no_equivalence: bool,
+}
+
+/// At most this many generated databases per pair: each one runs both queries.
+const MAX_SUITE: usize = 1_000;
+
+/// Without `--db`: the `equivalence` metric of each pair with two SQL queries.
+pub struct EquivalenceCheck {
+    schema: Option<String>,
+    databases: usize,
+    seed: u64,
+}
+
+impl EquivalenceCheck {
+    pub fn from_args(args: &DbArgs) -> Result<Option<EquivalenceCheck>, String> {
+        if args.db.is_some() || args.no_equivalence {
+            return Ok(None);
+        }
+        let databases = args.suite.unwrap_or(40);
+        if databases == 0 || databases > MAX_SUITE {
+            return Err(format!(
+                "--suite takes 1 to {MAX_SUITE} databases, not {databases}"
+            ));
+        }
+        let schema = match &args.schema {
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .map_err(|err| format!("cannot read {}: {err}", path.display()))?,
+            ),
+            None => None,
+        };
+        Ok(Some(EquivalenceCheck {
+            schema,
+            databases,
+            seed: args.seed,
+        }))
+    }
+
+    /// The metric for a pair with an expected and a generated SQL query; `None` otherwise (KQL
+    /// pairs, pairs with only expected tables or results).
+    pub fn metric(&self, pair: &PairInput, options: &ScoreOptions) -> Option<Metric> {
+        let expected = pair.expected_sql.as_deref()?;
+        if pair.language.unwrap_or(options.language) != Language::Sql
+            || pair.generated_sql.trim().is_empty()
+        {
+            return None;
+        }
+        let check = EquivalenceOptions {
+            databases: self.databases,
+            seed: self.seed,
+            mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
+            dialect: pair.dialect.unwrap_or(options.dialect),
+            ..EquivalenceOptions::default()
+        };
+        let schema = match &self.schema {
+            Some(text) => SchemaChoice::Written(text),
+            None => SchemaChoice::Infer,
+        };
+        Some(check_equivalence(expected, &pair.generated_sql, schema, &check).metric())
+    }
 }
 
 /// An open database and its limits.
 pub struct Executor {
     database: Database,
     limits: Limits,
-    suite: Option<SuiteOptions>,
+    suite: Option<EquivalenceOptions>,
     pub truncated: usize,
 }
 
@@ -70,11 +145,19 @@ impl Executor {
                 max_rows: args.max_rows,
                 ..Limits::default()
             },
-            suite: args.suite.map(|databases| SuiteOptions {
-                databases,
-                seed: args.seed,
-                ..SuiteOptions::default()
-            }),
+            suite: match args.suite {
+                Some(databases) if databases > MAX_SUITE => {
+                    return Err(format!(
+                        "--suite takes 1 to {MAX_SUITE} databases, not {databases}"
+                    ));
+                }
+                Some(databases) => Some(EquivalenceOptions {
+                    databases,
+                    seed: args.seed,
+                    ..EquivalenceOptions::default()
+                }),
+                None => None,
+            },
             truncated: 0,
         }))
     }
@@ -88,19 +171,27 @@ impl Executor {
 impl Executor {
     /// With `--suite`: the `test_suite` metric of a pair with both queries, when the generated
     /// query ran.
-    pub fn suite_metric(&mut self, pair: &PairInput) -> Option<Metric> {
-        let options = self.suite?;
+    pub fn suite_metric(&mut self, pair: &PairInput, options: &ScoreOptions) -> Option<Metric> {
+        let suite = self.suite?;
         let expected = pair.expected_sql.as_deref()?;
         if pair.generated_error.is_some() || pair.generated_sql.trim().is_empty() {
             return None;
         }
-        Some(suite_metric(
-            &mut self.database,
-            expected,
-            &pair.generated_sql,
-            &options,
-            &self.limits,
-        ))
+        let check = EquivalenceOptions {
+            mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
+            dialect: pair.dialect.unwrap_or(options.dialect),
+            limits: self.limits,
+            ..suite
+        };
+        Some(
+            check_equivalence(
+                expected,
+                &pair.generated_sql,
+                SchemaChoice::Database(&mut self.database),
+                &check,
+            )
+            .metric(),
+        )
     }
 }
 

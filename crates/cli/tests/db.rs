@@ -114,6 +114,18 @@ fn test_suite_checking_catches_a_pair_that_agrees_only_on_the_given_data() {
         cards[0]["metrics"]["test_suite"]
     );
     assert!(cards[0]["metrics"]["test_suite"]["details"]["first_difference"]["database"].is_u64());
+    let counterexample = &cards[0]["metrics"]["test_suite"]["details"]["counterexample"];
+    assert!(
+        counterexample["tables"][0]["rows"]
+            .as_array()
+            .is_some_and(|r| r.len() <= 5),
+        "{counterexample}"
+    );
+    assert_eq!(
+        cards[0]["profile"]["passed"], false,
+        "a counterexample fails the pair: {}",
+        cards[0]["profile"]
+    );
     assert_eq!(
         cards[1]["metrics"]["test_suite"]["score"], 1.0,
         "{}",
@@ -121,7 +133,7 @@ fn test_suite_checking_catches_a_pair_that_agrees_only_on_the_given_data() {
     );
     assert_eq!(
         cards[1]["metrics"]["test_suite"]["explanation"],
-        "Equivalent on 20 of 20 generated databases (seed 7)"
+        "Same results on all 20 generated databases (seed 7); agreement on generated databases is strong evidence, not a proof"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,7 +19,7 @@ pub mod sql;
 
 pub use pairs::{InputError, Language, PairInput, parse_pair_line};
 pub use score::{
-    Analysis, ScoreOptions, analyse, judge_tasks, score_pair, score_pair_judged,
+    Analysis, ScoreOptions, add_equivalence, analyse, judge_tasks, score_pair, score_pair_judged,
     table_accuracy_of_sql,
 };
 pub use scorecard::{Diagnostic, Metric, MetricError, Scorecard};

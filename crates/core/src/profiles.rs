@@ -206,7 +206,28 @@ pub struct ProfileResult {
     pub parts: BTreeMap<String, ProfilePart>,
     /// Weighted metrics that were not computed.
     pub missing: Vec<String>,
+    /// Result metrics that no result was given for, taken from the equivalence check instead
+    /// (metric -> the check's metric name).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stand_ins: BTreeMap<String, String>,
+    /// Weighted metrics left out because they grade a result nobody supplied.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_applicable: Vec<String>,
     pub explanation: String,
+}
+
+/// Metrics that compare the two queries' results.
+const RESULT_METRICS: [&str; 2] = ["execution", "results_match"];
+
+/// The metrics of an equivalence check on generated databases: without a database, and on a
+/// loaded one (test-suite checking).
+pub const EQUIVALENCE_METRICS: [&str; 2] = ["equivalence", "test_suite"];
+
+/// The equivalence check's metric, when it reached a verdict.
+fn equivalence_of(metrics: &BTreeMap<String, Metric>) -> Option<(&'static str, f64)> {
+    EQUIVALENCE_METRICS
+        .into_iter()
+        .find_map(|name| metrics.get(name).and_then(|m| m.score).map(|s| (name, s)))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -224,6 +245,11 @@ pub fn apply(
 ) -> ProfileResult {
     let mut parts = BTreeMap::new();
     let mut missing = Vec::new();
+    let mut stand_ins = BTreeMap::new();
+    let mut not_applicable = Vec::new();
+    // With no result given at all, the equivalence check (both queries run on generated
+    // databases) stands in for the result metrics, and a result's datatype is not gradable.
+    let equivalence = equivalence_of(metrics).filter(|_| executed.is_none());
     for (name, weight) in &profile.weights {
         match metrics.get(name).and_then(|m| m.score.map(|s| (s, m))) {
             Some((score, _)) => {
@@ -235,7 +261,20 @@ pub fn apply(
                     },
                 );
             }
-            None => missing.push(name.clone()),
+            None => match equivalence {
+                Some((check, score)) if RESULT_METRICS.contains(&name.as_str()) => {
+                    stand_ins.insert(name.clone(), check.to_string());
+                    parts.insert(
+                        name.clone(),
+                        ProfilePart {
+                            score,
+                            weight: *weight,
+                        },
+                    );
+                }
+                Some(_) if name == "datatype" => not_applicable.push(name.clone()),
+                _ => missing.push(name.clone()),
+            },
         }
     }
     let weight_sum: f64 = parts.values().map(|p| p.weight).sum();
@@ -244,6 +283,15 @@ pub fn apply(
         parts.values().map(|p| p.score * p.weight).sum::<f64>() / weight_sum
     });
     let mut blockers = Vec::new();
+    // Results that differ on a generated database prove the queries different, whatever the
+    // weighted total says.
+    if let Some((check, score)) = equivalence_of(metrics)
+        && score < 1.0
+    {
+        blockers.push(format!(
+            "{check}: the queries return different results on a generated database"
+        ));
+    }
     if profile.require_execution && executed == Some(false) {
         blockers.push("the query did not execute without error".to_string());
     }
@@ -254,7 +302,7 @@ pub fn apply(
             None => missing.push(name.clone()),
         }
     }
-    let unknown_execution = profile.require_execution && executed.is_none();
+    let unknown_execution = profile.require_execution && executed.is_none() && stand_ins.is_empty();
     let passed =
         if !missing.is_empty() || total.is_none() || (unknown_execution && blockers.is_empty()) {
             if blockers.is_empty() {
@@ -266,7 +314,7 @@ pub fn apply(
             Some(blockers.is_empty() && total.is_some_and(|t| t >= profile.threshold - 1e-12))
         };
     let total_text = total.map_or("—".to_string(), |t| format!("{:.1}%", t * 100.0));
-    let explanation = match passed {
+    let mut explanation = match passed {
         Some(true) => format!(
             "Total {total_text} ≥ {:.0}% → PASS",
             profile.threshold * 100.0
@@ -286,6 +334,21 @@ pub fn apply(
             format!("Total {total_text}; no verdict without knowing whether the query executed")
         }
     };
+    if !stand_ins.is_empty() {
+        let names: Vec<&str> = stand_ins.keys().map(String::as_str).collect();
+        let check = stand_ins
+            .values()
+            .next()
+            .map_or("equivalence", String::as_str);
+        explanation.push_str(&format!(
+            " ({} from the {check} check on generated databases, no result given",
+            names.join(" and ")
+        ));
+        if !not_applicable.is_empty() {
+            explanation.push_str(&format!("; {} not applicable", not_applicable.join(", ")));
+        }
+        explanation.push(')');
+    }
     ProfileResult {
         name: profile.name,
         label: profile.label.clone(),
@@ -294,6 +357,8 @@ pub fn apply(
         threshold: profile.threshold,
         parts,
         missing,
+        stand_ins,
+        not_applicable,
         explanation,
     }
 }

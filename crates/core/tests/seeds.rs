@@ -1,4 +1,6 @@
-//! Every scenario and example of the four seeds (`../shared/seeds/`), with the seeds' numbers.
+//! The behaviour the product specification describes, scenario by scenario: KQL batch testing,
+//! the SQL metric calculators, the run-folder evaluation, and agent evaluation, with the figures
+//! the specification gives.
 
 use std::collections::BTreeMap;
 

@@ -173,6 +173,34 @@ impl Database {
         Database::ready(connection)
     }
 
+    /// A database for test-suite checking, built from a generated script: like `from_script`,
+    /// without reading the schema back (the generator knows it).
+    pub fn scratch(script: &str) -> Result<Database, DbError> {
+        let mut connection = Connection::open_in_memory().map_err(failed)?;
+        connection
+            .execute_batch(script)
+            .map_err(|err| DbError(format!("the script failed: {err}")))?;
+        let denied = authorizer::Denied::default();
+        connection
+            .authorizer(Some(authorizer::read_only(denied.clone())))
+            .map_err(failed)?;
+        Ok(Database {
+            connection,
+            tables: Vec::new(),
+            schema_sql: Vec::new(),
+            denied,
+        })
+    }
+
+    /// Makes SQLite return the rows of unordered scans in reverse. A query whose output changes
+    /// with it does not determine its row order (ties under `ORDER BY`, `LIMIT` without one).
+    pub fn set_reverse_order(&mut self, reverse: bool) -> Result<(), DbError> {
+        let value = if reverse { "ON" } else { "OFF" };
+        self.connection
+            .execute_batch(&format!("PRAGMA reverse_unordered_selects = {value}"))
+            .map_err(failed)
+    }
+
     /// Guards the connection and reads its schema.
     fn ready(mut connection: Connection) -> Result<Database, DbError> {
         let tables = read_schema(&connection).map_err(failed)?;

@@ -1,5 +1,6 @@
 //! qeval-sqlite: runs the expected and the generated query on a SQLite database and hands back
-//! their results as data the comparison modes read.
+//! their results as data the comparison modes read; and checks two queries for equivalence on
+//! generated databases (test-suite checking), with or without a database to start from.
 //!
 //! Read-only for real, in layers: the core's safety validator refuses what is not a query; the
 //! database is a copy in memory opened read-only (the user's file is never touched); an
@@ -9,8 +10,13 @@
 mod authorizer;
 mod csv;
 mod database;
-mod suite;
+mod equivalence;
+mod generate;
 mod value;
 
 pub use database::{Column, Database, DbError, Limits, QueryError, QueryOutput, Table};
-pub use suite::{Difference, SuiteOptions, SuiteReport, suite_metric, test_suite};
+pub use equivalence::{
+    Assumption, Counterexample, EquivalenceOptions, EquivalenceReport, SchemaChoice, SchemaSource,
+    ShownResult, ShownTable, Verdict, check_equivalence,
+};
+pub use generate::{Cell, TestDatabase, generate};

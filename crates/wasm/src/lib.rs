@@ -7,6 +7,8 @@
 //! scorePair({ generated_sql: "SELECT * FROM users", expected_tables: ["users", "orders"] });
 //! // -> { identical: false, metrics: { table_accuracy: { score: 0.5, ... } }, ... }
 //! compareResults([{ id: 1 }, { id: 2 }], [[2], [1]], { mode: "bag" }).equal; // true
+//! checkEquivalence("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30");
+//! // -> { verdict: "different", schema: "CREATE TABLE singer (...)", counterexample: {...}, ... }
 //! ```
 //!
 //! Bad input throws a JS `Error` whose message says what and where.
@@ -18,7 +20,8 @@ use qeval_core::profiles::Profile;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare};
 use qeval_core::results::{ResultSet, read_result, read_result_text, sample};
 use qeval_core::sql::{self, ParseLimits, SqlDialect, TableName};
-use qeval_core::{ScoreOptions, pairs, score_pair};
+use qeval_core::{Language, ScoreOptions, add_equivalence, pairs, score_pair};
+use qeval_sqlite::{EquivalenceOptions, EquivalenceReport, SchemaChoice, check_equivalence};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -40,7 +43,17 @@ struct Options {
     /// Row order counts (`bag`, `subset`).
     order_matters: Option<bool>,
     ignore_case: Option<bool>,
+    /// The equivalence check: generated databases (default 40), their seed (default 1),
+    /// `CREATE TABLE` statements to use instead of the inferred schema, and whether `scorePair`
+    /// runs it at all (default true, as `qeval score` does without `--db`).
+    databases: Option<usize>,
+    seed: Option<u64>,
+    schema: Option<String>,
+    equivalence: Option<bool>,
 }
+
+/// At most this many generated databases per check.
+const MAX_DATABASES: usize = 1_000;
 
 impl Options {
     fn read(value: JsValue) -> Result<Options, JsError> {
@@ -105,6 +118,40 @@ impl Options {
         })
     }
 
+    fn equivalence_options(
+        &self,
+        dialect: SqlDialect,
+        mode: Option<Mode>,
+    ) -> Result<EquivalenceOptions, JsError> {
+        let defaults = EquivalenceOptions::default();
+        let databases = self.databases.unwrap_or(defaults.databases);
+        if databases == 0 || databases > MAX_DATABASES {
+            return Err(error(format!(
+                "options.databases: expected 1 to {MAX_DATABASES}, found {databases}"
+            )));
+        }
+        Ok(EquivalenceOptions {
+            databases,
+            seed: self.seed.unwrap_or(defaults.seed),
+            mode: mode.unwrap_or(Mode::Bag),
+            dialect,
+            ..defaults
+        })
+    }
+
+    fn check(
+        &self,
+        expected: &str,
+        generated: &str,
+        options: &EquivalenceOptions,
+    ) -> EquivalenceReport {
+        let schema = match self.schema.as_deref() {
+            Some(text) if !text.trim().is_empty() => SchemaChoice::Written(text),
+            _ => SchemaChoice::Infer,
+        };
+        check_equivalence(expected, generated, schema, options)
+    }
+
     fn dialect(&self) -> Result<SqlDialect, JsError> {
         self.dialect
             .as_deref()
@@ -141,7 +188,8 @@ pub fn tables(sql_text: &str, options: JsValue) -> Result<Vec<String>, JsError> 
 /// not parse is not an error but a diagnostic in the scorecard.
 #[wasm_bindgen(js_name = scorePair)]
 pub fn score_pair_js(pair: JsValue, options: JsValue) -> Result<JsValue, JsError> {
-    let options = Options::read(options)?.score_options()?;
+    let options = Options::read(options)?;
+    let score_options = options.score_options()?;
     let value: serde_json::Value =
         serde_wasm_bindgen::from_value(pair).map_err(|err| error(format!("pair: {err}")))?;
     let serde_json::Value::Object(object) = value else {
@@ -151,7 +199,43 @@ pub fn score_pair_js(pair: JsValue, options: JsValue) -> Result<JsValue, JsError
         )));
     };
     let pair = pairs::pair_from_object(&object).map_err(|err| error(format!("pair: {err}")))?;
-    to_js(&score_pair(&pair, &options))
+    let mut card = score_pair(&pair, &score_options);
+    // As `qeval score` without `--db`: two SQL queries are also checked on generated databases.
+    if options.equivalence != Some(false)
+        && let Some(expected) = pair.expected_sql.as_deref()
+        && pair.language.unwrap_or(score_options.language) == Language::Sql
+        && !pair.generated_sql.trim().is_empty()
+    {
+        let check = options.equivalence_options(
+            pair.dialect.unwrap_or(score_options.dialect),
+            pair.mode.or(score_options.mode),
+        )?;
+        let metric = options
+            .check(expected, &pair.generated_sql, &check)
+            .metric();
+        add_equivalence(&mut card, "equivalence", metric, &pair, &score_options);
+    }
+    to_js(&card)
+}
+
+/// Checks two SQL queries for equivalence on generated databases (the schema inferred from the
+/// queries, or `options.schema`) and returns the report: `{verdict, schema, schema_source, notes,
+/// databases, agreed, seed, mode, assumption?, counterexample?, reason?, explanation}`. The
+/// verdict is `"equivalent"`, `"equivalent_under_assumption"`, `"different"` or `"no_verdict"`.
+#[wasm_bindgen(js_name = checkEquivalence)]
+pub fn check_equivalence_js(
+    expected: &str,
+    generated: &str,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let options = Options::read(options)?;
+    let check = options.equivalence_options(options.dialect()?, options.mode()?)?;
+    let report = options.check(expected, generated, &check);
+    let mut json = serde_json::to_value(&report).map_err(error)?;
+    if let serde_json::Value::Object(object) = &mut json {
+        object.insert("explanation".into(), report.explanation().into());
+    }
+    to_js(&json)
 }
 
 /// Normalizes a query for the exact-match shortcut (case, whitespace, quotes, semicolons).

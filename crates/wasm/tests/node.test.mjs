@@ -3,6 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 
 const require = createRequire(import.meta.url);
 const qeval = require(process.env.QEVAL_WASM_PKG ?? "../../../target/bench/wasm-node/qeval_wasm.js");
@@ -112,4 +116,46 @@ test("scorePair scores KQL with a profile", () => {
   assert.equal(card.language, "kql");
   assert.equal(card.identical, true);
   assert.equal(card.profile.passed, true);
+});
+
+test("checkEquivalence infers the schema and shows a counterexample that separates the queries", () => {
+  const report = qeval.checkEquivalence("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30");
+  assert.equal(report.verdict, "different");
+  assert.equal(report.schema_source, "inferred");
+  assert.match(report.schema, /CREATE TABLE singer \(\n  name TEXT,\n  age INTEGER\n\);/);
+  assert.deepEqual(report.counterexample.tables[0].rows, [["a", 30]]);
+  assert.deepEqual(report.counterexample.generated.unmatched, [0]);
+  assert.match(report.explanation, /^Different results on generated database \d+ of 40 \(seed 1\)/);
+});
+
+test("checkEquivalence: the same seed gives the CLI's verdict and counterexample", () => {
+  const expected = "SELECT dept FROM emp GROUP BY dept HAVING COUNT(*) > 5";
+  const generated = "SELECT dept FROM emp GROUP BY dept HAVING COUNT(*) >= 5";
+  const a = qeval.checkEquivalence(expected, generated, { seed: 9, databases: 25 });
+  const b = qeval.checkEquivalence(expected, generated, { seed: 9, databases: 25 });
+  assert.deepEqual(a, b);
+  assert.equal(a.seed, 9);
+  assert.equal(a.databases, 25);
+  const card = qeval.scorePair({ generated_sql: generated, expected_sql: expected }, { seed: 9, databases: 25 });
+  assert.deepEqual(card.metrics.equivalence.details.counterexample, a.counterexample);
+  assert.equal(card.profile.passed, false, "a counterexample fails the pair");
+  // The CLI, with the same seed and number of databases, gives the same metric.
+  const cli = resolve(process.env.QEVAL_CLI ?? "../../../target/debug/qeval");
+  const pairs = join(mkdtempSync(join(tmpdir(), "qeval-node-eq-")), "pairs.jsonl");
+  writeFileSync(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  const native = JSON.parse(
+    execFileSync(cli, ["score", "--pairs", pairs, "--seed", "9", "--suite", "25"], { stdio: ["ignore", "pipe", "ignore"] }).toString(),
+  );
+  assert.deepEqual(native.metrics.equivalence, card.metrics.equivalence);
+});
+
+test("checkEquivalence with a written schema, and no verdict when the expected query cannot run", () => {
+  const equivalent = qeval.checkEquivalence("SELECT COUNT(*) FROM singer", "SELECT COUNT(singer_id) FROM singer", {
+    schema: "CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT)",
+  });
+  assert.equal(equivalent.verdict, "equivalent");
+  assert.equal(equivalent.schema_source, "written");
+  const none = qeval.checkEquivalence("SELECT nope(name) FROM t", "SELECT name FROM t");
+  assert.equal(none.verdict, "no_verdict");
+  assert.throws(() => qeval.checkEquivalence("SELECT 1", "SELECT 1", { databases: 5000 }), /options.databases/);
 });

@@ -3,8 +3,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use qeval_core::Metric;
-use qeval_sqlite::{Database, Limits, QueryError, QueryOutput, SuiteOptions, Table, suite_metric};
+use qeval_core::results::compare::Mode;
+use qeval_core::{Language, Metric};
+use qeval_sqlite::{
+    Database, EquivalenceOptions, EquivalenceReport, Limits, QueryError, QueryOutput, SchemaChoice,
+    Table, check_equivalence,
+};
 
 use crate::state::Playground;
 
@@ -67,19 +71,71 @@ impl LoadedDb {
         {
             return None;
         }
-        let options = SuiteOptions {
+        let options = EquivalenceOptions {
             databases: state.suite as usize,
-            seed: state.seed,
-            ..SuiteOptions::default()
+            limits: *limits,
+            ..check_options(state)
         };
-        Some(suite_metric(
-            &mut database.borrow_mut(),
-            &state.expected,
-            &state.generated,
-            &options,
-            limits,
-        ))
+        Some(
+            check_equivalence(
+                &state.expected,
+                &state.generated,
+                SchemaChoice::Database(&mut database.borrow_mut()),
+                &options,
+            )
+            .metric(),
+        )
     }
+}
+
+/// The options the CLI would use for the same state (`qeval score --seed N --suite K`).
+fn check_options(state: &Playground) -> EquivalenceOptions {
+    EquivalenceOptions {
+        databases: state.checks as usize,
+        seed: state.seed,
+        mode: state.mode.unwrap_or(Mode::Bag),
+        dialect: state.dialect,
+        limits: Limits {
+            now: js_sys::Date::now,
+            ..EquivalenceOptions::default().limits
+        },
+        ..EquivalenceOptions::default()
+    }
+}
+
+/// An equivalence report and how long the page took to make it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    pub report: EquivalenceReport,
+    pub millis: f64,
+}
+
+/// The equivalence check without a database: both queries on databases generated from the
+/// user's schema, or from one inferred from the queries. `None` when there is nothing to check.
+pub fn equivalence(state: &Playground) -> Option<Checked> {
+    if state.language != Language::Sql
+        || state.checks == 0
+        || state.expected.trim().is_empty()
+        || state.generated.trim().is_empty()
+    {
+        return None;
+    }
+    let schema = if state.schema.trim().is_empty() {
+        SchemaChoice::Infer
+    } else {
+        SchemaChoice::Written(&state.schema)
+    };
+    let started = js_sys::Date::now();
+    let report = check_equivalence(
+        &state.expected,
+        &state.generated,
+        schema,
+        &check_options(state),
+    );
+    Some(Checked {
+        report,
+        millis: js_sys::Date::now() - started,
+    })
 }
 
 /// What running both queries gave.

@@ -15,7 +15,7 @@ use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use serde::{Deserialize, Serialize};
 
-use crate::state::Playground;
+use crate::state::{DEFAULT_CHECKS, MAX_CHECKS, Playground};
 
 /// Longest fragment we write. Chat tools and browsers keep links far longer, but a link that
 /// long is a file, not a link.
@@ -82,8 +82,33 @@ struct Wire {
     database: String,
     #[serde(rename = "n", default, skip_serializing_if = "is_default")]
     suite: u32,
-    #[serde(rename = "sd", default, skip_serializing_if = "is_default")]
+    #[serde(rename = "sd", default = "one", skip_serializing_if = "is_one")]
     seed: u64,
+    /// A schema the user wrote for the equivalence check.
+    #[serde(rename = "sc", default, skip_serializing_if = "String::is_empty")]
+    schema: String,
+    #[serde(
+        rename = "k",
+        default = "default_checks",
+        skip_serializing_if = "is_default_checks"
+    )]
+    checks: u32,
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn is_one(seed: &u64) -> bool {
+    *seed == 1
+}
+
+fn default_checks() -> u32 {
+    DEFAULT_CHECKS
+}
+
+fn is_default_checks(checks: &u32) -> bool {
+    *checks == DEFAULT_CHECKS
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -113,6 +138,8 @@ pub fn encode(state: &Playground) -> Result<String, ShareError> {
         database: state.database.clone(),
         suite: state.suite,
         seed: state.seed,
+        schema: state.schema.clone(),
+        checks: state.checks,
     };
     let json = serde_json::to_vec(&wire).map_err(|err| ShareError::Corrupt(err.to_string()))?;
     let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
@@ -168,8 +195,10 @@ pub fn decode(fragment: &str) -> Result<Option<Playground>, ShareError> {
         generated_result: wire.generated_result,
         answer_type: wire.answer_type,
         database: wire.database,
-        suite: wire.suite,
+        suite: wire.suite.min(200),
         seed: wire.seed,
+        schema: wire.schema,
+        checks: wire.checks.min(MAX_CHECKS),
     }))
 }
 
@@ -192,6 +221,8 @@ mod tests {
             database: "shop.sqlite".to_string(),
             suite: 20,
             seed: 7,
+            schema: "CREATE TABLE t (a INTEGER PRIMARY KEY)".to_string(),
+            checks: 12,
         };
         let fragment = encode(&state).unwrap();
         assert!(fragment.starts_with("s=1."));

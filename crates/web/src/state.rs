@@ -28,9 +28,18 @@ pub struct Playground {
     pub database: String,
     /// Test-suite checking: how many databases to generate (0: off).
     pub suite: u32,
-    /// The seed they are generated from.
+    /// The seed generated databases come from (test-suite checking and the equivalence check).
     pub seed: u64,
+    /// `CREATE TABLE` statements for the equivalence check; empty: inferred from the queries.
+    pub schema: String,
+    /// Databases the equivalence check generates when no database is loaded (0: off).
+    pub checks: u32,
 }
+
+/// Generated databases for the equivalence check, unless the user picks another number.
+pub const DEFAULT_CHECKS: u32 = 40;
+/// At most this many generated databases: each runs both queries on the page's thread.
+pub const MAX_CHECKS: u32 = 1_000;
 
 impl Default for Playground {
     fn default() -> Self {
@@ -46,7 +55,9 @@ impl Default for Playground {
             answer_type: None,
             database: String::new(),
             suite: 0,
-            seed: 0,
+            seed: 1,
+            schema: String::new(),
+            checks: DEFAULT_CHECKS,
         }
     }
 }
@@ -76,6 +87,8 @@ pub enum Action {
     SetDatabase(String),
     SetSuite(u32),
     SetSeed(u64),
+    SetSchema(String),
+    SetChecks(u32),
     /// Replace everything, e.g. when a shared link is opened in this tab.
     Load(Playground),
 }
@@ -98,6 +111,8 @@ impl Reducible for Playground {
             Action::SetDatabase(name) => next.database = name,
             Action::SetSuite(count) => next.suite = count.min(200),
             Action::SetSeed(seed) => next.seed = seed,
+            Action::SetSchema(text) => next.schema = text,
+            Action::SetChecks(count) => next.checks = count.min(MAX_CHECKS),
             Action::Load(state) => next = state,
         }
         if next == *self { self } else { Rc::new(next) }

@@ -50,6 +50,17 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("cargo bench --bench metrics")
         },
     )?;
+    let equivalence = out.join("equivalence_native.json");
+    steps.run(
+        "equivalence bench",
+        "cargo bench -p qeval-sqlite --bench equivalence",
+        || {
+            run::cargo()
+                .args(["bench", "-p", "qeval-sqlite", "--bench", "equivalence"])
+                .env("QEVAL_BENCH_OUT", &equivalence)
+                .status_ok("cargo bench --bench equivalence")
+        },
+    )?;
     let cache = out.join("judge_cache_native.json");
     steps.run(
         "judge cache bench",
@@ -133,6 +144,17 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         },
     )?;
     steps.run(
+        "equivalence browser bench",
+        "a typical pair, 40 generated databases, in the playground of headless chromium",
+        || {
+            run::program("node")
+                .args(["bench/equivalence.bench.mjs"])
+                .current_dir(&e2e)
+                .env("QEVAL_DIST", root().join("dist"))
+                .status_ok("the equivalence browser bench")
+        },
+    )?;
+    steps.run(
         "report bench",
         "10,000 and 100,000 records in the report view of headless chromium",
         || {
@@ -170,6 +192,16 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             row["mean_us"].as_f64().unwrap_or(f64::NAN)
         );
     }
+    let equivalence = read_json(&equivalence)?;
+    println!(
+        "\nequivalence check, K = 40, native: typical pair equivalent {:.1} ms, near miss {:.1} ms; {} labelled pairs p50 {:.1} ms, p90 {:.1} ms, max {:.1} ms (target < 150 ms; the browser figure is printed above)",
+        equivalence["equivalent_ms"].as_f64().unwrap_or(f64::NAN),
+        equivalence["near_miss_ms"].as_f64().unwrap_or(f64::NAN),
+        equivalence["labelled_pairs"].as_u64().unwrap_or(0),
+        equivalence["labelled_p50_ms"].as_f64().unwrap_or(f64::NAN),
+        equivalence["labelled_p90_ms"].as_f64().unwrap_or(f64::NAN),
+        equivalence["labelled_max_ms"].as_f64().unwrap_or(f64::NAN)
+    );
     let cache = read_json(&cache)?;
     println!(
         "\njudge cache hit (disk, 1,000 verdicts): median {:.3} ms, p99 {:.3} ms (MC-REQ-06: < 10 ms)",

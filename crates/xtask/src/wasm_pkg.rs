@@ -31,10 +31,19 @@ pub fn build_for_node(out: &Path) -> Result<(), String> {
         .status_ok("wasm-bindgen --target nodejs")
 }
 
-/// Node's test runner over `crates/wasm/tests/*.test.mjs`.
+/// Node's test runner over `crates/wasm/tests/*.test.mjs`, with the `qeval` binary they compare
+/// against.
 pub fn node_tests(pkg: &Path) -> Result<(), String> {
+    run::cargo()
+        .args(["build", "--locked", "-p", "qeval-cli"])
+        .status_ok("cargo build -p qeval-cli")?;
+    let cli = root()
+        .join("target")
+        .join("debug")
+        .join(format!("qeval{}", std::env::consts::EXE_SUFFIX));
     let dir = root().join("crates").join("wasm").join("tests");
     run::node_test_files(&dir)?
         .env("QEVAL_WASM_PKG", pkg.join("qeval_wasm.js"))
+        .env("QEVAL_CLI", cli)
         .status_ok("the qeval-wasm tests under Node")
 }

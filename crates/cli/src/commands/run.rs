@@ -105,7 +105,10 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         let card = score_pair_judged(pair, &options, judged);
         let question = questions.get(&test_key(&test.test_id));
         let mut record = evaluate_test(test, question, pair, &card, &profile);
-        if let Some(metric) = executor.as_mut().and_then(|e| e.suite_metric(pair)) {
+        if let Some(metric) = executor
+            .as_mut()
+            .and_then(|e| e.suite_metric(pair, &options))
+        {
             record.extra.insert(
                 "test_suite".into(),
                 serde_json::json!({"score": metric.score, "explanation": metric.explanation, "details": metric.details}),

@@ -9,12 +9,14 @@ use std::time::{Duration, Instant, SystemTime};
 use qeval_core::pairs::clean_line;
 use qeval_core::profiles::Profile;
 use qeval_core::score::{JudgeOutcome, JudgeTask};
-use qeval_core::{PairInput, ScoreOptions, judge_tasks, parse_pair_line, score_pair_judged};
+use qeval_core::{
+    PairInput, ScoreOptions, add_equivalence, judge_tasks, parse_pair_line, score_pair_judged,
+};
 use qeval_judge::JudgeConfig;
 use serde_json::{Value, json};
 
 use super::{Failure, Outcome, file_text};
-use crate::execute::Executor;
+use crate::execute::{EquivalenceCheck, Executor};
 use crate::judge::{DiskCache, Judge};
 use crate::langfuse::Langfuse;
 use crate::progress::Progress;
@@ -162,6 +164,29 @@ pub fn run_judgings(
     judged
 }
 
+/// The equivalence check of every pair, on every core, with progress on standard error.
+fn run_equivalence(
+    pairs: &[Option<&PairInput>],
+    options: &ScoreOptions,
+    check: &EquivalenceCheck,
+) -> Vec<Option<qeval_core::Metric>> {
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut progress = Progress::new("checking equivalence");
+    let progress_lock = std::sync::Mutex::new(&mut progress);
+    let metrics = pool::run(
+        pairs,
+        workers,
+        |pair| pair.and_then(|pair| check.metric(pair, options)),
+        |done| {
+            if let Ok(mut progress) = progress_lock.lock() {
+                progress.tick_of(done, pairs.len());
+            }
+        },
+    );
+    progress.finish();
+    metrics
+}
+
 pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let options = options(args)?;
     let judge = judge(&args.judge)?;
@@ -194,17 +219,27 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         Some(judge) => run_judgings(&pairs, &options, judge, args.judge.concurrency),
         None => lines.iter().map(|_| BTreeMap::new()).collect(),
     };
+    let equivalence = match EquivalenceCheck::from_args(&args.db)? {
+        Some(check) => run_equivalence(&pairs, &options, &check),
+        None => lines.iter().map(|_| None).collect(),
+    };
 
     let (mut scored, mut rejected, mut passed, mut failed) = (0usize, 0usize, 0usize, 0usize);
     let mut to_send: Vec<(String, String, f64, String)> = Vec::new();
     let mut untraced = 0usize;
-    for (line, judged) in lines.iter().zip(&judged) {
+    for ((line, judged), equivalence) in lines.iter().zip(&judged).zip(equivalence) {
         let record = match &line.pair {
             Ok(pair) => {
                 let mut card = score_pair_judged(pair, &options, judged);
                 card.line = Some(line.number);
-                if let Some(metric) = executor.as_mut().and_then(|e| e.suite_metric(pair)) {
-                    card.metrics.insert("test_suite".into(), metric);
+                if let Some(metric) = executor
+                    .as_mut()
+                    .and_then(|e| e.suite_metric(pair, &options))
+                {
+                    add_equivalence(&mut card, "test_suite", metric, pair, &options);
+                }
+                if let Some(metric) = equivalence {
+                    add_equivalence(&mut card, "equivalence", metric, pair, &options);
                 }
                 scored += 1;
                 match card.profile.as_ref().and_then(|p| p.passed) {

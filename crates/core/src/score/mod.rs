@@ -181,6 +181,51 @@ pub fn score_pair_judged(
     }
 }
 
+/// Adds the verdict of an equivalence check on generated databases (`equivalence` without a
+/// database, `test_suite` on a loaded one) to a scorecard, and applies the profile again.
+///
+/// With a verdict, query correctness follows it: results that differ on a generated database
+/// cap correctness at 0.5 (a structural "partially correct" stays what it was), and agreement on
+/// every database lifts it to 1.0 with the caveat that this is evidence, not a proof. The
+/// structural judge's reasoning stays in the explanation.
+pub fn add_equivalence(
+    card: &mut Scorecard,
+    name: &str,
+    metric: Metric,
+    pair: &PairInput,
+    options: &ScoreOptions,
+) {
+    if let (Some(verdict), Some(correctness)) =
+        (metric.score, card.metrics.get_mut("query_correctness"))
+        && correctness.error.is_none()
+        && let Some(score) = correctness.score
+    {
+        if verdict >= 1.0 && score < 1.0 {
+            correctness.explanation = format!(
+                "{} (the structure alone: {})",
+                metric.explanation, correctness.explanation
+            );
+            correctness.score = Some(1.0);
+            correctness.passed = Some(true);
+        } else if verdict < 1.0 && score >= 1.0 {
+            correctness.explanation = format!(
+                "{} (the structure alone looked equivalent: {})",
+                metric.explanation, correctness.explanation
+            );
+            correctness.score = Some(0.5);
+            correctness.passed = Some(false);
+        }
+        if let serde_json::Value::Object(details) = &mut correctness.details {
+            details.insert("follows".into(), name.into());
+        }
+    }
+    card.metrics.insert(name.to_string(), metric);
+    let profile = pair
+        .profile
+        .map_or_else(|| options.profile.clone(), Profile::preset);
+    card.profile = Some(profiles::apply(&profile, &card.metrics, card.executed));
+}
+
 /// Seed 004's workflow validation as a metric: 1.0 when every expected agent and tool was
 /// called and nothing unexpected was, else 0.0; the details are the seed's structure.
 fn workflow_metric(workflow: &WorkflowInput) -> Metric {

@@ -1,13 +1,21 @@
 //! SQL analysis: parsing, table extraction, normalization.
 
 mod dialect;
+mod infer;
 mod normalize;
 mod parse;
 mod safety;
+mod schema;
+mod sqlite_text;
 mod tables;
 
 pub use dialect::{SqlDialect, UnknownDialect};
+pub use infer::{
+    ColumnKey, Hints, Inference, Literal, hints_for_schema, infer_schema, looks_like_date,
+};
 pub use normalize::{canonical_text, canonicalize, normalize, normalize_tokens};
 pub use parse::{ParseError, ParseLimits, parse};
 pub use safety::{SafetyReport, Violation, ViolationKind, check_read_only};
+pub use schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
+pub use sqlite_text::to_sqlite;
 pub use tables::{TableName, TableNameError, extract_tables};

@@ -1,6 +1,9 @@
 use qeval_core::Metric;
+use qeval_sqlite::Counterexample;
 use serde_json::Value;
 use yew::prelude::*;
+
+use super::CounterexampleView;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -24,6 +27,7 @@ pub fn title(name: &str) -> String {
         "exact_match" => "Exact match".into(),
         "safety" => "Safety (read-only)".into(),
         "test_suite" => "Test-suite equivalence".into(),
+        "equivalence" => "Equivalence (generated databases)".into(),
         other => other.replace('_', " "),
     }
 }
@@ -111,15 +115,12 @@ fn details(name: &str, details: &Value) -> Html {
         };
     }
     match name {
-        "test_suite" if details["first_difference"].is_object() => {
-            let shown = |v: &Value| serde_json::to_string(v).unwrap_or_default();
-            let difference = &details["first_difference"];
-            html! {
-                <dl class="sets" data-testid="suite-difference">
-                    <dt>{ format!("Database {}", difference["database"]) }</dt><dd></dd>
-                    <dt>{ "Expected gave" }</dt><dd><code>{ shown(&difference["expected"]) }</code></dd>
-                    <dt>{ "Generated gave" }</dt><dd><code>{ shown(&difference["generated"]) }</code></dd>
-                </dl>
+        "test_suite" if details["counterexample"].is_object() => {
+            match serde_json::from_value::<Counterexample>(details["counterexample"].clone()) {
+                Ok(counterexample) => html! {
+                    <CounterexampleView {counterexample} testid="suite-counterexample" />
+                },
+                Err(_) => html! {},
             }
         }
         "table_accuracy" => html! {

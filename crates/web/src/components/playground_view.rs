@@ -8,18 +8,18 @@ use qeval_core::datatype::AnswerType;
 use qeval_core::profiles::ProfileName;
 use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
-use qeval_core::{Language, Scorecard};
+use qeval_core::{Language, Scorecard, add_equivalence};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, JudgeSettingsPanel, LangfuseSend,
-    MetricCard, ProfileSummary, QueryEditor, QueryResults, ResultEditor,
+    ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, EquivalencePanel, JudgeSettingsPanel,
+    LangfuseSend, MetricCard, ProfileSummary, QueryEditor, QueryResults, ResultEditor,
 };
-use crate::execution::{LoadedDb, limits};
+use crate::execution::{LoadedDb, equivalence, limits};
 use crate::hooks::{JudgeStatus, initial_state, use_debounced, use_llm_judge, use_shared_url};
 use crate::judge::{JudgeRun, JudgeSettings, VerdictCache};
-use crate::scoring::score;
+use crate::scoring::{options_of, pair_of, score};
 use crate::state::Action;
 
 /// How long typing must pause before the queries are scored again.
@@ -65,22 +65,37 @@ pub fn PlaygroundView(props: &Props) -> Html {
         (settled.clone(), db.clone(), *time_limit),
         |(state, db, seconds)| db.suite(state, &limits(*seconds)),
     );
+    // Without a database, both queries run on databases generated from their schema.
+    let checked = use_memo((settled.clone(), db.is_loaded()), |(state, loaded)| {
+        (!loaded).then(|| equivalence(state)).flatten()
+    });
     let card = use_memo(
         (
             settled.clone(),
             run.clone(),
             (*executed).clone(),
             (*suite).clone(),
+            (*checked).clone(),
         ),
-        |(state, run, executed, suite)| {
+        |(state, run, executed, suite, checked)| {
             let empty = BTreeMap::new();
             let mut card = score(
                 state,
                 run.as_ref().map_or(&empty, |run| &run.outcomes),
                 executed.as_ref(),
             );
+            let (pair, options) = (pair_of(state), options_of(state));
             if let Some(suite) = suite {
-                card.metrics.insert("test_suite".into(), suite.clone());
+                add_equivalence(&mut card, "test_suite", suite.clone(), &pair, &options);
+            }
+            if let Some(checked) = checked {
+                add_equivalence(
+                    &mut card,
+                    "equivalence",
+                    checked.report.metric(),
+                    &pair,
+                    &options,
+                );
             }
             Rc::new(card)
         },
@@ -190,6 +205,18 @@ pub fn PlaygroundView(props: &Props) -> Html {
                 />
                 if let Some(executed) = &*executed {
                     <QueryResults executed={executed.clone()} />
+                }
+                if !db.is_loaded() && state.language == Language::Sql {
+                    <EquivalencePanel
+                        report={checked.as_ref().as_ref().map(|c| c.report.clone())}
+                        millis={checked.as_ref().as_ref().map(|c| c.millis)}
+                        schema={state.schema.clone()}
+                        on_schema={dispatch.reform(Action::SetSchema)}
+                        checks={state.checks}
+                        on_checks={dispatch.reform(Action::SetChecks)}
+                        seed={state.seed}
+                        on_seed={dispatch.reform(Action::SetSeed)}
+                    />
                 }
                 <details class="results-input" open={!state.expected_result.is_empty() || !state.generated_result.is_empty()}>
                     <summary>{ "Results (optional): execution, results match and datatype scores" }</summary>

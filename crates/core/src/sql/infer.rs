@@ -1,0 +1,1452 @@
+//! What two queries say about the database they read: its tables and columns with a type for
+//! each (schema inference, when no schema is given), and the values that matter to them (hints
+//! for generating test databases: the literals each column is compared with, `LIKE` patterns,
+//! aggregate thresholds and limits, join partners, grouped and ordered columns).
+//!
+//! Names are resolved as SQL resolves them: through table aliases, CTEs, derived tables, `USING`,
+//! qualified and unqualified references, innermost scope first. An unqualified column in a query
+//! that reads several tables goes to the one table known to have it (from either query); when no
+//! table is known to have it, the choice is made by a fixed rule and written in `notes`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use sqlparser::ast::{
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
+    JoinConstraint, JoinOperator, LimitClause, ObjectName, ObjectNamePart, OrderByKind, Query,
+    Select, SelectItem, SetExpr, Statement, TableFactor, TopQuantity, UnaryOperator, Value,
+};
+
+use super::schema::{ColumnType, Schema, SchemaColumn, SchemaTable};
+
+/// A literal of a query, as SQL would read it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(untagged)]
+pub enum Literal {
+    Number(String),
+    Text(String),
+}
+
+/// `(table, column)`, both lowercased.
+pub type ColumnKey = (String, String);
+
+/// The values and shapes that tell the two queries apart, for the database generator.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Hints {
+    /// Literals each column is compared with (`=`, `<`, `IN`, `BETWEEN`, through `SUM`...).
+    pub values: BTreeMap<ColumnKey, Vec<Literal>>,
+    /// `LIKE` patterns each column is matched against.
+    pub patterns: BTreeMap<ColumnKey, Vec<String>>,
+    /// Every literal of either query.
+    pub literals: Vec<Literal>,
+    /// Numbers rows are counted against: `HAVING COUNT(*) > 5`, `LIMIT 3`.
+    pub counts: Vec<i64>,
+    /// Columns compared with each other (`a.x = b.y`, `x IN (SELECT y ...)`, `USING`).
+    pub links: Vec<(ColumnKey, ColumnKey)>,
+    pub grouped: Vec<ColumnKey>,
+    pub ordered: Vec<ColumnKey>,
+    /// Columns tested with `IS NULL` / `IS NOT NULL`: the queries care about their NULLs.
+    pub null_tested: Vec<ColumnKey>,
+}
+
+/// A schema inferred from two queries, with the hints and what the inference had to guess.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Inference {
+    pub schema: Schema,
+    pub hints: Hints,
+    pub notes: Vec<String>,
+}
+
+/// Infers the tables and typed columns the two queries read. CTE and derived-table names are
+/// not tables. Returns an error when the queries read no table at all.
+pub fn infer_schema(expected: &[Statement], generated: &[Statement]) -> Result<Inference, String> {
+    let mut walker = Walker::new(Catalog::Open(Vec::new()));
+    // Two passes: the first learns which table has which column from qualified references (and
+    // single-table queries), so the second can place unqualified columns in multi-table queries.
+    walker.learning = true;
+    walker.statements(expected)?;
+    walker.statements(generated)?;
+    walker.learning = false;
+    walker.statements(expected)?;
+    walker.statements(generated)?;
+    let Catalog::Open(tables) = &walker.catalog else {
+        return Err("internal: the catalog is fixed".into());
+    };
+    if tables.is_empty() {
+        return Err("the queries read no table".into());
+    }
+    let types = walker.types();
+    let schema = Schema {
+        tables: tables
+            .iter()
+            .map(|t| {
+                let mut table = SchemaTable::new(&t.name);
+                table.columns = t
+                    .columns
+                    .iter()
+                    .map(|c| SchemaColumn {
+                        name: c.clone(),
+                        kind: types
+                            .get(&(t.name.to_lowercase(), c.to_lowercase()))
+                            .copied()
+                            .unwrap_or_else(|| type_from_name(c)),
+                        not_null: false,
+                    })
+                    .collect();
+                if table.columns.is_empty() {
+                    // `SELECT COUNT(*) FROM t` names no column; SQLite needs one.
+                    table.columns.push(SchemaColumn {
+                        name: "id".into(),
+                        kind: ColumnType::Integer,
+                        not_null: false,
+                    });
+                }
+                table
+            })
+            .collect(),
+    };
+    Ok(Inference {
+        schema,
+        hints: walker.hints,
+        notes: walker.notes,
+    })
+}
+
+/// The hints of two queries over a given schema (loaded from a database, or written by the user).
+pub fn hints_for_schema(schema: &Schema, expected: &[Statement], generated: &[Statement]) -> Hints {
+    let tables = schema
+        .tables
+        .iter()
+        .map(|t| OpenTable {
+            name: t.name.clone(),
+            columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+        })
+        .collect();
+    let mut walker = Walker::new(Catalog::Fixed(tables));
+    let _ = walker.statements(expected);
+    let _ = walker.statements(generated);
+    walker.hints
+}
+
+/// The type a column's name suggests, when nothing in the queries does.
+fn type_from_name(name: &str) -> ColumnType {
+    let lower = name.to_ascii_lowercase();
+    let numeric = [
+        "id",
+        "age",
+        "count",
+        "num",
+        "year",
+        "price",
+        "amount",
+        "total",
+        "salary",
+        "score",
+        "rank",
+        "quantity",
+        "qty",
+        "size",
+        "weight",
+        "height",
+        "population",
+        "capacity",
+        "budget",
+        "cost",
+        "rating",
+        "stars",
+        "points",
+        "credit",
+        "level",
+        "grade",
+        "number",
+    ];
+    if lower.ends_with("date") || lower.ends_with("_at") || lower == "time" {
+        ColumnType::Date
+    } else if numeric.iter().any(|w| {
+        lower == *w || lower.ends_with(&format!("_{w}")) || lower.starts_with(&format!("{w}_"))
+    }) {
+        ColumnType::Integer
+    } else {
+        ColumnType::Text
+    }
+}
+
+/// How deep the walk goes before it gives up on a query (the parser admits left-deep operator
+/// chains far deeper than any real query; a recursive walk must not follow them to the end).
+const MAX_DEPTH: usize = 400;
+
+struct OpenTable {
+    name: String,
+    columns: Vec<String>,
+}
+
+enum Catalog {
+    /// Inference: tables and columns are added as the queries name them.
+    Open(Vec<OpenTable>),
+    /// A given schema: names resolve to it or to nothing.
+    Fixed(Vec<OpenTable>),
+}
+
+impl Catalog {
+    fn tables(&self) -> &[OpenTable] {
+        match self {
+            Catalog::Open(t) | Catalog::Fixed(t) => t,
+        }
+    }
+
+    fn has_column(&self, table: usize, column: &str) -> bool {
+        self.tables()
+            .get(table)
+            .is_some_and(|t| t.columns.iter().any(|c| c.eq_ignore_ascii_case(column)))
+    }
+}
+
+/// A column set a derived table or CTE exposes, and the base tables it reads.
+#[derive(Clone, Default)]
+struct Derived {
+    /// `None` when it selects `*` (its columns are its sources' columns).
+    columns: Option<Vec<String>>,
+    sources: Vec<usize>,
+}
+
+#[derive(Clone)]
+enum Source {
+    Base(usize),
+    Derived(Derived),
+}
+
+struct Binding {
+    /// The alias, or the table's own name (lowercased).
+    name: String,
+    source: Source,
+}
+
+#[derive(Default)]
+struct Scope {
+    bindings: Vec<Binding>,
+    output_aliases: Vec<String>,
+}
+
+/// What an expression is, as far as typing its neighbours goes.
+#[derive(Clone)]
+enum Operand {
+    Column(usize, String),
+    Literal(Literal),
+    Count,
+    /// `SUM`/`AVG`/`MIN`/`MAX` of a column: compared values say something about the column.
+    Aggregate(Option<(usize, String)>),
+    /// `column <op> number` (`distance / 100`): a number compared with it says which column
+    /// values sit at the boundary.
+    Scaled((usize, String), char, f64),
+    Other,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Votes {
+    text: u32,
+    integer: u32,
+    real: u32,
+    date: u32,
+}
+
+struct Walker {
+    catalog: Catalog,
+    learning: bool,
+    scopes: Vec<Scope>,
+    ctes: Vec<Vec<(String, Derived)>>,
+    votes: BTreeMap<ColumnKey, Votes>,
+    hints: Hints,
+    notes: Vec<String>,
+    depth: usize,
+}
+
+impl Walker {
+    fn new(catalog: Catalog) -> Walker {
+        Walker {
+            catalog,
+            learning: false,
+            scopes: Vec::new(),
+            ctes: Vec::new(),
+            votes: BTreeMap::new(),
+            hints: Hints::default(),
+            notes: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    fn statements(&mut self, statements: &[Statement]) -> Result<(), String> {
+        for statement in statements {
+            if let Statement::Query(query) = statement {
+                self.depth = 0;
+                self.query(query)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(format!(
+                "the query nests deeper than {MAX_DEPTH} levels; its schema cannot be inferred"
+            ));
+        }
+        Ok(())
+    }
+
+    fn key(&self, table: usize, column: &str) -> ColumnKey {
+        let name = self
+            .catalog
+            .tables()
+            .get(table)
+            .map(|t| t.name.to_lowercase())
+            .unwrap_or_default();
+        (name, column.to_lowercase())
+    }
+
+    /// The table's index, adding it in inference.
+    fn table(&mut self, name: &str) -> Option<usize> {
+        if let Some(i) = self
+            .catalog
+            .tables()
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(name))
+        {
+            return Some(i);
+        }
+        match &mut self.catalog {
+            Catalog::Open(tables) => {
+                tables.push(OpenTable {
+                    name: name.to_string(),
+                    columns: Vec::new(),
+                });
+                Some(tables.len() - 1)
+            }
+            Catalog::Fixed(_) => None,
+        }
+    }
+
+    /// Records that `table` has `column` (in inference), and returns the resolved column.
+    fn column(&mut self, table: usize, column: &str) -> Option<(usize, String)> {
+        if self.catalog.has_column(table, column) {
+            return Some((table, column.to_lowercase()));
+        }
+        match &mut self.catalog {
+            Catalog::Open(tables) => {
+                tables.get_mut(table)?.columns.push(column.to_string());
+                Some((table, column.to_lowercase()))
+            }
+            Catalog::Fixed(_) => None,
+        }
+    }
+
+    fn cte(&self, name: &str) -> Option<Derived> {
+        self.ctes
+            .iter()
+            .rev()
+            .flat_map(|frame| frame.iter().rev())
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, d)| d.clone())
+    }
+
+    fn query(&mut self, query: &Query) -> Result<(Vec<Operand>, Derived), String> {
+        self.enter()?;
+        self.ctes.push(Vec::new());
+        if let Some(with) = &query.with {
+            for cte in &with.cte_tables {
+                let name = cte.alias.name.value.clone();
+                // A recursive CTE reads itself: known by name (columns from its alias list, if
+                // any) before its body is walked.
+                let listed: Vec<String> = cte
+                    .alias
+                    .columns
+                    .iter()
+                    .map(|c| c.name.value.to_lowercase())
+                    .collect();
+                let placeholder = Derived {
+                    columns: (!listed.is_empty()).then(|| listed.clone()),
+                    sources: Vec::new(),
+                };
+                if let Some(frame) = self.ctes.last_mut() {
+                    frame.push((name.clone(), placeholder));
+                }
+                let (_, mut derived) = self.query(&cte.query)?;
+                if !listed.is_empty() {
+                    derived.columns = Some(listed);
+                }
+                if let Some(frame) = self.ctes.last_mut() {
+                    frame.retain(|(n, _)| n != &name);
+                    frame.push((name, derived));
+                }
+            }
+        }
+        let order = query.order_by.as_ref().and_then(|o| match &o.kind {
+            OrderByKind::Expressions(items) => {
+                Some(items.iter().map(|i| &i.expr).collect::<Vec<_>>())
+            }
+            OrderByKind::All(_) => None,
+        });
+        let shape = self.set_expr(&query.body, order.as_deref().unwrap_or(&[]))?;
+        match &query.limit_clause {
+            Some(LimitClause::LimitOffset { limit, offset, .. }) => {
+                for e in limit.iter().chain(offset.iter().map(|o| &o.value)) {
+                    self.count_literal(e);
+                }
+            }
+            Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
+                self.count_literal(offset);
+                self.count_literal(limit);
+            }
+            None => {}
+        }
+        self.ctes.pop();
+        self.depth -= 1;
+        Ok(shape)
+    }
+
+    fn count_literal(&mut self, expr: &Expr) {
+        if let Expr::Value(v) = expr
+            && let Value::Number(n, _) = &v.value
+            && let Ok(n) = n.parse::<i64>()
+            && !self.learning
+        {
+            self.hints.counts.push(n);
+        }
+    }
+
+    fn set_expr(
+        &mut self,
+        body: &SetExpr,
+        order: &[&Expr],
+    ) -> Result<(Vec<Operand>, Derived), String> {
+        self.enter()?;
+        let shape = match body {
+            SetExpr::Select(select) => self.select(select, order)?,
+            SetExpr::Query(query) => {
+                let shape = self.query(query)?;
+                self.order_literals(order)?;
+                shape
+            }
+            SetExpr::SetOperation { left, right, .. } => {
+                let (left_ops, derived) = self.set_expr(left, &[])?;
+                let (right_ops, _) = self.set_expr(right, &[])?;
+                // Columns in the same position of a UNION hold the same kind of value.
+                if !self.learning {
+                    for (a, b) in left_ops.iter().zip(&right_ops) {
+                        self.relate(a, b);
+                    }
+                }
+                // ORDER BY after a set operation names its output columns, not tables.
+                self.order_literals(order)?;
+                (left_ops, derived)
+            }
+            SetExpr::Values(values) => {
+                for row in &values.rows {
+                    for e in &row.content {
+                        self.expr(e)?;
+                    }
+                }
+                (Vec::new(), Derived::default())
+            }
+            _ => (Vec::new(), Derived::default()),
+        };
+        self.depth -= 1;
+        Ok(shape)
+    }
+
+    fn order_literals(&mut self, order: &[&Expr]) -> Result<(), String> {
+        self.scopes.push(Scope::default());
+        for e in order {
+            self.expr(e)?;
+        }
+        self.scopes.pop();
+        Ok(())
+    }
+
+    fn select(
+        &mut self,
+        select: &Select,
+        order: &[&Expr],
+    ) -> Result<(Vec<Operand>, Derived), String> {
+        let mut scope = Scope::default();
+        for item in &select.projection {
+            if let SelectItem::ExprWithAlias { alias, .. } = item {
+                scope.output_aliases.push(alias.value.to_lowercase());
+            }
+        }
+        self.scopes.push(scope);
+        let result = self.select_in_scope(select, order);
+        self.scopes.pop();
+        result
+    }
+
+    fn select_in_scope(
+        &mut self,
+        select: &Select,
+        order: &[&Expr],
+    ) -> Result<(Vec<Operand>, Derived), String> {
+        for from in &select.from {
+            self.factor(&from.relation)?;
+            for join in &from.joins {
+                self.factor(&join.relation)?;
+                if let Some(constraint) = join_constraint(&join.join_operator) {
+                    match constraint {
+                        JoinConstraint::On(on) => {
+                            self.expr(on)?;
+                        }
+                        JoinConstraint::Using(names) => self.using(names),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if let Some(top) = &select.top
+            && let Some(TopQuantity::Constant(n)) = &top.quantity
+            && !self.learning
+        {
+            self.hints
+                .counts
+                .push(i64::try_from(*n).unwrap_or(i64::MAX));
+        }
+        let mut operands = Vec::new();
+        let mut names = Some(Vec::new());
+        for item in &select.projection {
+            match item {
+                SelectItem::UnnamedExpr(e) => {
+                    let op = self.expr(e)?;
+                    if let Some(names) = &mut names {
+                        names.push(output_name(e));
+                    }
+                    operands.push(op);
+                }
+                SelectItem::ExprWithAlias { expr, alias } => {
+                    operands.push(self.expr(expr)?);
+                    if let Some(names) = &mut names {
+                        names.push(alias.value.to_lowercase());
+                    }
+                }
+                _ => names = None,
+            }
+        }
+        if let Some(selection) = &select.selection {
+            self.expr(selection)?;
+        }
+        if let GroupByExpr::Expressions(exprs, _) = &select.group_by {
+            for e in exprs {
+                if let Operand::Column(t, c) = self.expr(e)?
+                    && !self.learning
+                {
+                    let key = self.key(t, &c);
+                    self.hints.grouped.push(key);
+                }
+            }
+        }
+        if let Some(having) = &select.having {
+            self.expr(having)?;
+        }
+        for e in order {
+            if let Operand::Column(t, c) = self.expr(e)?
+                && !self.learning
+            {
+                let key = self.key(t, &c);
+                self.hints.ordered.push(key);
+            }
+        }
+        let sources = self
+            .scopes
+            .last()
+            .map(|s| {
+                s.bindings
+                    .iter()
+                    .flat_map(|b| match &b.source {
+                        Source::Base(t) => vec![*t],
+                        Source::Derived(d) => d.sources.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok((
+            operands,
+            Derived {
+                columns: names,
+                sources,
+            },
+        ))
+    }
+
+    fn bind(&mut self, name: String, source: Source) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.bindings.push(Binding { name, source });
+        }
+    }
+
+    fn factor(&mut self, factor: &TableFactor) -> Result<(), String> {
+        match factor {
+            TableFactor::Table {
+                name,
+                alias,
+                args: None,
+                ..
+            } => {
+                let Some(written) = last_part(name) else {
+                    return Ok(());
+                };
+                let binding = alias
+                    .as_ref()
+                    .map_or_else(|| written.to_lowercase(), |a| a.name.value.to_lowercase());
+                // A one-part name that a CTE in scope defines is that CTE, not a table.
+                if name.0.len() == 1
+                    && let Some(derived) = self.cte(&written)
+                {
+                    self.bind(binding, Source::Derived(derived));
+                } else if let Some(table) = self.table(&written) {
+                    self.bind(binding, Source::Base(table));
+                }
+            }
+            TableFactor::Derived {
+                subquery, alias, ..
+            } => {
+                // A derived table does not see the FROM it sits in (unless LATERAL, rare enough
+                // to treat the same way).
+                let saved = std::mem::take(&mut self.scopes);
+                let result = self.query(subquery);
+                self.scopes = saved;
+                let (_, mut derived) = result?;
+                if let Some(alias) = alias {
+                    if !alias.columns.is_empty() {
+                        derived.columns = Some(
+                            alias
+                                .columns
+                                .iter()
+                                .map(|c| c.name.value.to_lowercase())
+                                .collect(),
+                        );
+                    }
+                    self.bind(alias.name.value.to_lowercase(), Source::Derived(derived));
+                } else {
+                    self.bind(String::new(), Source::Derived(derived));
+                }
+            }
+            TableFactor::NestedJoin {
+                table_with_joins, ..
+            } => {
+                self.factor(&table_with_joins.relation)?;
+                for join in &table_with_joins.joins {
+                    self.factor(&join.relation)?;
+                    if let Some(JoinConstraint::On(on)) = join_constraint(&join.join_operator) {
+                        self.expr(on)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `JOIN b USING (c)`: `c` is a column of the table just joined and of one before it.
+    fn using(&mut self, names: &[ObjectName]) {
+        let bases: Vec<usize> = self
+            .scopes
+            .last()
+            .map(|s| {
+                s.bindings
+                    .iter()
+                    .filter_map(|b| match &b.source {
+                        Source::Base(t) => Some(*t),
+                        Source::Derived(_) => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some((&right, left)) = bases.split_last() else {
+            return;
+        };
+        for name in names {
+            let Some(column) = last_part(name) else {
+                continue;
+            };
+            let left_table = left
+                .iter()
+                .rev()
+                .find(|t| self.catalog.has_column(**t, &column))
+                .or_else(|| left.last())
+                .copied();
+            let r = self.column(right, &column);
+            let l = left_table.and_then(|t| self.column(t, &column));
+            if let (Some(r), Some(l), false) = (r, l, self.learning) {
+                self.relate(&Operand::Column(r.0, r.1), &Operand::Column(l.0, l.1));
+            }
+        }
+    }
+
+    /// `q.c`: through the alias or table `q` in the innermost scope that has it.
+    fn qualified(&mut self, qualifier: &str, column: &str) -> Option<(usize, String)> {
+        let qualifier = qualifier.to_lowercase();
+        let found = self.scopes.iter().rev().find_map(|scope| {
+            scope
+                .bindings
+                .iter()
+                .find(|b| b.name == qualifier)
+                .map(|b| b.source.clone())
+        });
+        match found? {
+            Source::Base(table) => self.column(table, column),
+            Source::Derived(derived) => match &derived.columns {
+                Some(columns) if columns.iter().any(|c| c.eq_ignore_ascii_case(column)) => None,
+                // `SELECT *` from a base table passes that table's columns through.
+                _ => {
+                    let source = derived
+                        .sources
+                        .iter()
+                        .find(|t| self.catalog.has_column(**t, column))
+                        .or(derived.sources.first())
+                        .copied()?;
+                    if derived.columns.is_some() {
+                        return None;
+                    }
+                    self.column(source, column)
+                }
+            },
+        }
+    }
+
+    /// An unqualified column: the innermost scope with a table known to have it; else, when no
+    /// table is known to have it, a table of the innermost scope by a fixed rule.
+    fn unqualified(&mut self, column: &str) -> Option<(usize, String)> {
+        let lower = column.to_lowercase();
+        for scope in self.scopes.iter().rev() {
+            let mut known = Vec::new();
+            for binding in &scope.bindings {
+                match &binding.source {
+                    Source::Base(t) if self.catalog.has_column(*t, column) => known.push(*t),
+                    Source::Derived(d) => {
+                        if d.columns.as_ref().is_some_and(|cs| cs.contains(&lower)) {
+                            return None;
+                        }
+                        if d.columns.is_none()
+                            && let Some(t) = d
+                                .sources
+                                .iter()
+                                .find(|t| self.catalog.has_column(**t, column))
+                        {
+                            known.push(*t);
+                        }
+                    }
+                    Source::Base(_) => {}
+                }
+            }
+            if let Some(&first) = known.first() {
+                return Some((first, lower));
+            }
+            if scope.output_aliases.contains(&lower) {
+                return None;
+            }
+            // In inference an unknown name belongs to the innermost query that reads a table:
+            // `x IN (SELECT id FROM t)` reads `t.id`, even when the outer table has an `id` too
+            // (a correlated reference is almost always qualified).
+            let could_own = scope.bindings.iter().any(|b| match &b.source {
+                Source::Base(_) => true,
+                Source::Derived(d) => d.columns.is_none(),
+            });
+            if could_own && matches!(self.catalog, Catalog::Open(_)) {
+                break;
+            }
+        }
+        // Nothing knows the column: place it in the innermost scope that reads a table.
+        let candidates: Vec<usize> = self
+            .scopes
+            .iter()
+            .rev()
+            .map(|scope| {
+                scope
+                    .bindings
+                    .iter()
+                    .flat_map(|b| match &b.source {
+                        Source::Base(t) => vec![*t],
+                        Source::Derived(d) if d.columns.is_none() => d.sources.clone(),
+                        Source::Derived(_) => Vec::new(),
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .find(|c| !c.is_empty())?;
+        if self.learning && candidates.len() > 1 {
+            // Wait until every qualified reference of both queries has been seen.
+            return None;
+        }
+        let names: Vec<String> = candidates
+            .iter()
+            .filter_map(|t| self.catalog.tables().get(*t).map(|t| t.name.clone()))
+            .collect();
+        // A column named after a table (`singer_name`, `singer_id`) is that table's.
+        let chosen = candidates
+            .iter()
+            .zip(&names)
+            .find(|(_, n)| {
+                let n = n.to_lowercase();
+                let stem = n.trim_end_matches('s');
+                lower.starts_with(&format!("{stem}_"))
+                    || lower.starts_with(stem) && lower.len() > stem.len()
+            })
+            .map(|(t, _)| *t)
+            .unwrap_or(candidates[0]);
+        let resolved = self.column(chosen, column)?;
+        if candidates.len() > 1 && matches!(self.catalog, Catalog::Open(_)) {
+            let table = self.catalog.tables()[chosen].name.clone();
+            let note = format!(
+                "column `{column}` could belong to {}: placed in `{table}`",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            );
+            if !self.notes.contains(&note) {
+                self.notes.push(note);
+            }
+        }
+        Some(resolved)
+    }
+
+    fn vote(&mut self, operand: &Operand, kind: ColumnType) {
+        if self.learning {
+            return;
+        }
+        let column = match operand {
+            Operand::Column(t, c) | Operand::Aggregate(Some((t, c))) => (*t, c.clone()),
+            _ => return,
+        };
+        let key = self.key(column.0, &column.1);
+        let votes = self.votes.entry(key).or_default();
+        match kind {
+            ColumnType::Text => votes.text += 1,
+            ColumnType::Integer => votes.integer += 1,
+            ColumnType::Real => votes.real += 1,
+            ColumnType::Date => votes.date += 1,
+        }
+    }
+
+    fn literal_type(literal: &Literal) -> ColumnType {
+        match literal {
+            Literal::Number(n) if n.contains(['.', 'e', 'E']) => ColumnType::Real,
+            Literal::Number(_) => ColumnType::Integer,
+            Literal::Text(t) if looks_like_date(t) => ColumnType::Date,
+            Literal::Text(_) => ColumnType::Text,
+        }
+    }
+
+    /// Two operands compared with each other.
+    fn relate(&mut self, a: &Operand, b: &Operand) {
+        if self.learning {
+            return;
+        }
+        match (a, b) {
+            (
+                Operand::Column(t1, c1) | Operand::Aggregate(Some((t1, c1))),
+                Operand::Column(t2, c2) | Operand::Aggregate(Some((t2, c2))),
+            ) => {
+                let (k1, k2) = (self.key(*t1, c1), self.key(*t2, c2));
+                if k1 != k2 {
+                    self.hints.links.push((k1, k2));
+                }
+            }
+            (
+                column @ (Operand::Column(t, c) | Operand::Aggregate(Some((t, c)))),
+                Operand::Literal(l),
+            )
+            | (
+                Operand::Literal(l),
+                column @ (Operand::Column(t, c) | Operand::Aggregate(Some((t, c)))),
+            ) => {
+                let kind = Self::literal_type(l);
+                // A SUM compared with a text literal says nothing about the column.
+                if matches!(column, Operand::Column(..)) || kind.is_numeric() {
+                    self.vote(column, kind);
+                }
+                let key = self.key(*t, c);
+                self.hints.values.entry(key).or_default().push(l.clone());
+            }
+            (Operand::Scaled((t, c), op, by), Operand::Literal(Literal::Number(n)))
+            | (Operand::Literal(Literal::Number(n)), Operand::Scaled((t, c), op, by)) => {
+                let Ok(b) = n.parse::<f64>() else { return };
+                let by = *by;
+                // The column values that put `column <op> by` at, just past and just short of b.
+                let at: Vec<f64> = match op {
+                    '/' => vec![b * by, b * by + (by / 2.0).floor(), (b + 1.0) * by - 1.0],
+                    '*' if by != 0.0 => vec![b / by, (b / by).floor(), (b / by).ceil()],
+                    '+' => vec![b - by],
+                    '-' => vec![b + by],
+                    _ => vec![b, b + by],
+                };
+                let key = self.key(*t, c);
+                let values = self.hints.values.entry(key).or_default();
+                for x in at.into_iter().filter(|x| x.is_finite()) {
+                    let text = if x.fract() == 0.0 && x.abs() < 1e15 {
+                        format!("{}", x as i64)
+                    } else {
+                        format!("{x}")
+                    };
+                    values.push(Literal::Number(text));
+                }
+            }
+            (Operand::Count, Operand::Literal(Literal::Number(n)))
+            | (Operand::Literal(Literal::Number(n)), Operand::Count) => {
+                if let Ok(n) = n.parse::<f64>() {
+                    self.hints.counts.push(n.round() as i64);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn resolve(&mut self, expr: &Expr) -> Option<(usize, String)> {
+        match expr {
+            Expr::Identifier(ident) => {
+                if self.learning
+                    && self.scopes.last().is_some_and(|s| {
+                        s.bindings.len() != 1 || !matches!(s.bindings[0].source, Source::Base(_))
+                    })
+                {
+                    // In the learning pass an unqualified name is placed only when one table
+                    // could own it.
+                    let lower = ident.value.to_lowercase();
+                    let known = self.scopes.iter().any(|s| {
+                        s.bindings.iter().any(|b| matches!(b.source, Source::Base(t) if self.catalog.has_column(t, &lower)))
+                    });
+                    if !known {
+                        return None;
+                    }
+                }
+                self.unqualified(&ident.value)
+            }
+            Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
+                let column = &parts[parts.len() - 1].value;
+                let qualifier = &parts[parts.len() - 2].value;
+                self.qualified(qualifier, column)
+            }
+            _ => None,
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Result<Operand, String> {
+        self.enter()?;
+        let operand = self.expr_inner(expr);
+        self.depth -= 1;
+        operand
+    }
+
+    fn expr_inner(&mut self, expr: &Expr) -> Result<Operand, String> {
+        Ok(match expr {
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) => match self.resolve(expr) {
+                Some((t, c)) => Operand::Column(t, c),
+                None => Operand::Other,
+            },
+            Expr::Value(v) => match &v.value {
+                Value::Number(n, _) => self.literal(Literal::Number(n.clone())),
+                Value::SingleQuotedString(s)
+                | Value::DoubleQuotedString(s)
+                | Value::NationalStringLiteral(s) => self.literal(Literal::Text(s.clone())),
+                Value::Boolean(b) => Operand::Literal(Literal::Number(u8::from(*b).to_string())),
+                _ => Operand::Other,
+            },
+            Expr::UnaryOp { op, expr } => {
+                let inner = self.expr(expr)?;
+                match (op, inner) {
+                    (UnaryOperator::Minus, Operand::Literal(Literal::Number(n))) => {
+                        self.literal(Literal::Number(format!("-{n}")))
+                    }
+                    (UnaryOperator::Minus | UnaryOperator::Plus, column @ Operand::Column(..)) => {
+                        self.vote(&column, ColumnType::Integer);
+                        Operand::Other
+                    }
+                    _ => Operand::Other,
+                }
+            }
+            Expr::Nested(inner) => self.expr(inner)?,
+            Expr::BinaryOp { left, op, right } => {
+                let l = self.expr(left)?;
+                let r = self.expr(right)?;
+                match op {
+                    BinaryOperator::Eq
+                    | BinaryOperator::NotEq
+                    | BinaryOperator::Lt
+                    | BinaryOperator::LtEq
+                    | BinaryOperator::Gt
+                    | BinaryOperator::GtEq
+                    | BinaryOperator::Spaceship => {
+                        self.relate(&l, &r);
+                        Operand::Other
+                    }
+                    BinaryOperator::Plus
+                    | BinaryOperator::Minus
+                    | BinaryOperator::Multiply
+                    | BinaryOperator::Divide
+                    | BinaryOperator::Modulo => {
+                        // Arithmetic says a column is a number, not which kind: `age / 2.0`
+                        // is how integer ages are divided without truncation.
+                        self.vote(&l, ColumnType::Integer);
+                        self.vote(&r, ColumnType::Integer);
+                        let sign = match op {
+                            BinaryOperator::Plus => '+',
+                            BinaryOperator::Minus => '-',
+                            BinaryOperator::Multiply => '*',
+                            BinaryOperator::Divide => '/',
+                            _ => '%',
+                        };
+                        match (&l, &r) {
+                            (Operand::Column(t, c), Operand::Literal(Literal::Number(n))) => {
+                                n.parse::<f64>().map_or(Operand::Other, |n| {
+                                    Operand::Scaled((*t, c.clone()), sign, n)
+                                })
+                            }
+                            _ => Operand::Other,
+                        }
+                    }
+                    BinaryOperator::StringConcat => {
+                        self.vote(&l, ColumnType::Text);
+                        self.vote(&r, ColumnType::Text);
+                        Operand::Other
+                    }
+                    _ => Operand::Other,
+                }
+            }
+            Expr::Like { expr, pattern, .. }
+            | Expr::ILike { expr, pattern, .. }
+            | Expr::SimilarTo { expr, pattern, .. }
+            | Expr::RLike { expr, pattern, .. } => {
+                let column = self.expr(expr)?;
+                let pattern = self.expr(pattern)?;
+                self.vote(&column, ColumnType::Text);
+                if let (Operand::Column(t, c), Operand::Literal(Literal::Text(p)), false) =
+                    (&column, &pattern, self.learning)
+                {
+                    let key = self.key(*t, c);
+                    self.hints.patterns.entry(key).or_default().push(p.clone());
+                }
+                Operand::Other
+            }
+            Expr::InList { expr, list, .. } => {
+                let column = self.expr(expr)?;
+                for item in list {
+                    let item = self.expr(item)?;
+                    self.relate(&column, &item);
+                }
+                Operand::Other
+            }
+            Expr::InSubquery { expr, subquery, .. } => {
+                let column = self.expr(expr)?;
+                let (ops, _) = self.query(subquery)?;
+                if let Some(first) = ops.first() {
+                    self.relate(&column, first);
+                }
+                Operand::Other
+            }
+            Expr::Between {
+                expr, low, high, ..
+            } => {
+                let column = self.expr(expr)?;
+                let low = self.expr(low)?;
+                let high = self.expr(high)?;
+                self.relate(&column, &low);
+                self.relate(&column, &high);
+                Operand::Other
+            }
+            Expr::Subquery(query) => {
+                let (ops, _) = self.query(query)?;
+                ops.into_iter().next().unwrap_or(Operand::Other)
+            }
+            Expr::Exists { subquery, .. } => {
+                self.query(subquery)?;
+                Operand::Other
+            }
+            Expr::Function(function) => self.function(function)?,
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => {
+                let subject = match operand {
+                    Some(o) => Some(self.expr(o)?),
+                    None => None,
+                };
+                let mut result = Operand::Other;
+                for when in conditions {
+                    let condition = self.expr(&when.condition)?;
+                    if let Some(subject) = &subject {
+                        self.relate(subject, &condition);
+                    }
+                    result = self.expr(&when.result)?;
+                }
+                if let Some(e) = else_result {
+                    self.expr(e)?;
+                }
+                match result {
+                    Operand::Literal(_) | Operand::Other => Operand::Other,
+                    other => other,
+                }
+            }
+            Expr::Cast { expr, .. } | Expr::Collate { expr, .. } | Expr::Convert { expr, .. } => {
+                self.expr(expr)?;
+                Operand::Other
+            }
+            Expr::Extract { expr, .. } => {
+                let column = self.expr(expr)?;
+                self.vote(&column, ColumnType::Date);
+                Operand::Other
+            }
+            Expr::IsNull(e) | Expr::IsNotNull(e) => {
+                if let Operand::Column(t, c) = self.expr(e)?
+                    && !self.learning
+                {
+                    let key = self.key(t, &c);
+                    self.hints.null_tested.push(key);
+                }
+                Operand::Other
+            }
+            Expr::IsTrue(e)
+            | Expr::IsNotTrue(e)
+            | Expr::IsFalse(e)
+            | Expr::IsNotFalse(e)
+            | Expr::IsUnknown(e)
+            | Expr::IsNotUnknown(e)
+            | Expr::Ceil { expr: e, .. }
+            | Expr::Floor { expr: e, .. } => {
+                self.expr(e)?;
+                Operand::Other
+            }
+            Expr::IsDistinctFrom(a, b) | Expr::IsNotDistinctFrom(a, b) => {
+                let a = self.expr(a)?;
+                let b = self.expr(b)?;
+                self.relate(&a, &b);
+                Operand::Other
+            }
+            Expr::Substring {
+                expr,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                let column = self.expr(expr)?;
+                self.vote(&column, ColumnType::Text);
+                for e in substring_from.iter().chain(substring_for.iter()) {
+                    self.expr(e)?;
+                }
+                Operand::Other
+            }
+            Expr::Trim { expr, .. } => {
+                let column = self.expr(expr)?;
+                self.vote(&column, ColumnType::Text);
+                Operand::Other
+            }
+            Expr::Position { expr, r#in } => {
+                self.expr(expr)?;
+                let column = self.expr(r#in)?;
+                self.vote(&column, ColumnType::Text);
+                Operand::Other
+            }
+            Expr::Tuple(items) => {
+                for e in items {
+                    self.expr(e)?;
+                }
+                Operand::Other
+            }
+            _ => Operand::Other,
+        })
+    }
+
+    fn literal(&mut self, literal: Literal) -> Operand {
+        if !self.learning && !self.hints.literals.contains(&literal) {
+            self.hints.literals.push(literal.clone());
+        }
+        Operand::Literal(literal)
+    }
+
+    fn function(&mut self, function: &sqlparser::ast::Function) -> Result<Operand, String> {
+        let name = last_part(&function.name)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let mut args = Vec::new();
+        let mut star = false;
+        match &function.args {
+            FunctionArguments::List(list) => {
+                for arg in &list.args {
+                    let arg = match arg {
+                        FunctionArg::Unnamed(a)
+                        | FunctionArg::Named { arg: a, .. }
+                        | FunctionArg::ExprNamed { arg: a, .. } => a,
+                    };
+                    match arg {
+                        FunctionArgExpr::Expr(e) => args.push(self.expr(e)?),
+                        _ => star = true,
+                    }
+                }
+            }
+            FunctionArguments::Subquery(query) => {
+                self.query(query)?;
+            }
+            FunctionArguments::None => {}
+        }
+        let first = args.first().cloned().unwrap_or(Operand::Other);
+        let column = match &first {
+            Operand::Column(t, c) => Some((*t, c.clone())),
+            _ => None,
+        };
+        Ok(match name.as_str() {
+            "count" => {
+                let _ = star;
+                Operand::Count
+            }
+            "sum" | "avg" | "total" => {
+                self.vote(&first, ColumnType::Integer);
+                Operand::Aggregate(column)
+            }
+            "min" | "max" if args.len() == 1 => Operand::Aggregate(column),
+            "abs" | "round" | "sqrt" | "power" | "pow" | "floor" | "ceil" | "ceiling" => {
+                self.vote(&first, ColumnType::Integer);
+                Operand::Other
+            }
+            "length" | "upper" | "lower" | "substr" | "substring" | "trim" | "ltrim" | "rtrim"
+            | "instr" | "replace" | "concat" | "left" | "right" | "len" => {
+                self.vote(&first, ColumnType::Text);
+                Operand::Other
+            }
+            "date" | "datetime" | "julianday" | "year" | "month" | "day" | "unixepoch"
+            | "date_part" | "datepart" | "date_trunc" => {
+                for arg in &args {
+                    self.vote(arg, ColumnType::Date);
+                }
+                Operand::Other
+            }
+            "strftime" => {
+                if let Some(arg) = args.get(1) {
+                    self.vote(arg, ColumnType::Date);
+                }
+                Operand::Other
+            }
+            "coalesce" | "ifnull" | "nullif" => {
+                for pair in args.windows(2) {
+                    self.relate(&pair[0], &pair[1]);
+                }
+                first
+            }
+            _ => Operand::Other,
+        })
+    }
+
+    /// The type of each column, from the evidence: compared literals, functions and operators,
+    /// shared across columns compared with each other.
+    fn types(&self) -> BTreeMap<ColumnKey, ColumnType> {
+        let mut keys: Vec<ColumnKey> = self.votes.keys().cloned().collect();
+        for (a, b) in &self.hints.links {
+            keys.push(a.clone());
+            keys.push(b.clone());
+        }
+        keys.sort();
+        keys.dedup();
+        let index: BTreeMap<&ColumnKey, usize> =
+            keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
+        let mut parent: Vec<usize> = (0..keys.len()).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        for (a, b) in &self.hints.links {
+            let (a, b) = (root(&mut parent, index[a]), root(&mut parent, index[b]));
+            parent[a.max(b)] = a.min(b);
+        }
+        let mut class_votes: BTreeMap<usize, Votes> = BTreeMap::new();
+        for (key, v) in &self.votes {
+            let r = root(&mut parent, index[key]);
+            let total = class_votes.entry(r).or_default();
+            total.text += v.text;
+            total.integer += v.integer;
+            total.real += v.real;
+            total.date += v.date;
+        }
+        let mut types = BTreeMap::new();
+        for (i, key) in keys.iter().enumerate() {
+            let r = root(&mut parent, i);
+            let kind = match class_votes.get(&r) {
+                Some(v) if v.date > 0 && v.date >= v.integer + v.real => ColumnType::Date,
+                Some(v) if v.text > v.integer + v.real => ColumnType::Text,
+                Some(v) if v.real > 0 => ColumnType::Real,
+                Some(v) if v.integer > 0 => ColumnType::Integer,
+                _ => {
+                    // No evidence in the class: the names of its columns decide.
+                    let named: Vec<ColumnType> = keys
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| root(&mut parent.clone(), *j) == r)
+                        .map(|(_, k)| type_from_name(&k.1))
+                        .collect();
+                    if named.contains(&ColumnType::Integer) {
+                        ColumnType::Integer
+                    } else {
+                        named.first().copied().unwrap_or(ColumnType::Text)
+                    }
+                }
+            };
+            types.insert(key.clone(), kind);
+        }
+        types
+    }
+}
+
+fn join_constraint(operator: &JoinOperator) -> Option<&JoinConstraint> {
+    use JoinOperator as J;
+    match operator {
+        J::Join(c)
+        | J::Inner(c)
+        | J::Left(c)
+        | J::LeftOuter(c)
+        | J::Right(c)
+        | J::RightOuter(c)
+        | J::FullOuter(c)
+        | J::CrossJoin(c)
+        | J::Semi(c)
+        | J::LeftSemi(c)
+        | J::RightSemi(c)
+        | J::Anti(c)
+        | J::LeftAnti(c)
+        | J::RightAnti(c) => Some(c),
+        _ => None,
+    }
+}
+
+fn last_part(name: &ObjectName) -> Option<String> {
+    name.0
+        .last()
+        .and_then(ObjectNamePart::as_ident)
+        .map(|i| i.value.clone())
+        .filter(|n| !n.is_empty())
+}
+
+/// The name a projected expression gets as an output column (lowercased).
+fn output_name(expr: &Expr) -> String {
+    match expr {
+        Expr::Identifier(i) => i.value.to_lowercase(),
+        Expr::CompoundIdentifier(parts) => parts
+            .last()
+            .map(|i| i.value.to_lowercase())
+            .unwrap_or_default(),
+        other => other.to_string().to_lowercase(),
+    }
+}
+
+/// `2024-01-31`, optionally followed by a time.
+pub fn looks_like_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sql::{ParseLimits, SqlDialect, parse};
+
+    fn infer(expected: &str, generated: &str) -> Inference {
+        let p = |s: &str| parse(s, SqlDialect::Generic, ParseLimits::default()).expect("parses");
+        infer_schema(&p(expected), &p(generated)).expect("infers")
+    }
+
+    fn columns(inference: &Inference, table: &str) -> Vec<(String, ColumnType)> {
+        inference
+            .schema
+            .table(table)
+            .expect("the table")
+            .columns
+            .iter()
+            .map(|c| (c.name.clone(), c.kind))
+            .collect()
+    }
+
+    #[test]
+    fn aliases_ctes_and_derived_tables_resolve_to_base_tables() {
+        let i = infer(
+            "WITH young AS (SELECT s.name, s.age FROM singer AS s WHERE s.age < 30) SELECT name FROM young",
+            "SELECT t.name FROM (SELECT name, age FROM singer WHERE age < 30) AS t",
+        );
+        assert_eq!(i.schema.tables.len(), 1, "{:?}", i.schema);
+        assert_eq!(
+            columns(&i, "singer"),
+            [
+                ("name".to_string(), ColumnType::Text),
+                ("age".to_string(), ColumnType::Integer)
+            ]
+        );
+    }
+
+    #[test]
+    fn join_partners_share_a_type_and_unqualified_columns_find_their_table() {
+        let i = infer(
+            "SELECT name FROM singer JOIN concert ON singer.code = concert.singer_code WHERE concert.singer_code = 'A1'",
+            "SELECT s.name FROM singer s, concert c WHERE s.code = c.singer_code AND year > 2010",
+        );
+        assert!(columns(&i, "singer").contains(&("code".to_string(), ColumnType::Text)));
+        let concert = columns(&i, "concert");
+        assert!(
+            concert.contains(&("singer_code".to_string(), ColumnType::Text)),
+            "{concert:?}"
+        );
+        // `year` is in neither table by a qualified name: the rule places it and says so.
+        assert!(
+            i.notes.iter().any(|n| n.contains("`year`")),
+            "{:?}",
+            i.notes
+        );
+        assert_eq!(
+            i.hints
+                .values
+                .get(&("concert".into(), "singer_code".into()))
+                .map(Vec::len),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn using_thresholds_patterns_and_dates_are_collected() {
+        let i = infer(
+            "SELECT dept, COUNT(*) FROM emp JOIN dept USING (dept_id) WHERE name LIKE 'A%' AND hired >= '2020-01-01' GROUP BY dept HAVING COUNT(*) > 5 ORDER BY dept LIMIT 3",
+            "SELECT dept, COUNT(id) FROM emp JOIN dept USING (dept_id) WHERE name LIKE 'A%' GROUP BY dept HAVING COUNT(*) >= 6",
+        );
+        assert!(columns(&i, "dept").iter().any(|(c, _)| c == "dept_id"));
+        assert!(columns(&i, "emp").contains(&("hired".to_string(), ColumnType::Date)));
+        assert!(
+            i.hints.counts.contains(&5)
+                && i.hints.counts.contains(&6)
+                && i.hints.counts.contains(&3)
+        );
+        assert_eq!(
+            i.hints.patterns.values().next().map(|p| p[0].as_str()),
+            Some("A%")
+        );
+    }
+
+    #[test]
+    fn output_aliases_are_not_columns() {
+        let i = infer(
+            "SELECT country, COUNT(*) AS n FROM singer GROUP BY country ORDER BY n DESC",
+            "SELECT country, COUNT(*) AS total FROM singer GROUP BY country HAVING total > 1",
+        );
+        assert_eq!(
+            columns(&i, "singer").len(),
+            1,
+            "{:?}",
+            columns(&i, "singer")
+        );
+    }
+
+    #[test]
+    fn a_query_on_no_table_has_no_schema() {
+        let p = |s: &str| parse(s, SqlDialect::Generic, ParseLimits::default()).expect("parses");
+        assert!(infer_schema(&p("SELECT 1"), &p("SELECT 2")).is_err());
+    }
+}

@@ -1,0 +1,902 @@
+//! Are two queries equivalent? Test-suite checking (Zhong et al.'s method, as in Spider's
+//! test-suite evaluation): generate many small databases for their schema, run both queries on
+//! each, and compare the results. One database where they differ proves them different, and is
+//! shrunk to a few rows to show why; agreement on all of them is strong evidence, not a proof.
+//!
+//! The schema is the loaded database's, one the user wrote, or, when there is neither, inferred
+//! from the two queries. An inferred schema states no constraint, so when the queries differ
+//! only through NULLs or duplicates in a key-like column (`id`, `..._id`, a join key), the
+//! verdict says so and names the constraint that would make them equivalent.
+
+use std::collections::BTreeMap;
+
+use qeval_core::results::compare::{CompareOptions, Mode, compare, order_matters_for};
+use qeval_core::results::read_result;
+use qeval_core::scorecard::Metric;
+use qeval_core::sql::{
+    Hints, ParseLimits, Schema, SqlDialect, hints_for_schema, infer_schema, parse, to_sqlite,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::database::{Database, Limits, QueryOutput};
+use crate::generate::{Cell, KnownValues, TestDatabase, generate};
+
+/// How the check runs. `Default` gives the documented defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct EquivalenceOptions {
+    /// Databases to generate (K).
+    pub databases: usize,
+    pub seed: u64,
+    /// How results are compared; order counts when the expected query has `ORDER BY`.
+    pub mode: Mode,
+    /// The dialect both queries are written in.
+    pub dialect: SqlDialect,
+    /// Rows per table in an ordinary generated database, at most.
+    pub max_rows: usize,
+    pub limits: Limits,
+}
+
+impl Default for EquivalenceOptions {
+    fn default() -> Self {
+        EquivalenceOptions {
+            databases: 40,
+            seed: 1,
+            mode: Mode::Bag,
+            dialect: SqlDialect::Generic,
+            max_rows: 8,
+            limits: Limits {
+                time_ms: 2_000.0,
+                max_rows: 10_000,
+                ..Limits::default()
+            },
+        }
+    }
+}
+
+/// Where the schema comes from.
+pub enum SchemaChoice<'a> {
+    /// Inferred from the two queries.
+    Infer,
+    /// `CREATE TABLE` statements the user wrote or edited.
+    Written(&'a str),
+    /// A loaded database: its schema, constraints and values.
+    Database(&'a mut Database),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemaSource {
+    Inferred,
+    Written,
+    Database,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Same results on every generated database.
+    Equivalent,
+    /// Different only when a key-like column holds NULLs or duplicates.
+    EquivalentUnderAssumption,
+    /// A database where the results differ.
+    Different,
+    /// The check could not run (a query does not parse or run on the schema).
+    NoVerdict,
+}
+
+/// A constraint that, if the real database has it, makes the queries equivalent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Assumption {
+    /// In plain words: "`singer.singer_id` is never NULL".
+    pub text: String,
+    /// The inferred schema with the constraint added, to copy into the schema editor.
+    pub schema: String,
+}
+
+/// A table of a counterexample, or a query's result on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShownTable {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// What one query gave on the counterexample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShownResult {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+    /// Indexes of rows with no equal row in the other query's result.
+    pub unmatched: Vec<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The smallest database found on which the queries differ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Counterexample {
+    /// 1-based: which generated database it was shrunk from.
+    pub database: usize,
+    pub tables: Vec<ShownTable>,
+    pub expected: ShownResult,
+    pub generated: ShownResult,
+    /// `CREATE TABLE` and `INSERT` statements that rebuild it.
+    pub script: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EquivalenceReport {
+    pub verdict: Verdict,
+    pub schema_source: SchemaSource,
+    /// The schema used, as `CREATE TABLE` statements.
+    pub schema: String,
+    /// What the inference had to guess.
+    pub notes: Vec<String>,
+    pub databases: usize,
+    /// Databases checked in agreement (the check stops at the first difference).
+    pub agreed: usize,
+    pub seed: u64,
+    pub mode: Mode,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assumption: Option<Assumption>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<Counterexample>,
+    /// The counterexample's database number and both results: the shape test-suite checking
+    /// reported before counterexamples were shrunk (kept, since scorecard JSON only grows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_difference: Option<Value>,
+    /// Why there is no verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl EquivalenceReport {
+    fn no_verdict(
+        reason: String,
+        source: SchemaSource,
+        options: &EquivalenceOptions,
+    ) -> EquivalenceReport {
+        EquivalenceReport {
+            verdict: Verdict::NoVerdict,
+            schema_source: source,
+            schema: String::new(),
+            notes: Vec::new(),
+            databases: options.databases,
+            agreed: 0,
+            seed: options.seed,
+            mode: options.mode,
+            assumption: None,
+            counterexample: None,
+            first_difference: None,
+            reason: Some(reason),
+        }
+    }
+
+    pub fn explanation(&self) -> String {
+        let of = format!("{} generated databases, seed {}", self.databases, self.seed);
+        match self.verdict {
+            Verdict::Equivalent => format!(
+                "Same results on all {} generated databases (seed {}); agreement on generated databases is strong evidence, not a proof",
+                self.databases, self.seed
+            ),
+            Verdict::EquivalentUnderAssumption => format!(
+                "Equivalent if {}: the results differ only when it is not ({of})",
+                self.assumption.as_ref().map_or("", |a| a.text.as_str())
+            ),
+            Verdict::Different => {
+                let which = self.counterexample.as_ref().map_or(0, |c| c.database);
+                let detail = self.counterexample.as_ref().map(|c| {
+                    let (e, g) = (&c.expected, &c.generated);
+                    match (&e.error, &g.error) {
+                        (_, Some(error)) => format!(": the generated query fails there ({error})"),
+                        (Some(error), None) => {
+                            format!(": the expected query fails there ({error})")
+                        }
+                        _ if e.rows.len() != g.rows.len() => format!(
+                            ": the expected query returns {}, the generated one {}",
+                            rows_text(e.rows.len()),
+                            rows_text(g.rows.len())
+                        ),
+                        _ if e.rows != g.rows && unmatched(&e.rows, &g.rows).is_empty() => {
+                            format!(
+                                ": both return the same {} in a different order",
+                                rows_text(e.rows.len())
+                            )
+                        }
+                        _ => format!(
+                            ": both return {}, with different values",
+                            rows_text(e.rows.len())
+                        ),
+                    }
+                });
+                format!(
+                    "Different results on generated database {which} of {} (seed {}){}",
+                    self.databases,
+                    self.seed,
+                    detail.unwrap_or_default()
+                )
+            }
+            Verdict::NoVerdict => format!(
+                "No verdict: {}",
+                self.reason.as_deref().unwrap_or("the check could not run")
+            ),
+        }
+    }
+
+    /// The report as a scorecard metric: 1.0 equivalent (also under a stated assumption), 0.0
+    /// different, no score without a verdict.
+    pub fn metric(&self) -> Metric {
+        let (score, passed) = match self.verdict {
+            Verdict::Equivalent | Verdict::EquivalentUnderAssumption => (Some(1.0), Some(true)),
+            Verdict::Different => (Some(0.0), Some(false)),
+            Verdict::NoVerdict => (None, None),
+        };
+        Metric {
+            score,
+            passed,
+            explanation: self.explanation(),
+            details: serde_json::to_value(self).unwrap_or_default(),
+            error: None,
+        }
+    }
+}
+
+fn rows_text(n: usize) -> String {
+    if n == 1 {
+        "1 row".into()
+    } else {
+        format!("{n} rows")
+    }
+}
+
+/// Checks two queries for equivalence on generated databases.
+pub fn check_equivalence(
+    expected: &str,
+    generated: &str,
+    schema: SchemaChoice<'_>,
+    options: &EquivalenceOptions,
+) -> EquivalenceReport {
+    let source = match &schema {
+        SchemaChoice::Infer => SchemaSource::Inferred,
+        SchemaChoice::Written(_) => SchemaSource::Written,
+        SchemaChoice::Database(_) => SchemaSource::Database,
+    };
+    let limits = ParseLimits::default();
+    let parsed = |sql: &str, which: &str| {
+        parse(sql, options.dialect, limits)
+            .map_err(|e| format!("the {which} query could not be parsed: {e}"))
+    };
+    let (expected_ast, generated_ast) =
+        match (parsed(expected, "expected"), parsed(generated, "generated")) {
+            (Ok(e), Ok(g)) => (e, g),
+            (Err(e), _) | (_, Err(e)) => return EquivalenceReport::no_verdict(e, source, options),
+        };
+    let runnable = |sql: &str, which: &str| {
+        to_sqlite(sql, options.dialect, limits)
+            .map_err(|e| format!("the {which} query could not be read: {e}"))
+    };
+    let (expected_sql, generated_sql) = match (
+        runnable(expected, "expected"),
+        runnable(generated, "generated"),
+    ) {
+        (Ok(e), Ok(g)) => (e, g),
+        (Err(e), _) | (_, Err(e)) => return EquivalenceReport::no_verdict(e, source, options),
+    };
+    let (schema, hints, notes, known) = match schema {
+        SchemaChoice::Infer => match infer_schema(&expected_ast, &generated_ast) {
+            Ok(inference) => (
+                inference.schema,
+                inference.hints,
+                inference.notes,
+                Vec::new(),
+            ),
+            Err(e) => {
+                return EquivalenceReport::no_verdict(
+                    format!("no schema could be inferred: {e}"),
+                    source,
+                    options,
+                );
+            }
+        },
+        SchemaChoice::Written(text) => match Schema::from_sql(text, SqlDialect::Sqlite) {
+            Ok(schema) => {
+                let hints = hints_for_schema(&schema, &expected_ast, &generated_ast);
+                (schema, hints, Vec::new(), Vec::new())
+            }
+            Err(e) => {
+                return EquivalenceReport::no_verdict(
+                    format!("the schema could not be read: {e}"),
+                    source,
+                    options,
+                );
+            }
+        },
+        SchemaChoice::Database(db) => {
+            match Schema::from_sql(&db.schema_sql().join(";\n"), SqlDialect::Sqlite) {
+                Ok(schema) => {
+                    let hints = hints_for_schema(&schema, &expected_ast, &generated_ast);
+                    let known = known_values(db, &schema, &options.limits);
+                    (schema, hints, Vec::new(), known)
+                }
+                Err(e) => {
+                    return EquivalenceReport::no_verdict(
+                        format!("the database's schema could not be read: {e}"),
+                        source,
+                        options,
+                    );
+                }
+            }
+        }
+    };
+    let check = Check {
+        expected: &expected_sql,
+        generated: &generated_sql,
+        compare: CompareOptions {
+            mode: options.mode,
+            order_matters: order_matters_for(Some(expected)),
+            ..CompareOptions::default()
+        },
+        limits: options.limits,
+        // A written or loaded schema is the truth: a generated query that cannot run on it is
+        // wrong. An inferred one is a guess: a query failing on it proves nothing.
+        generated_failure_differs: source != SchemaSource::Inferred,
+    };
+    let mut report = EquivalenceReport {
+        verdict: Verdict::Equivalent,
+        schema_source: source,
+        schema: schema.to_sql(),
+        notes,
+        databases: options.databases,
+        agreed: 0,
+        seed: options.seed,
+        mode: options.mode,
+        assumption: None,
+        counterexample: None,
+        first_difference: None,
+        reason: None,
+    };
+    let suite = generate(
+        &schema,
+        &hints,
+        &known,
+        options.seed,
+        options.databases,
+        options.max_rows,
+    );
+    let (agreed, outcome) = check.suite(&schema, &suite);
+    report.agreed = agreed;
+    match outcome {
+        SuiteOutcome::Agree => {}
+        SuiteOutcome::NoVerdict(reason) => {
+            report.verdict = Verdict::NoVerdict;
+            report.reason = Some(reason);
+        }
+        SuiteOutcome::Differ(index) => {
+            report.verdict = Verdict::Different;
+            let shrunk = shrink(&suite[index], &schema, |db| {
+                check.database(&schema, db) == Outcome::Differ
+            });
+            let counterexample = check.show(&schema, &shrunk, index + 1);
+            let shown = |r: &ShownResult| match &r.error {
+                Some(error) => json!({ "error": error }),
+                None => json!({ "columns": r.columns, "rows": r.rows }),
+            };
+            report.first_difference = Some(json!({
+                "database": counterexample.database,
+                "expected": shown(&counterexample.expected),
+                "generated": shown(&counterexample.generated),
+            }));
+            report.counterexample = Some(counterexample);
+            if source == SchemaSource::Inferred
+                && let Some(assumption) = find_assumption(&schema, &hints, &check, options)
+            {
+                report.verdict = Verdict::EquivalentUnderAssumption;
+                report.assumption = Some(assumption);
+            }
+        }
+    }
+    report
+}
+
+/// A sample of each column's values in a loaded database, to mix into the generated ones.
+fn known_values(db: &mut Database, schema: &Schema, limits: &Limits) -> KnownValues {
+    schema
+        .tables
+        .iter()
+        .map(|table| {
+            table
+                .columns
+                .iter()
+                .map(|column| {
+                    let sql = format!(
+                        "SELECT DISTINCT {} FROM {} LIMIT 25",
+                        qeval_core::sql::quote_ident(&column.name),
+                        qeval_core::sql::quote_ident(&table.name)
+                    );
+                    db.query(&sql, limits)
+                        .map(|out| {
+                            out.rows
+                                .into_iter()
+                                .filter_map(|r| r.into_iter().next())
+                                .map(cell_of)
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn cell_of(value: Value) -> Cell {
+    match value {
+        Value::Null => Cell::Null,
+        Value::Number(n) => n
+            .as_i64()
+            .map_or_else(|| Cell::Real(n.as_f64().unwrap_or(0.0)), Cell::Int),
+        Value::String(s) => Cell::Text(s),
+        Value::Bool(b) => Cell::Int(i64::from(b)),
+        other => Cell::Text(other.to_string()),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Outcome {
+    Agree,
+    Differ,
+    /// The database could not be built, or the expected query failed on it.
+    Unusable(String),
+}
+
+enum SuiteOutcome {
+    Agree,
+    /// Index of the first database where the results differ.
+    Differ(usize),
+    NoVerdict(String),
+}
+
+struct Check<'a> {
+    expected: &'a str,
+    generated: &'a str,
+    compare: CompareOptions,
+    limits: Limits,
+    generated_failure_differs: bool,
+}
+
+type Ran = Result<QueryOutput, String>;
+
+impl Check<'_> {
+    /// Runs the suite until the first difference. Returns how many agreed, and the outcome.
+    fn suite(&self, schema: &Schema, suite: &[TestDatabase]) -> (usize, SuiteOutcome) {
+        for (index, db) in suite.iter().enumerate() {
+            match self.database(schema, db) {
+                Outcome::Agree => {}
+                Outcome::Differ => return (index, SuiteOutcome::Differ(index)),
+                Outcome::Unusable(reason) => return (index, SuiteOutcome::NoVerdict(reason)),
+            }
+        }
+        (suite.len(), SuiteOutcome::Agree)
+    }
+
+    fn run(&self, db: &mut Database, sql: &str) -> Ran {
+        db.query(sql, &self.limits).map_err(|e| e.to_string())
+    }
+
+    fn database(&self, schema: &Schema, test: &TestDatabase) -> Outcome {
+        let mut db = match Database::scratch(&test.script(schema)) {
+            Ok(db) => db,
+            Err(e) => {
+                return Outcome::Unusable(format!("a generated database could not be built: {e}"));
+            }
+        };
+        let expected = self.run(&mut db, self.expected);
+        let generated = self.run(&mut db, self.generated);
+        let expected = match expected {
+            Ok(out) => out,
+            Err(e) => {
+                return Outcome::Unusable(format!("the expected query fails on the schema: {e}"));
+            }
+        };
+        let generated = match generated {
+            Ok(out) => out,
+            Err(_) if self.generated_failure_differs => return Outcome::Differ,
+            Err(e) => {
+                return Outcome::Unusable(format!(
+                    "the generated query fails on the inferred schema: {e}"
+                ));
+            }
+        };
+        if expected.truncated || generated.truncated {
+            return Outcome::Unusable("a result reached the row cap".into());
+        }
+        if self.same(&expected, &generated) {
+            return Outcome::Agree;
+        }
+        // Is the difference one the queries do not determine? Run both again with unordered
+        // scans reversed: a result that changes was picked among ties (ORDER BY on equal keys,
+        // LIMIT on ties), and either pick is right.
+        if db.set_reverse_order(true).is_err() {
+            return Outcome::Differ;
+        }
+        let expected_again = self.run(&mut db, self.expected);
+        let generated_again = self.run(&mut db, self.generated);
+        let _ = db.set_reverse_order(false);
+        let (Ok(expected_again), Ok(generated_again)) = (expected_again, generated_again) else {
+            return Outcome::Differ;
+        };
+        let expected_varies = expected_again.rows != expected.rows;
+        let generated_varies = generated_again.rows != generated.rows;
+        if !expected_varies && !generated_varies {
+            return Outcome::Differ;
+        }
+        if self.compare.order_matters
+            && expected_varies
+            && self.same_ignoring_order(&expected, &generated)
+        {
+            return Outcome::Agree;
+        }
+        let agree = [&expected, &expected_again].iter().any(|e| {
+            [&generated, &generated_again]
+                .iter()
+                .any(|g| self.same(e, g))
+        });
+        if agree {
+            Outcome::Agree
+        } else {
+            Outcome::Differ
+        }
+    }
+
+    fn same_with(&self, a: &QueryOutput, b: &QueryOutput, options: &CompareOptions) -> bool {
+        match (read_result(&a.to_json()), read_result(&b.to_json())) {
+            (Ok(a), Ok(b)) => compare(&a, &b, options).equal,
+            _ => false,
+        }
+    }
+
+    fn same(&self, a: &QueryOutput, b: &QueryOutput) -> bool {
+        self.same_with(a, b, &self.compare)
+    }
+
+    fn same_ignoring_order(&self, a: &QueryOutput, b: &QueryOutput) -> bool {
+        let options = CompareOptions {
+            order_matters: false,
+            ..self.compare
+        };
+        self.same_with(a, b, &options)
+    }
+
+    /// The counterexample as tables and both results, with unmatched rows marked.
+    fn show(&self, schema: &Schema, test: &TestDatabase, database: usize) -> Counterexample {
+        let script = test.script(schema);
+        let (expected, generated) = match Database::scratch(&script) {
+            Ok(mut db) => (
+                self.run(&mut db, self.expected),
+                self.run(&mut db, self.generated),
+            ),
+            Err(e) => (Err(e.to_string()), Err(e.to_string())),
+        };
+        let shown = |r: &Ran| match r {
+            Ok(out) => ShownResult {
+                columns: out.columns.clone(),
+                rows: out.rows.clone(),
+                unmatched: Vec::new(),
+                error: None,
+            },
+            Err(e) => ShownResult {
+                columns: Vec::new(),
+                rows: Vec::new(),
+                unmatched: Vec::new(),
+                error: Some(e.clone()),
+            },
+        };
+        let (mut expected, mut generated) = (shown(&expected), shown(&generated));
+        expected.unmatched = unmatched(&expected.rows, &generated.rows);
+        generated.unmatched = unmatched(&generated.rows, &expected.rows);
+        if self.compare.order_matters
+            && expected.unmatched.is_empty()
+            && generated.unmatched.is_empty()
+        {
+            // Same rows in another order: mark where the order departs.
+            expected.unmatched = (0..expected.rows.len())
+                .filter(|i| generated.rows.get(*i) != expected.rows.get(*i))
+                .collect();
+            generated.unmatched = expected.unmatched.clone();
+        }
+        Counterexample {
+            database,
+            tables: schema
+                .tables
+                .iter()
+                .zip(&test.tables)
+                .map(|(t, rows)| ShownTable {
+                    name: t.name.clone(),
+                    columns: t.columns.iter().map(|c| c.name.clone()).collect(),
+                    rows: rows
+                        .iter()
+                        .map(|r| r.iter().map(Cell::json).collect())
+                        .collect(),
+                })
+                .collect(),
+            expected,
+            generated,
+            script,
+        }
+    }
+}
+
+/// Rows of `rows` with no equal row left in `other` (a row's values compared as a multiset, so
+/// a column order difference does not mark every row).
+fn unmatched(rows: &[Vec<Value>], other: &[Vec<Value>]) -> Vec<usize> {
+    let key = |row: &Vec<Value>| {
+        let mut values: Vec<String> = row
+            .iter()
+            .map(|v| match v {
+                Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |x| format!("{x}")),
+                other => other.to_string(),
+            })
+            .collect();
+        values.sort();
+        values
+    };
+    let mut left: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    for row in other {
+        *left.entry(key(row)).or_default() += 1;
+    }
+    rows.iter()
+        .enumerate()
+        .filter_map(|(i, row)| match left.get_mut(&key(row)) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                None
+            }
+            _ => Some(i),
+        })
+        .collect()
+}
+
+/// Delta debugging: drop rows, in halves then one by one, while the queries still differ.
+fn shrink(
+    db: &TestDatabase,
+    schema: &Schema,
+    mut differs: impl FnMut(&TestDatabase) -> bool,
+) -> TestDatabase {
+    let mut current = db.clone();
+    let mut budget = 400usize;
+    let mut try_candidate =
+        |candidate: TestDatabase, current: &mut TestDatabase, budget: &mut usize| {
+            if *budget == 0 || !candidate.keys_resolve(schema) {
+                return false;
+            }
+            *budget -= 1;
+            if differs(&candidate) {
+                *current = candidate;
+                true
+            } else {
+                false
+            }
+        };
+    loop {
+        let before = current.rows();
+        for t in 0..current.tables.len() {
+            let mut chunk = current.tables[t].len().div_ceil(2).max(1);
+            loop {
+                let mut start = 0;
+                while start < current.tables[t].len() {
+                    let mut candidate = current.clone();
+                    let end = (start + chunk).min(candidate.tables[t].len());
+                    candidate.tables[t].drain(start..end);
+                    if !try_candidate(candidate, &mut current, &mut budget) {
+                        start += chunk;
+                    }
+                }
+                if chunk == 1 {
+                    break;
+                }
+                chunk = chunk.div_ceil(2);
+            }
+        }
+        if current.rows() == before || budget == 0 {
+            break;
+        }
+    }
+    current
+}
+
+/// Whether a column's name says it identifies rows: `id`, `..._id`, or a short `mid`, `rid`.
+fn id_like(name: &str) -> bool {
+    let name = name.to_lowercase();
+    name == "id" || name.ends_with("_id") || (name.ends_with("id") && name.len() <= 4)
+}
+
+/// Key-like columns of an inferred schema: named like identifiers, or join partners. A column
+/// the queries test for NULL is not among them: its NULLs are what the queries are about.
+fn key_columns(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
+    let mut keys = Vec::new();
+    for (t, table) in schema.tables.iter().enumerate() {
+        for (c, column) in table.columns.iter().enumerate() {
+            let key = (table.name.to_lowercase(), column.name.to_lowercase());
+            let joined = hints.links.iter().any(|(a, b)| *a == key || *b == key);
+            if (id_like(&column.name) || joined) && !hints.null_tested.contains(&key) {
+                keys.push((t, c));
+            }
+        }
+    }
+    keys
+}
+
+/// How well a table's name matches an identifier column's (`department` for `dept_id`): 3 for
+/// `id` or the table's own name, 2 when the table's name starts with the column's stem, 1 when
+/// it contains it, 0 otherwise.
+fn ownership(table: &str, column: &str) -> u8 {
+    let (table, column) = (table.to_lowercase(), column.to_lowercase());
+    let stem = table.trim_end_matches('s');
+    let prefix = column.trim_end_matches("id").trim_end_matches('_');
+    if column == "id" || prefix == stem || prefix == table {
+        3
+    } else if prefix.is_empty() {
+        0
+    } else if stem.starts_with(prefix) || abbreviates(prefix, stem) {
+        2
+    } else if stem.contains(prefix) {
+        1
+    } else {
+        0
+    }
+}
+
+/// `dept` for `department`, `emp` for `employee`: same first letter, the rest in order.
+fn abbreviates(short: &str, long: &str) -> bool {
+    let mut long_chars = long.chars();
+    short.chars().next() == long.chars().next() && short.chars().all(|c| long_chars.any(|l| l == c))
+}
+
+/// Each table's own key, when its name says which column it is: the identifier column that
+/// matches the table's name better than any other table with a column of that name matches
+/// its own (`singer.singer_id` owns `singer_id`, not `singer_in_concert`; `department` owns
+/// `dept_id`, not `employee`).
+fn own_keys(schema: &Schema, keys: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let name = |(t, c): (usize, usize)| schema.tables[t].columns[c].name.to_lowercase();
+    let score = |(t, c): (usize, usize)| {
+        ownership(&schema.tables[t].name, &schema.tables[t].columns[c].name)
+    };
+    let mut own = Vec::new();
+    for t in 0..schema.tables.len() {
+        let best = keys
+            .iter()
+            .copied()
+            .filter(|k| k.0 == t && score(*k) > 0)
+            .filter(|k| {
+                keys.iter().all(|other| {
+                    other.0 == t || name(*other) != name(*k) || score(*other) < score(*k)
+                })
+            })
+            .max_by_key(|k| score(*k));
+        own.extend(best);
+    }
+    own
+}
+
+/// Join partners where one column is named after the other's table and column
+/// (`city.country_code = country.code`): the named one is that table's own key.
+fn referenced_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
+    let mut keys = Vec::new();
+    for (a, b) in &hints.links {
+        for (referencing, referenced) in [(a, b), (b, a)] {
+            let stem = referenced.0.trim_end_matches('s');
+            let named = [
+                format!("{}_{}", referenced.0, referenced.1),
+                format!("{stem}_{}", referenced.1),
+                format!("{stem}{}", referenced.1),
+            ];
+            if named.contains(&referencing.1)
+                && let Some(t) = schema.table_index(&referenced.0)
+                && let Some(c) = schema.tables[t].column_index(&referenced.1)
+                && !keys.contains(&(t, c))
+            {
+                keys.push((t, c));
+            }
+        }
+    }
+    keys
+}
+
+/// When the queries differ on an inferred schema: do they agree once key-like columns are never
+/// NULL, or once a table's own key is unique too? If so, the narrowest such assumption.
+fn find_assumption(
+    schema: &Schema,
+    hints: &Hints,
+    check: &Check<'_>,
+    options: &EquivalenceOptions,
+) -> Option<Assumption> {
+    let keys = key_columns(schema, hints);
+    if keys.is_empty() {
+        return None;
+    }
+    let agrees = |candidate: &Schema| {
+        let suite = generate(
+            candidate,
+            hints,
+            &Vec::new(),
+            options.seed,
+            options.databases,
+            options.max_rows,
+        );
+        matches!(check.suite(candidate, &suite).1, SuiteOutcome::Agree)
+    };
+    let name = |(t, c): (usize, usize)| {
+        format!(
+            "`{}.{}`",
+            schema.tables[t].name, schema.tables[t].columns[c].name
+        )
+    };
+    let with_not_null = |columns: &[(usize, usize)]| {
+        let mut s = schema.clone();
+        for &(t, c) in columns {
+            s.tables[t].columns[c].not_null = true;
+        }
+        s
+    };
+    let all_not_null = with_not_null(&keys);
+    if agrees(&all_not_null) {
+        for &key in &keys {
+            let candidate = with_not_null(&[key]);
+            if agrees(&candidate) {
+                return Some(Assumption {
+                    text: format!("{} is never NULL", name(key)),
+                    schema: candidate.to_sql(),
+                });
+            }
+        }
+        let names: Vec<String> = keys.iter().map(|k| name(*k)).collect();
+        return Some(Assumption {
+            text: format!("{} are never NULL", names.join(", ")),
+            schema: all_not_null.to_sql(),
+        });
+    }
+    let mut own = own_keys(schema, &keys);
+    for key in referenced_keys(schema, hints) {
+        if !own.iter().any(|(t, _)| *t == key.0) {
+            own.push(key);
+        }
+    }
+    let with_keys = |tables: &[(usize, usize)]| {
+        let mut s = all_not_null.clone();
+        for &(t, c) in tables {
+            s.tables[t].primary_key = vec![s.tables[t].columns[c].name.clone()];
+        }
+        s
+    };
+    if own.is_empty() || !agrees(&with_keys(&own)) {
+        return None;
+    }
+    for &key in &own {
+        let candidate = with_keys(&[key]);
+        if agrees(&candidate) {
+            return Some(Assumption {
+                text: format!("{} is a key (unique, never NULL)", name(key)),
+                schema: candidate.to_sql(),
+            });
+        }
+    }
+    let names: Vec<String> = own.iter().map(|k| name(*k)).collect();
+    Some(Assumption {
+        text: format!("{} are keys (unique, never NULL)", names.join(", ")),
+        schema: with_keys(&own).to_sql(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_own_the_identifiers_named_after_them() {
+        assert_eq!(ownership("department", "dept_id"), 2);
+        assert_eq!(ownership("employee", "dept_id"), 0);
+        assert_eq!(ownership("singer", "singer_id"), 3);
+        assert_eq!(ownership("singer_in_concert", "singer_id"), 2);
+        assert_eq!(ownership("movie", "mid"), 2);
+    }
+}

@@ -1,0 +1,177 @@
+//! The equivalence check on generated databases: with a loaded database (test-suite checking),
+//! with a written schema, and with a schema inferred from the queries alone.
+
+use qeval_sqlite::{
+    Database, EquivalenceOptions, Limits, SchemaChoice, SchemaSource, Verdict, check_equivalence,
+};
+
+fn shop() -> Database {
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/shop.sql"
+    ))
+    .expect("the fixture script");
+    Database::from_script(&script).expect("a database")
+}
+
+fn options(databases: usize) -> EquivalenceOptions {
+    EquivalenceOptions {
+        databases,
+        ..EquivalenceOptions::default()
+    }
+}
+
+#[test]
+fn equivalent_queries_agree_on_every_database_generated_from_a_loaded_one() {
+    let mut db = shop();
+    let report = check_equivalence(
+        "SELECT DISTINCT name FROM orders JOIN users ON users.id = orders.user_id WHERE active = 1",
+        "SELECT DISTINCT u.name FROM users u WHERE u.active = 1 AND EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.id)",
+        SchemaChoice::Database(&mut db),
+        &options(20),
+    );
+    assert_eq!(report.verdict, Verdict::Equivalent, "{report:#?}");
+    assert_eq!((report.agreed, report.databases), (20, 20));
+    assert_eq!(report.schema_source, SchemaSource::Database);
+    assert!(report.schema.contains("PRIMARY KEY"), "{}", report.schema);
+    assert_eq!(
+        report.explanation(),
+        "Same results on all 20 generated databases (seed 1); agreement on generated databases is strong evidence, not a proof"
+    );
+    // Without DISTINCT they differ: names are not unique, and two users can share one.
+    let report = check_equivalence(
+        "SELECT DISTINCT name FROM orders JOIN users ON users.id = orders.user_id WHERE active = 1",
+        "SELECT u.name FROM users u WHERE u.active = 1 AND EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.id)",
+        SchemaChoice::Database(&mut db),
+        &options(20),
+    );
+    assert_eq!(report.verdict, Verdict::Different, "{report:#?}");
+}
+
+#[test]
+fn a_pair_that_agrees_only_by_accident_on_the_file_is_caught_the_same_way_every_time() {
+    let mut db = shop();
+    let (expected, generated) = (
+        "SELECT name FROM users WHERE country = 'DE'",
+        "SELECT name FROM users WHERE id IN (1, 3)",
+    );
+    let on_the_file =
+        |db: &mut Database, sql: &str| db.query(sql, &Limits::default()).expect("runs").rows;
+    assert_eq!(
+        on_the_file(&mut db, expected),
+        on_the_file(&mut db, generated),
+        "they agree on the given data"
+    );
+    let report = check_equivalence(
+        expected,
+        generated,
+        SchemaChoice::Database(&mut db),
+        &options(20),
+    );
+    assert_eq!(report.verdict, Verdict::Different, "{report:#?}");
+    let again = check_equivalence(
+        expected,
+        generated,
+        SchemaChoice::Database(&mut db),
+        &options(20),
+    );
+    assert_eq!(again, report, "the same seed, the same counterexample");
+    assert_eq!(report.metric().score, Some(0.0));
+}
+
+#[test]
+fn without_a_database_the_schema_is_inferred_and_a_counterexample_is_shown_small() {
+    let report = check_equivalence(
+        "SELECT name FROM singer WHERE age > 30",
+        "SELECT name FROM singer WHERE age >= 30",
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(report.verdict, Verdict::Different);
+    assert_eq!(report.schema_source, SchemaSource::Inferred);
+    assert!(report.schema.contains("age INTEGER"), "{}", report.schema);
+    let counterexample = report.counterexample.expect("a counterexample");
+    assert_eq!(
+        counterexample.tables[0].rows.len(),
+        1,
+        "{counterexample:#?}"
+    );
+    assert_eq!(
+        counterexample.tables[0].rows[0][1], 30,
+        "the boundary value"
+    );
+    assert_eq!(counterexample.generated.unmatched, [0]);
+    // The script rebuilds a database on which the two queries really differ.
+    let mut rebuilt = Database::from_script(&counterexample.script).expect("the script runs");
+    let run = |db: &mut Database, sql: &str| db.query(sql, &Limits::default()).expect("runs").rows;
+    assert_ne!(
+        run(&mut rebuilt, "SELECT name FROM singer WHERE age > 30"),
+        run(&mut rebuilt, "SELECT name FROM singer WHERE age >= 30")
+    );
+}
+
+#[test]
+fn a_difference_only_through_nulls_in_a_key_is_equivalence_under_an_assumption() {
+    let report = check_equivalence(
+        "SELECT COUNT(*) FROM singer",
+        "SELECT COUNT(singer_id) FROM singer",
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(report.verdict, Verdict::EquivalentUnderAssumption);
+    let assumption = report.assumption.clone().expect("an assumption");
+    assert_eq!(assumption.text, "`singer.singer_id` is never NULL");
+    assert!(assumption.schema.contains("singer_id INTEGER NOT NULL"));
+    // With the constraint written into the schema, they are simply equivalent.
+    let report = check_equivalence(
+        "SELECT COUNT(*) FROM singer",
+        "SELECT COUNT(singer_id) FROM singer",
+        SchemaChoice::Written(&assumption.schema),
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(report.verdict, Verdict::Equivalent, "{report:#?}");
+}
+
+#[test]
+fn no_verdict_when_the_expected_query_cannot_run_and_zero_when_only_the_generated_one_fails() {
+    let report = check_equivalence(
+        "SELECT no_such_function(name) FROM singer",
+        "SELECT name FROM singer",
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(report.verdict, Verdict::NoVerdict, "{report:#?}");
+    assert_eq!(report.metric().score, None);
+    assert!(
+        report.explanation().contains("expected query"),
+        "{}",
+        report.explanation()
+    );
+
+    let mut db = shop();
+    let report = check_equivalence(
+        "SELECT name FROM users",
+        "SELECT nickname FROM users",
+        SchemaChoice::Database(&mut db),
+        &options(5),
+    );
+    assert_eq!(report.verdict, Verdict::Different, "{report:#?}");
+}
+
+#[test]
+fn ties_under_order_by_are_not_a_difference_but_limit_on_ties_is() {
+    let same = check_equivalence(
+        "SELECT name, age FROM singer ORDER BY age",
+        "SELECT s.name, s.age FROM singer AS s WHERE s.age IS NOT NULL OR s.age IS NULL ORDER BY s.age",
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(same.verdict, Verdict::Equivalent, "{same:#?}");
+    let ties = check_equivalence(
+        "SELECT name FROM singer ORDER BY age DESC LIMIT 1",
+        "SELECT name FROM singer WHERE age = (SELECT MAX(age) FROM singer)",
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(ties.verdict, Verdict::Different, "{ties:#?}");
+}

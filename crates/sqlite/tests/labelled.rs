@@ -1,0 +1,186 @@
+//! The equivalence check against the labelled pairs in `tests/equivalence/pairs.jsonl`: rewrites
+//! that are equivalent, near misses that are not, and pairs that differ only through NULLs or
+//! duplicates in a key. Holds the check to at least 97% agreement with the labels, at most 1% of
+//! different pairs called equivalent and at most 5% without a verdict; re-runs every
+//! counterexample to see that it really separates the two queries, and checks it is small.
+
+use std::collections::BTreeMap;
+
+use qeval_core::results::compare::{CompareOptions, Mode, compare, order_matters_for};
+use qeval_core::results::read_result;
+use qeval_core::sql::{ParseLimits, SqlDialect, to_sqlite};
+use qeval_sqlite::{
+    Database, EquivalenceOptions, EquivalenceReport, Limits, SchemaChoice, Verdict,
+    check_equivalence,
+};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Pair {
+    id: String,
+    dialect: SqlDialect,
+    category: String,
+    label: String,
+    expected_sql: String,
+    generated_sql: String,
+    #[serde(default)]
+    schema: Option<String>,
+}
+
+fn pairs() -> Vec<Pair> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/equivalence/pairs.jsonl"
+    ))
+    .expect("the labelled pairs");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("pairs.jsonl line {}: {e}", i + 1))
+        })
+        .collect()
+}
+
+fn check(pair: &Pair) -> EquivalenceReport {
+    let schema = match &pair.schema {
+        Some(text) => SchemaChoice::Written(text),
+        None => SchemaChoice::Infer,
+    };
+    let options = EquivalenceOptions {
+        dialect: pair.dialect,
+        ..EquivalenceOptions::default()
+    };
+    check_equivalence(&pair.expected_sql, &pair.generated_sql, schema, &options)
+}
+
+fn expected_verdict(label: &str) -> Verdict {
+    match label {
+        "equivalent" => Verdict::Equivalent,
+        "equivalent_if" => Verdict::EquivalentUnderAssumption,
+        "different" => Verdict::Different,
+        other => panic!("unknown label {other}"),
+    }
+}
+
+/// Whether the two queries give different results on the counterexample's database.
+fn separates(pair: &Pair, report: &EquivalenceReport) -> bool {
+    let Some(counterexample) = &report.counterexample else {
+        return false;
+    };
+    let mut db = Database::from_script(&counterexample.script).expect("the script builds");
+    let run = |db: &mut Database, sql: &str| {
+        let sql = to_sqlite(sql, pair.dialect, ParseLimits::default()).expect("translates");
+        db.query(&sql, &Limits::default())
+            .map(|out| out.to_json())
+            .map_err(|e| e.to_string())
+    };
+    let (expected, generated) = (
+        run(&mut db, &pair.expected_sql),
+        run(&mut db, &pair.generated_sql),
+    );
+    match (expected, generated) {
+        (Ok(e), Ok(g)) => {
+            let options = CompareOptions {
+                mode: Mode::Bag,
+                order_matters: order_matters_for(Some(&pair.expected_sql)),
+                ..CompareOptions::default()
+            };
+            let (e, g) = (
+                read_result(&e).expect("reads"),
+                read_result(&g).expect("reads"),
+            );
+            !compare(&e, &g, &options).equal
+        }
+        (Ok(_), Err(_)) => true,
+        _ => false,
+    }
+}
+
+#[test]
+fn the_check_agrees_with_the_labels() {
+    let pairs = pairs();
+    assert!(pairs.len() >= 300, "{} pairs", pairs.len());
+    let (mut agree, mut no_verdict, mut false_equivalent, mut different) = (0, 0, 0, 0);
+    let (mut counterexamples, mut small, mut not_separating) = (0, 0, Vec::new());
+    let mut misses = Vec::new();
+    let mut by_category: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for pair in &pairs {
+        let report = check(pair);
+        let wanted = expected_verdict(&pair.label);
+        let entry = by_category.entry(pair.category.as_str()).or_default();
+        entry.1 += 1;
+        if report.verdict == wanted {
+            agree += 1;
+            entry.0 += 1;
+        } else {
+            misses.push(format!(
+                "{} [{} / {}] labelled {}, got {:?}: {}",
+                pair.id,
+                pair.category,
+                pair.dialect.name(),
+                pair.label,
+                report.verdict,
+                report.explanation()
+            ));
+        }
+        if report.verdict == Verdict::NoVerdict {
+            no_verdict += 1;
+        }
+        if pair.label == "different" {
+            different += 1;
+            if matches!(
+                report.verdict,
+                Verdict::Equivalent | Verdict::EquivalentUnderAssumption
+            ) {
+                false_equivalent += 1;
+            }
+        }
+        if let Some(counterexample) = &report.counterexample {
+            counterexamples += 1;
+            if counterexample.tables.iter().all(|t| t.rows.len() <= 5) {
+                small += 1;
+            }
+            if !separates(pair, &report) {
+                not_separating.push(pair.id.clone());
+            }
+        }
+    }
+    let total = pairs.len();
+    let percent = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+    println!("| category | agree | pairs |\n|---|---|---|");
+    for (category, (a, n)) in &by_category {
+        println!("| {category} | {a} | {n} |");
+    }
+    println!(
+        "\nagreement {agree}/{total} ({:.1}%); different called equivalent {false_equivalent}/{different} ({:.1}%); no verdict {no_verdict} ({:.1}%); counterexamples {counterexamples}, at most 5 rows per table in {small} ({:.1}%)",
+        percent(agree, total),
+        percent(false_equivalent, different),
+        percent(no_verdict, total),
+        percent(small, counterexamples)
+    );
+    for miss in &misses {
+        println!("miss: {miss}");
+    }
+    assert!(
+        not_separating.is_empty(),
+        "counterexamples that do not separate the queries: {not_separating:?}"
+    );
+    assert!(
+        percent(agree, total) >= 97.0,
+        "agreement {agree}/{total}:\n{}",
+        misses.join("\n")
+    );
+    assert!(
+        percent(false_equivalent, different) <= 1.0,
+        "{false_equivalent} of {different} different pairs called equivalent"
+    );
+    assert!(
+        percent(no_verdict, total) <= 5.0,
+        "{no_verdict} of {total} without a verdict"
+    );
+    assert!(
+        percent(small, counterexamples) >= 90.0,
+        "{small} of {counterexamples} counterexamples are at most 5 rows per table"
+    );
+}

@@ -1,0 +1,106 @@
+// The equivalence check in the playground: two pasted queries and nothing else give a verdict,
+// the inferred schema, and a counterexample; editing the schema changes the verdict; the page,
+// the CLI and the same seed agree to the counterexample.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+
+const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function freshPage() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  return openPage(context, server.url);
+}
+
+// Waits until a form field's value matches (text areas keep their text in `value`).
+async function waitForValue(page, selector, want, timeout = 10_000) {
+  const until = Date.now() + timeout;
+  let value = "";
+  while (Date.now() < until) {
+    value = await page.inputValue(selector);
+    if (want.test(value)) return value;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`${selector}: wanted ${want}, the field held ${JSON.stringify(value)}`);
+}
+
+async function pair(page, generated, expected) {
+  await page.locator("textarea#generated").fill(generated);
+  await page.locator("textarea#expected").fill(expected);
+}
+
+const NEAR_MISS = ["SELECT name FROM singer WHERE age >= 30", "SELECT name FROM singer WHERE age > 30"];
+
+test("two pasted queries with no database: inferred schema, verdict and a counterexample that matches the CLI", async () => {
+  const page = await freshPage();
+  await pair(page, ...NEAR_MISS);
+  await waitForText(page, "[data-testid=equivalence-badge]", "Different");
+  await waitForValue(page, "[data-testid=equivalence-schema]", /CREATE TABLE singer \(\n  name TEXT,\n  age INTEGER\n\);/);
+  await waitForText(page, "[data-testid=counterexample-table-singer]", /singer \(1 row\)nameage.*30/s);
+  await waitForText(page, "[data-testid=counterexample-generated] tr.unmatched", /.+/);
+  await waitForText(page, "[data-testid=metric-equivalence-score]", "0.00");
+  // The default profile gives a verdict without any result: a counterexample fails the pair.
+  await waitForText(page, "[data-testid=profile-verdict]", /FAIL/);
+  await page.screenshot({ path: join(artifacts, "equivalence.png"), fullPage: true });
+
+  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
+  const script = await page.locator("[data-testid=counterexample-script]").textContent();
+  await page.getByRole("button", { name: "Copy as SQL" }).click();
+  await waitForText(page, ".counterexample [role=status]", "Copied the script");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), script);
+
+  // The CLI, with the same seed, gives the same verdict and the same counterexample.
+  const dir = await mkdtemp(join(tmpdir(), "qeval-eq-e2e-"));
+  const pairs = join(dir, "pairs.jsonl");
+  await writeFile(pairs, JSON.stringify({ generated_sql: NEAR_MISS[0], expected_sql: NEAR_MISS[1] }) + "\n");
+  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.equal(card.metrics.equivalence.explanation, explained);
+  assert.equal(card.metrics.equivalence.details.counterexample.script, script);
+  assert.deepEqual(page.errors, []);
+});
+
+test("equivalent rewrites pass with the caveat; editing the schema updates the verdict", async () => {
+  const page = await freshPage();
+  await pair(page, "SELECT COUNT(singer_id) FROM singer", "SELECT COUNT(*) FROM singer");
+  await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent under an assumption");
+  await waitForText(page, "[data-testid=equivalence-assumption]", /`singer\.singer_id` is never NULL/);
+  // Stating the constraint in the schema makes them plainly equivalent.
+  await page.getByRole("button", { name: "Add this constraint to the schema" }).click();
+  await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent");
+  await waitForText(page, "[data-testid=equivalence-explanation]", /^Same results on all 40 generated databases \(seed 1\); .*not a proof$/);
+  await waitForText(page, "[data-testid=metric-query_correctness-score]", "1.00");
+
+  // An edited schema without the constraint: they differ, and the counterexample has a NULL.
+  await page.locator("[data-testid=equivalence-schema]").fill("CREATE TABLE singer (singer_id INTEGER, name TEXT)");
+  await waitForText(page, "[data-testid=equivalence-badge]", "Different");
+  await waitForText(page, "[data-testid=counterexample-table-singer] td.null", "NULL");
+  await page.getByRole("button", { name: "Use the inferred schema again" }).click();
+  await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent under an assumption");
+  assert.deepEqual(page.errors, []);
+});
+
+test("a query that cannot run on the inferred schema gives no verdict, not a guess", async () => {
+  const page = await freshPage();
+  await pair(page, "SELECT name FROM singer", "SELECT no_such_function(name) FROM singer");
+  await waitForText(page, "[data-testid=equivalence-badge]", "No verdict");
+  await waitForText(page, "[data-testid=equivalence-explanation]", /^No verdict: the expected query fails on the schema/);
+  await waitForText(page, "[data-testid=metric-equivalence-score]", "—");
+});
