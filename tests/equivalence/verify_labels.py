@@ -983,13 +983,19 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a tenth of the databases")
     ap.add_argument("--slowest", type=int, default=0, help="list the N slowest pairs")
     ap.add_argument("--pairs", default=PAIRS, help="pairs file (default: pairs.jsonl here)")
+    ap.add_argument("--vschemas", default=None, help="verification schemas (default: verify_schemas.json here, or heldout_verify_schemas.json for heldout.jsonl)")
     ap.add_argument("--hardest", type=int, default=0,
                     help="list the N separated pairs that needed the most databases")
     a = ap.parse_args()
     t0 = time.time()
     with open(a.pairs) as f:
         pairs = [json.loads(line) for line in f if line.strip()]
-    with open(VSCHEMAS) as f:
+    vschemas = a.vschemas or (
+        os.path.join(HERE, "heldout_verify_schemas.json")
+        if os.path.basename(a.pairs) == "heldout.jsonl"
+        else VSCHEMAS
+    )
+    with open(vschemas) as f:
         vschemas = json.load(f)
     errors = lint(pairs, vschemas)
     for e in errors:

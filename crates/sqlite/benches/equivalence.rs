@@ -9,16 +9,16 @@ use qeval_sqlite::{EquivalenceOptions, SchemaChoice, check_equivalence};
 use serde_json::json;
 
 /// A typical pair: the rewrite is equivalent (an alias, `COUNT(*)` written as `COUNT(1)`,
-/// `> 1` as `>= 2`, the order by position).
+/// `> 1` as `>= 2`, operands swapped, the order by position).
 pub const EQUIVALENT: (&str, &str) = (
     "SELECT T1.name, COUNT(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE T1.age > 20 GROUP BY T1.singer_id, T1.name HAVING COUNT(*) > 1 ORDER BY COUNT(*) DESC, T1.name LIMIT 3",
-    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE s.age >= 21 GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 2 ORDER BY 2 DESC, 1 LIMIT 3",
+    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE 20 < s.age GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 2 ORDER BY 2 DESC, 1 LIMIT 3",
 );
 
 /// The same with a near miss in the threshold.
 pub const NEAR_MISS: (&str, &str) = (
     EQUIVALENT.0,
-    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE s.age >= 21 GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 1 ORDER BY 2 DESC, 1 LIMIT 3",
+    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE 20 < s.age GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 1 ORDER BY 2 DESC, 1 LIMIT 3",
 );
 
 fn time_ms(expected: &str, generated: &str, dialect: SqlDialect, runs: usize) -> (f64, String) {

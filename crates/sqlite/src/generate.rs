@@ -16,6 +16,12 @@ use qeval_core::sql::{
 };
 use serde_json::Value;
 
+/// Whether a column's name says it identifies rows: `id`, `..._id`, or a short `mid`, `rid`.
+pub fn id_like(name: &str) -> bool {
+    let name = name.to_lowercase();
+    name == "id" || name.ends_with("_id") || (name.ends_with("id") && name.len() <= 4)
+}
+
 /// One value of a generated row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
@@ -224,16 +230,28 @@ impl Pool {
     }
 }
 
-/// Generates `count` databases for `schema`.
+/// How many databases to make, and how.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    pub seed: u64,
+    pub databases: usize,
+    /// Rows per table in an ordinary database, at most.
+    pub max_rows: usize,
+    /// Numbers that are not identifiers may have fractions even where the queries compare them
+    /// with whole numbers: a schema nobody declared does not promise integers (`rating >= 3` and
+    /// `rating > 2` differ on 2.5).
+    pub fractional: bool,
+}
+
+/// Generates `plan.databases` databases for `schema`.
 pub fn generate(
     schema: &Schema,
     hints: &Hints,
     known: &KnownValues,
-    seed: u64,
-    count: usize,
-    max_rows: usize,
+    plan: &Plan,
 ) -> Vec<TestDatabase> {
-    let pools = pools(schema, hints, known);
+    let (seed, count, max_rows) = (plan.seed, plan.databases, plan.max_rows);
+    let pools = pools(schema, hints, known, plan.fractional);
     let grouped = column_set(schema, &hints.grouped, &hints.links);
     let link_keys: Vec<ColumnKey> = hints
         .links
@@ -279,6 +297,14 @@ pub fn generate(
                     _ => 15,
                 };
                 let mut filler = Filler::new(schema, t, &db);
+                // Every fourth database draws each column from two or three of its values, so
+                // rows meet on several conditions at once (a NULL key that also passes both
+                // branches' filters, a passenger with two bookings on two routes).
+                let narrowed: Vec<Pool> = if index % 4 == 3 {
+                    pools[t].iter().map(|p| p.narrowed(&mut random)).collect()
+                } else {
+                    pools[t].clone()
+                };
                 if shape == Shape::Groups {
                     // Groups of threshold-1, threshold and threshold+1 rows (and one of three).
                     let column = grouped
@@ -318,7 +344,7 @@ pub fn generate(
                     continue;
                 }
                 for _ in 0..rows {
-                    let mut row = filler.row(&pools[t], &mut random, null_percent);
+                    let mut row = filler.row(&narrowed, &mut random, null_percent);
                     if shape == Shape::Ties {
                         // Ordered columns take one of two values, so rows tie.
                         for &c in ordered.get(&t).map(Vec::as_slice).unwrap_or(&[]) {
@@ -333,12 +359,18 @@ pub fn generate(
                     filler.push(row, &mut db.tables[t]);
                 }
                 if shape == Shape::Duplicates && !filler.has_unique {
-                    let copies = 1 + random.below(2);
-                    for _ in 0..copies {
-                        if let Some(row) =
-                            db.tables[t].get(random.below(db.tables[t].len())).cloned()
-                        {
-                            db.tables[t].push(row);
+                    // Every other time every row twice, so a join or IN that multiplies rows
+                    // meets duplicates on every side; else one or two repeated rows.
+                    if random.chance(50) {
+                        let twice = db.tables[t].clone();
+                        db.tables[t].extend(twice);
+                    } else {
+                        for _ in 0..1 + random.below(2) {
+                            if let Some(row) =
+                                db.tables[t].get(random.below(db.tables[t].len())).cloned()
+                            {
+                                db.tables[t].push(row);
+                            }
                         }
                     }
                 }
@@ -355,6 +387,23 @@ impl Pool {
         list.get(random.below(list.len()))
             .cloned()
             .unwrap_or(Cell::Null)
+    }
+
+    /// Two values of the focus (if any) and one plain value, drawn at random.
+    fn narrowed(&self, random: &mut Random) -> Pool {
+        let take = |list: &[Cell], n: usize, random: &mut Random| -> Vec<Cell> {
+            let mut out = Vec::new();
+            for _ in 0..n {
+                if let Some(cell) = list.get(random.below(list.len())) {
+                    Pool::add(&mut out, cell.clone());
+                }
+            }
+            out
+        };
+        Pool {
+            focus: take(&self.focus, 2, random),
+            plain: take(&self.plain, 1, random),
+        }
     }
 
     /// The `n`-th distinct value of the pool (for groups and ties).
@@ -557,7 +606,7 @@ fn column_set(
 /// Each column's pool: plain values of its type, the literals compared with it and their
 /// neighbours, `LIKE` pattern variants, values a loaded database holds, all shared across
 /// columns that are compared with each other.
-fn pools(schema: &Schema, hints: &Hints, known: &KnownValues) -> Vec<Vec<Pool>> {
+fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, fractional: bool) -> Vec<Vec<Pool>> {
     let mut pools: Vec<Vec<Pool>> = schema
         .tables
         .iter()
@@ -570,10 +619,23 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues) -> Vec<Vec<Pool>> 
                 .map(|(c, column)| {
                     let mut pool = Pool::default();
                     let key = (table.name.to_lowercase(), column.name.to_lowercase());
+                    let fractions =
+                        fractional && column.kind == ColumnType::Integer && !id_like(&column.name);
                     for literal in hints.values.get(&key).into_iter().flatten() {
                         for cell in neighbours(literal, column.kind) {
                             Pool::add(&mut pool.focus, cell);
                         }
+                        if fractions
+                            && let Literal::Number(n) = literal
+                            && let Ok(x) = n.parse::<f64>()
+                        {
+                            Pool::add(&mut pool.focus, Cell::Real(x - 0.5));
+                            Pool::add(&mut pool.focus, Cell::Real(x + 0.5));
+                        }
+                    }
+                    if fractions {
+                        Pool::add(&mut pool.plain, Cell::Real(2.5));
+                        Pool::add(&mut pool.plain, Cell::Real(0.25));
                     }
                     for pattern in hints.patterns.get(&key).into_iter().flatten() {
                         for cell in pattern_variants(pattern) {
@@ -734,6 +796,12 @@ fn neighbours(literal: &Literal, kind: ColumnType) -> Vec<Cell> {
             if let Some(day) = shift_date(&t[..10], 1) {
                 cells.push(Cell::Text(day));
             }
+            // A year either side: well inside and well outside a range that starts there.
+            for days in [-365, 365] {
+                if let Some(day) = shift_date(&t[..10], days) {
+                    cells.push(Cell::Text(day));
+                }
+            }
             if t.len() == 10 {
                 cells.push(Cell::Text(format!("{t} 12:00:00")));
             }
@@ -840,6 +908,15 @@ mod tests {
         assert!(pattern_variants("a%").contains(&Cell::Text("xa".into())));
     }
 
+    fn plan(seed: u64) -> Plan {
+        Plan {
+            seed,
+            databases: 10,
+            max_rows: 8,
+            fractional: true,
+        }
+    }
+
     #[test]
     fn the_same_seed_gives_the_same_databases() {
         let schema = Schema::from_sql(
@@ -847,14 +924,14 @@ mod tests {
             qeval_core::sql::SqlDialect::Sqlite,
         )
         .expect("schema");
-        let a = generate(&schema, &Hints::default(), &Vec::new(), 7, 10, 8);
+        let a = generate(&schema, &Hints::default(), &Vec::new(), &plan(7));
         assert_eq!(
             a,
-            generate(&schema, &Hints::default(), &Vec::new(), 7, 10, 8)
+            generate(&schema, &Hints::default(), &Vec::new(), &plan(7))
         );
         assert_ne!(
             a,
-            generate(&schema, &Hints::default(), &Vec::new(), 8, 10, 8)
+            generate(&schema, &Hints::default(), &Vec::new(), &plan(8))
         );
         // The primary key stays unique and never NULL.
         for db in &a {

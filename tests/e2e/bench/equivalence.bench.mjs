@@ -7,9 +7,9 @@ const EXPECTED =
   "SELECT T1.name, COUNT(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE T1.age > 20 GROUP BY T1.singer_id, T1.name HAVING COUNT(*) > 1 ORDER BY COUNT(*) DESC, T1.name LIMIT 3";
 const PAIRS = {
   equivalent:
-    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE s.age >= 21 GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 2 ORDER BY 2 DESC, 1 LIMIT 3",
+    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE 20 < s.age GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 2 ORDER BY 2 DESC, 1 LIMIT 3",
   "near miss":
-    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE s.age >= 21 GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 1 ORDER BY 2 DESC, 1 LIMIT 3",
+    "SELECT s.name, COUNT(1) FROM singer s JOIN singer_in_concert sc ON sc.singer_id = s.singer_id WHERE 20 < s.age GROUP BY s.singer_id, s.name HAVING COUNT(1) >= 1 ORDER BY 2 DESC, 1 LIMIT 3",
 };
 
 const server = await serveDist();

@@ -47,6 +47,9 @@ pub struct Hints {
     pub ordered: Vec<ColumnKey>,
     /// Columns tested with `IS NULL` / `IS NOT NULL`: the queries care about their NULLs.
     pub null_tested: Vec<ColumnKey>,
+    /// Join keys: columns of two tables compared for equality (`ON a.x = b.y`, `x IN (SELECT
+    /// y ...)`, `USING`).
+    pub joins: Vec<(ColumnKey, ColumnKey)>,
 }
 
 /// A schema inferred from two queries, with the hints and what the inference had to guess.
@@ -206,7 +209,22 @@ impl Catalog {
 struct Derived {
     /// `None` when it selects `*` (its columns are its sources' columns).
     columns: Option<Vec<String>>,
+    /// The base column each output column passes through, when it is one (`home_id AS club`).
+    origins: Vec<Option<(usize, String)>>,
     sources: Vec<usize>,
+}
+
+impl Derived {
+    /// A reference to one of its named columns: the base column behind it, if any. `None`
+    /// when it has no column of that name.
+    fn origin(&self, column: &str) -> Option<Option<(usize, String)>> {
+        let index = self
+            .columns
+            .as_ref()?
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(column))?;
+        Some(self.origins.get(index).cloned().flatten())
+    }
 }
 
 #[derive(Clone)]
@@ -365,6 +383,7 @@ impl Walker {
                     .collect();
                 let placeholder = Derived {
                     columns: (!listed.is_empty()).then(|| listed.clone()),
+                    origins: Vec::new(),
                     sources: Vec::new(),
                 };
                 if let Some(frame) = self.ctes.last_mut() {
@@ -565,10 +584,18 @@ impl Walker {
                     .collect()
             })
             .unwrap_or_default();
+        let origins = operands
+            .iter()
+            .map(|op| match op {
+                Operand::Column(t, c) => Some((*t, c.clone())),
+                _ => None,
+            })
+            .collect();
         Ok((
             operands,
             Derived {
                 columns: names,
+                origins,
                 sources,
             },
         ))
@@ -674,7 +701,9 @@ impl Walker {
             let r = self.column(right, &column);
             let l = left_table.and_then(|t| self.column(t, &column));
             if let (Some(r), Some(l), false) = (r, l, self.learning) {
-                self.relate(&Operand::Column(r.0, r.1), &Operand::Column(l.0, l.1));
+                let (r, l) = (Operand::Column(r.0, r.1), Operand::Column(l.0, l.1));
+                self.relate(&r, &l);
+                self.join(&r, &l);
             }
         }
     }
@@ -692,7 +721,7 @@ impl Walker {
         match found? {
             Source::Base(table) => self.column(table, column),
             Source::Derived(derived) => match &derived.columns {
-                Some(columns) if columns.iter().any(|c| c.eq_ignore_ascii_case(column)) => None,
+                Some(_) if derived.origin(column).is_some() => derived.origin(column).flatten(),
                 // `SELECT *` from a base table passes that table's columns through.
                 _ => {
                     let source = derived
@@ -720,8 +749,8 @@ impl Walker {
                 match &binding.source {
                     Source::Base(t) if self.catalog.has_column(*t, column) => known.push(*t),
                     Source::Derived(d) => {
-                        if d.columns.as_ref().is_some_and(|cs| cs.contains(&lower)) {
-                            return None;
+                        if let Some(origin) = d.origin(&lower) {
+                            return origin;
                         }
                         if d.columns.is_none()
                             && let Some(t) = d
@@ -835,6 +864,19 @@ impl Walker {
     }
 
     /// Two operands compared with each other.
+    /// Two columns of different tables compared for equality: a join key.
+    fn join(&mut self, a: &Operand, b: &Operand) {
+        if self.learning {
+            return;
+        }
+        if let (Operand::Column(t1, c1), Operand::Column(t2, c2)) = (a, b)
+            && t1 != t2
+        {
+            let pair = (self.key(*t1, c1), self.key(*t2, c2));
+            self.hints.joins.push(pair);
+        }
+    }
+
     fn relate(&mut self, a: &Operand, b: &Operand) {
         if self.learning {
             return;
@@ -974,6 +1016,9 @@ impl Walker {
                     | BinaryOperator::GtEq
                     | BinaryOperator::Spaceship => {
                         self.relate(&l, &r);
+                        if matches!(op, BinaryOperator::Eq) {
+                            self.join(&l, &r);
+                        }
                         Operand::Other
                     }
                     BinaryOperator::Plus
@@ -1037,6 +1082,7 @@ impl Walker {
                 let (ops, _) = self.query(subquery)?;
                 if let Some(first) = ops.first() {
                     self.relate(&column, first);
+                    self.join(&column, first);
                 }
                 Operand::Other
             }
@@ -1185,6 +1231,32 @@ impl Walker {
                 self.query(query)?;
             }
             FunctionArguments::None => {}
+        }
+        // Window and filter clauses name columns too (`OVER (PARTITION BY club_id ORDER BY
+        // goals)`), and a partition is grouping.
+        if let Some(sqlparser::ast::WindowType::WindowSpec(spec)) = &function.over {
+            for e in &spec.partition_by {
+                if let Operand::Column(t, c) = self.expr(e)?
+                    && !self.learning
+                {
+                    let key = self.key(t, &c);
+                    self.hints.grouped.push(key);
+                }
+            }
+            for item in &spec.order_by {
+                if let Operand::Column(t, c) = self.expr(&item.expr)?
+                    && !self.learning
+                {
+                    let key = self.key(t, &c);
+                    self.hints.ordered.push(key);
+                }
+            }
+        }
+        for item in &function.within_group {
+            self.expr(&item.expr)?;
+        }
+        if let Some(filter) = &function.filter {
+            self.expr(filter)?;
         }
         let first = args.first().cloned().unwrap_or(Operand::Other);
         let column = match &first {
