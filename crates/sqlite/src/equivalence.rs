@@ -839,20 +839,13 @@ fn find_assumption(
     };
     let all_not_null = with_not_null(&keys);
     if agrees(&all_not_null) {
-        for &key in &keys {
-            let candidate = with_not_null(&[key]);
-            if agrees(&candidate) {
-                return Some(Assumption {
-                    text: format!("{} is never NULL", name(key)),
-                    schema: candidate.to_sql(),
-                });
-            }
-        }
-        let names: Vec<String> = keys.iter().map(|k| name(*k)).collect();
-        return Some(Assumption {
-            text: format!("{} are never NULL", names.join(", ")),
-            schema: all_not_null.to_sql(),
-        });
+        return Some(narrowest(
+            &keys,
+            with_not_null,
+            &agrees,
+            &name,
+            "never NULL",
+        ));
     }
     let mut own = own_keys(schema, &keys);
     for key in referenced_keys(schema, hints) {
@@ -870,20 +863,39 @@ fn find_assumption(
     if own.is_empty() || !agrees(&with_keys(&own)) {
         return None;
     }
-    for &key in &own {
-        let candidate = with_keys(&[key]);
+    Some(narrowest(
+        &own,
+        with_keys,
+        &agrees,
+        &name,
+        "a key (unique, never NULL)",
+    ))
+}
+
+/// The assumption on one column of `columns` that makes the queries agree, or else on all of
+/// them (which the caller has found enough).
+fn narrowest(
+    columns: &[(usize, usize)],
+    assume: impl Fn(&[(usize, usize)]) -> Schema,
+    agrees: &impl Fn(&Schema) -> bool,
+    name: &impl Fn((usize, usize)) -> String,
+    what: &str,
+) -> Assumption {
+    for &column in columns {
+        let candidate = assume(&[column]);
         if agrees(&candidate) {
-            return Some(Assumption {
-                text: format!("{} is a key (unique, never NULL)", name(key)),
+            return Assumption {
+                text: format!("{} is {what}", name(column)),
                 schema: candidate.to_sql(),
-            });
+            };
         }
     }
-    let names: Vec<String> = own.iter().map(|k| name(*k)).collect();
-    Some(Assumption {
-        text: format!("{} are keys (unique, never NULL)", names.join(", ")),
-        schema: with_keys(&own).to_sql(),
-    })
+    let names: Vec<String> = columns.iter().map(|c| name(*c)).collect();
+    let plural = what.replacen("a key", "keys", 1);
+    Assumption {
+        text: format!("{} are {plural}", names.join(", ")),
+        schema: assume(columns).to_sql(),
+    }
 }
 
 #[cfg(test)]

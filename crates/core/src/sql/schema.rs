@@ -167,19 +167,9 @@ impl Schema {
                             table.primary_key = vec![def.name.value.clone()];
                         }
                         ColumnOption::Unique(_) => table.unique.push(vec![def.name.value.clone()]),
-                        ColumnOption::ForeignKey(fk) => {
-                            if let Some(parent) = last_part(&fk.foreign_table.0) {
-                                table.foreign_keys.push(ForeignKey {
-                                    columns: vec![def.name.value.clone()],
-                                    table: parent,
-                                    referred: fk
-                                        .referred_columns
-                                        .iter()
-                                        .map(|c| c.value.clone())
-                                        .collect(),
-                                });
-                            }
-                        }
+                        ColumnOption::ForeignKey(fk) => table
+                            .foreign_keys
+                            .extend(foreign_key(std::slice::from_ref(&def.name), fk)),
                         _ => {}
                     }
                 }
@@ -202,17 +192,7 @@ impl Schema {
                             .collect(),
                     ),
                     TableConstraint::ForeignKey(fk) => {
-                        if let Some(parent) = last_part(&fk.foreign_table.0) {
-                            table.foreign_keys.push(ForeignKey {
-                                columns: fk.columns.iter().map(|c| c.value.clone()).collect(),
-                                table: parent,
-                                referred: fk
-                                    .referred_columns
-                                    .iter()
-                                    .map(|c| c.value.clone())
-                                    .collect(),
-                            });
-                        }
+                        table.foreign_keys.extend(foreign_key(&fk.columns, fk));
                     }
                     _ => {}
                 }
@@ -361,6 +341,22 @@ const RESERVED: &[&str] = &[
     "WHERE",
     "WITH",
 ];
+
+/// A foreign key from `columns` (a column's own `REFERENCES`, or a table constraint's list).
+fn foreign_key(
+    columns: &[sqlparser::ast::Ident],
+    fk: &sqlparser::ast::ForeignKeyConstraint,
+) -> Option<ForeignKey> {
+    Some(ForeignKey {
+        columns: columns.iter().map(|c| c.value.clone()).collect(),
+        table: last_part(&fk.foreign_table.0)?,
+        referred: fk
+            .referred_columns
+            .iter()
+            .map(|c| c.value.clone())
+            .collect(),
+    })
+}
 
 fn last_part(parts: &[ObjectNamePart]) -> Option<String> {
     parts
