@@ -4,6 +4,7 @@ mod commands;
 mod execute;
 mod judge;
 mod langfuse;
+mod output;
 mod pool;
 mod progress;
 
@@ -283,6 +284,7 @@ impl From<TableMatchArg> for TableMatch {
 }
 
 fn main() -> ExitCode {
+    output::quiet_on_closed_pipe();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Tables {

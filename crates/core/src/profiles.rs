@@ -283,6 +283,11 @@ pub fn apply(
         parts.values().map(|p| p.score * p.weight).sum::<f64>() / weight_sum
     });
     let mut blockers = Vec::new();
+    // A query that is not read-only fails whatever else it scores: a DELETE whose result
+    // happens to match must not pass.
+    if metrics.get("safety").and_then(|m| m.score) == Some(0.0) {
+        blockers.push("the generated query is not read-only (UNSAFE)".to_string());
+    }
     // Results that differ on a generated database prove the queries different, whatever the
     // weighted total says.
     if let Some((check, score)) = equivalence_of(metrics)
@@ -455,6 +460,26 @@ mod tests {
             None,
         );
         assert!((t - 0.40).abs() < 1e-12 && p == Some(false), "{t}");
+    }
+
+    #[test]
+    fn an_unsafe_query_fails_whatever_its_total() {
+        let result = apply(
+            &Profile::preset(ProfileName::Qas),
+            &metrics(&[
+                ("semantic_similarity", 1.0),
+                ("execution", 1.0),
+                ("datatype", 1.0),
+                ("safety", 0.0),
+            ]),
+            Some(true),
+        );
+        assert_eq!((result.total, result.passed), (Some(1.0), Some(false)));
+        assert!(
+            result.explanation.contains("UNSAFE"),
+            "{}",
+            result.explanation
+        );
     }
 
     #[test]

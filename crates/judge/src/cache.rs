@@ -9,12 +9,14 @@ use crate::task::{JudgeInput, Task};
 /// Bumped when the verdict's shape changes, so old cache entries stop matching.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// SHA-256 (hex) of everything that can change a verdict: provider, model, prompt version, schema
-/// version, temperature, and the input (question, normalized queries, and seed 004's fields).
-/// The base URL is left out: the same model behind another address gives the same verdicts.
+/// SHA-256 (hex) of everything that can change a verdict: provider, the endpoint's base URL,
+/// model, prompt version, schema version, temperature, and the input (question, normalized
+/// queries, and the agent's answer fields). Two endpoints serving a model of the same name may
+/// serve different models, so they never share verdicts.
 pub fn cache_key(config: &JudgeConfig, task: Task, input: &JudgeInput) -> String {
     let canonical = json!({
         "provider": config.provider,
+        "endpoint": config.base_url.trim_end_matches('/'),
         "model": config.model,
         "prompt": task.prompt_version(),
         "schema": SCHEMA_VERSION,
@@ -62,6 +64,9 @@ mod tests {
         assert_ne!(key, cache_key(&warmer, Task::QasSemantic, &input));
         assert_ne!(key, cache_key(&config, Task::SqlCorrectness, &input));
         assert_ne!(key, cache_key(&config, Task::QasSemantic, &other_question));
-        assert_eq!(key, cache_key(&elsewhere, Task::QasSemantic, &input));
+        assert_ne!(key, cache_key(&elsewhere, Task::QasSemantic, &input));
+        let mut slash = config.clone();
+        slash.base_url = format!("{}/", config.base_url);
+        assert_eq!(key, cache_key(&slash, Task::QasSemantic, &input));
     }
 }

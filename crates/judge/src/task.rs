@@ -143,15 +143,46 @@ pub fn render(task: Task, input: &JudgeInput) -> String {
             quote(text)
         }
     };
-    task.template()
-        .replace("{{question}}", &or_none(&input.question))
-        .replace("{{generated}}", &quote(&input.generated))
-        .replace("{{expected}}", &quote(&input.expected))
-        .replace("{{language}}", &or_none(&input.language))
-        .replace("{{dialect}}", &or_none(&input.dialect))
-        .replace("{{criteria}}", &or_none(&input.criteria))
-        .replace("{{sources}}", &or_none(&input.sources))
-        .replace("{{answer}}", &quote(&input.answer))
+    let value = |name: &str| -> Option<String> {
+        Some(match name {
+            "question" => or_none(&input.question),
+            "generated" => quote(&input.generated),
+            "expected" => quote(&input.expected),
+            "language" => or_none(&input.language),
+            "dialect" => or_none(&input.dialect),
+            "criteria" => or_none(&input.criteria),
+            "sources" => or_none(&input.sources),
+            "answer" => quote(&input.answer),
+            _ => return None,
+        })
+    };
+    fill(task.template(), value)
+}
+
+/// Fills every `{{name}}` of `template` in one pass over the template, so a value that itself
+/// contains `{{expected}}` is inserted as written and never filled in turn. Unknown names stay.
+fn fill(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(template.len() * 2);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after
+            .find("}}")
+            .and_then(|end| value(&after[..end]).map(|v| (end, v)))
+        {
+            Some((end, filled)) => {
+                out.push_str(&filled);
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -173,6 +204,22 @@ mod tests {
         );
         assert_eq!(prompt.matches("\nEXPECTED:\n").count(), 1);
         assert!(!prompt.contains("{{"));
+    }
+
+    #[test]
+    fn a_placeholder_inside_a_query_is_not_filled() {
+        let input = JudgeInput {
+            generated: "SELECT '{{expected}}' FROM t".into(),
+            expected: "SELECT secret FROM reference".into(),
+            ..JudgeInput::default()
+        };
+        let prompt = render(Task::SqlCorrectness, &input);
+        assert!(
+            prompt.contains(r#""SELECT '{{expected}}' FROM t""#),
+            "{prompt}"
+        );
+        // The reference query appears once: in its own slot, not pulled into the generated one.
+        assert_eq!(prompt.matches("SELECT secret FROM reference").count(), 1);
     }
 
     #[test]

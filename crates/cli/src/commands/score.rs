@@ -275,11 +275,9 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                 record.clone()
             }
         };
-        writeln!(output, "{record}").map_err(|err| format!("cannot write the output: {err}"))?;
+        writeln!(output, "{record}").map_err(crate::output::write_error)?;
     }
-    output
-        .flush()
-        .map_err(|err| format!("cannot write the output: {err}"))?;
+    output.flush().map_err(crate::output::write_error)?;
     eprintln!(
         "qeval: scored {scored} pair{}, rejected {rejected} line{}, in {:.2} s; {} profile: {passed} passed, {failed} failed, {} without a verdict",
         plural(scored),
