@@ -2,6 +2,7 @@
 //! database, read-only (see qeval-sqlite). Without a database, the equivalence check runs both
 //! queries on databases generated from a schema inferred from them (or given with `--schema`).
 
+use crate::output::say;
 use std::path::{Path, PathBuf};
 
 use qeval_core::pairs::Language;
@@ -127,7 +128,7 @@ impl Executor {
             return Ok(None);
         };
         let database = open(path)?;
-        eprintln!(
+        say!(
             "qeval: {}: {} tables ({})",
             path.display(),
             database.tables().len(),

@@ -9,6 +9,8 @@ mod pool;
 mod progress;
 
 use std::path::PathBuf;
+
+use output::say;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -314,7 +316,7 @@ fn main() -> ExitCode {
         Ok(commands::Outcome::Clean) => ExitCode::SUCCESS,
         Ok(commands::Outcome::SomeInputRejected) => ExitCode::from(1),
         Err(message) => {
-            eprintln!("qeval: {message}");
+            say!("qeval: {message}");
             ExitCode::from(2)
         }
     }

@@ -52,6 +52,21 @@ fn tables_json_output() {
 }
 
 #[test]
+fn tables_prints_kql_names_as_written() {
+    let output = qeval(&[
+        "tables",
+        "--language",
+        "kql",
+        "MyTable | join (OtherTable) on id | take 5",
+    ]);
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "MyTable\nOtherTable\n"
+    );
+}
+
+#[test]
 fn tables_reports_where_a_query_breaks() {
     let output = qeval(&["tables", "SELECT *\nFROM users\nWHERE id = 1)"]);
     assert_eq!(output.status.code(), Some(1));

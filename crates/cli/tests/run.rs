@@ -154,3 +154,45 @@ fn the_report_is_one_page_with_the_run_in_it() {
         "nothing loaded from elsewhere"
     );
 }
+
+#[test]
+fn one_invalid_utf8_byte_loses_one_line_not_the_file() {
+    let folder = Folder::new("utf8");
+    let good = |id: u32| {
+        format!(
+            r#"{{"test_id": {id}, "question": "q", "expected_sql": "SELECT 1", "generated_sql": "SELECT 1", "expected_results": 1, "actual_results": 1}}"#
+        )
+    };
+    let mut bytes = format!("{}\n", good(1)).into_bytes();
+    bytes.extend_from_slice(b"{\"test_id\": 2, \"question\": \"caf\xe9\"}\n");
+    bytes.extend_from_slice(format!("{}\n", good(3)).as_bytes());
+    std::fs::write(folder.0.join("test-results.jsonl"), &bytes).expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("run")
+        .arg(&folder.0)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(":2: not valid UTF-8"), "{stderr}");
+    let written =
+        std::fs::read_to_string(folder.0.join("evaluation-results.jsonl")).expect("written");
+    assert_eq!(written.lines().count(), 2, "{written}");
+}
+
+#[test]
+fn control_characters_from_files_reach_the_terminal_as_escapes() {
+    // A folder (and file) name, like any text from files, can carry an ANSI escape.
+    let folder = Folder::new("evil\u{1b}[2J\u{1b}[31m");
+    folder.write(
+        "test-results.jsonl",
+        "{\"test_id\": \"\u{1b}[2Jx\", \"question\": \"q\", \"expected_sql\": \"SELECT 1\", \"generated_sql\": \"SELECT 1\", \"expected_results\": 1, \"actual_results\": 1}\n{\"test_id\": \n",
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("run")
+        .arg(&folder.0)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert!(stderr.contains("evil\\u{1b}[2J"), "{stderr}");
+}

@@ -35,6 +35,11 @@ pub fn query_text(query: Option<&str>) -> Result<String, Failure> {
     }
 }
 
+/// A file's bytes (JSON Lines are decoded line by line, so one bad byte loses one line).
+pub fn file_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))
+}
+
 /// A file's text, or standard input for `-`.
 pub fn file_text(path: &Path) -> Result<String, Failure> {
     if path.as_os_str() == "-" {

@@ -1,13 +1,14 @@
 //! `qeval report RUN_DIR -o report.html`: the run's report as one self-contained HTML page.
 
+use crate::output::say;
 use std::path::Path;
 use std::time::SystemTime;
 
-use qeval_core::run::{EvaluationRecord, Lines, read_records};
+use qeval_core::run::{EvaluationRecord, Lines, read_record_bytes};
 use qeval_report::{Report, render};
 
 use super::run::{EVALUATION_RESULTS, TEST_RESULTS};
-use super::{Failure, Outcome, file_text};
+use super::{Failure, Outcome, file_bytes};
 
 pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
     let file = if source.is_dir() {
@@ -23,9 +24,9 @@ pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
         };
         return Err(format!("{} does not exist{hint}", file.display()));
     }
-    let lines: Lines<EvaluationRecord> = read_records(&file_text(&file)?);
+    let lines: Lines<EvaluationRecord> = read_record_bytes(&file_bytes(&file)?);
     for rejected in &lines.rejected {
-        eprintln!(
+        say!(
             "qeval: {}:{}: {}",
             file.display(),
             rejected.line,
@@ -55,7 +56,7 @@ pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
     });
     std::fs::write(output, page)
         .map_err(|err| format!("cannot write {}: {err}", output.display()))?;
-    eprintln!(
+    say!(
         "qeval: wrote {} ({} records, {} rejected lines)",
         output.display(),
         records.len(),

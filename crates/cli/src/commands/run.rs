@@ -2,6 +2,7 @@
 //! `evaluation-results.jsonl`, or checks the scores an existing `evaluation-results.jsonl`
 //! carries; prints the summary; fails under a pass-rate threshold.
 
+use crate::output::say;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,12 +12,12 @@ use qeval_core::profiles::Profile;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, Summary, TestResult, evaluate_test, pair_of_test,
-    read_questions, read_records, recheck, summarize,
+    read_questions, read_record_bytes, recheck, summarize,
 };
 use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
 
 use super::score::{judge, plural, run_judgings};
-use super::{Failure, Outcome, file_text};
+use super::{Failure, Outcome, file_bytes, file_text};
 use crate::RunArgs;
 use crate::execute::Executor;
 
@@ -41,7 +42,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
         ));
     };
     let summary = summarize(&records);
-    eprintln!("{}", describe(&summary));
+    say!("{}", describe(&summary));
     let mut outcome = if rejected == 0 {
         Outcome::Clean
     } else {
@@ -54,7 +55,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
             threshold
         };
         if summary.pass_rate < threshold {
-            eprintln!(
+            say!(
                 "qeval: pass rate {:.1}% is under --fail-under {:.1}%",
                 summary.pass_rate * 100.0,
                 threshold * 100.0
@@ -68,7 +69,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
 /// Scores `test-results.jsonl` and writes the records. Returns them and the rejected count.
 fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
     let started = Instant::now();
-    let tests: Lines<TestResult> = read_records(&file_text(raw)?);
+    let tests: Lines<TestResult> = read_record_bytes(&file_bytes(raw)?);
     report_rejected(raw, &tests);
     let questions = questions(args)?;
     let profile = Profile::preset(args.profile);
@@ -124,7 +125,7 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         .unwrap_or_else(|| args.run_dir.join(EVALUATION_RESULTS));
     std::fs::write(&output, text)
         .map_err(|err| format!("cannot write {}: {err}", output.display()))?;
-    eprintln!(
+    say!(
         "qeval: scored {} test{} from {} in {:.2} s into {}",
         records.len(),
         plural(records.len()),
@@ -133,21 +134,21 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         output.display()
     );
     if let Some(judge) = &judge {
-        eprintln!("qeval: {}", judge.summary());
+        say!("qeval: {}", judge.summary());
     }
     Ok((records, tests.rejected.len()))
 }
 
 /// Reads scored records and flags every stored score their own data contradicts.
 fn check_folder(path: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
-    let lines: Lines<EvaluationRecord> = read_records(&file_text(path)?);
+    let lines: Lines<EvaluationRecord> = read_record_bytes(&file_bytes(path)?);
     report_rejected(path, &lines);
     let mut flagged = 0;
     for (line, record) in &lines.records {
         let found = recheck(record);
         flagged += usize::from(!found.is_empty());
         for d in found {
-            eprintln!(
+            say!(
                 "qeval: {}:{line}: test {}: {} is {} but its data gives {} ({})",
                 path.display(),
                 record.key(),
@@ -158,7 +159,7 @@ fn check_folder(path: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> 
             );
         }
     }
-    eprintln!(
+    say!(
         "qeval: checked {} record{} of {}: {flagged} with scores their data contradicts",
         lines.records.len(),
         plural(lines.records.len()),
@@ -173,7 +174,7 @@ fn check_folder(path: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> 
 
 fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
     for rejected in &lines.rejected {
-        eprintln!(
+        say!(
             "qeval: {}:{}: {}",
             path.display(),
             rejected.line,
@@ -181,7 +182,7 @@ fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
         );
     }
     if !lines.rejected.is_empty() {
-        eprintln!(
+        say!(
             "qeval: {} line{} read: {} record{}, {} rejected",
             lines.lines_read,
             plural(lines.lines_read),

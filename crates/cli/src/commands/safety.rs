@@ -22,7 +22,7 @@ pub fn run(
     }
     println!("unsafe:");
     for violation in report.violations {
-        println!("  - {}", violation.reason);
+        println!("  - {}", crate::output::terminal(&violation.reason));
     }
     Ok(Outcome::SomeInputRejected)
 }

@@ -1,5 +1,6 @@
 //! `qeval score --pairs FILE`: one scorecard per input line, with LLM judges when asked.
 
+use crate::output::say;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -65,7 +66,7 @@ pub fn judge(args: &JudgeArgs) -> Result<Option<Judge>, Failure> {
         .ok()
         .filter(|k| !k.trim().is_empty());
     if key.is_none() {
-        eprintln!(
+        say!(
             "qeval: no key in ${variable}; calling {} without one (fine for a local server)",
             config.base_url
         );
@@ -208,9 +209,10 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             }
         }
         if executor.truncated > 0 {
-            eprintln!(
+            say!(
                 "qeval: {} results were cut at --max-rows {}",
-                executor.truncated, args.db.max_rows
+                executor.truncated,
+                args.db.max_rows
             );
         }
     }
@@ -267,7 +269,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             }
             Err(record) => {
                 rejected += 1;
-                eprintln!(
+                say!(
                     "qeval: line {}: {}",
                     line.number,
                     describe(&record["error"])
@@ -278,7 +280,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         writeln!(output, "{record}").map_err(crate::output::write_error)?;
     }
     output.flush().map_err(crate::output::write_error)?;
-    eprintln!(
+    say!(
         "qeval: scored {scored} pair{}, rejected {rejected} line{}, in {:.2} s; {} profile: {passed} passed, {failed} failed, {} without a verdict",
         plural(scored),
         plural(rejected),
@@ -287,7 +289,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         scored - passed - failed
     );
     if let Some(judge) = &judge {
-        eprintln!("qeval: {}", judge.summary());
+        say!("qeval: {}", judge.summary());
     }
     if let Some(langfuse) = &langfuse {
         let results = pool::run(
@@ -297,7 +299,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             |_| {},
         );
         let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-        eprintln!(
+        say!(
             "qeval: Langfuse: sent {} scores, {} failed{}",
             results.len() - errors.len(),
             errors.len(),
@@ -307,7 +309,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                 .unwrap_or_default()
         );
         if untraced > 0 {
-            eprintln!(
+            say!(
                 "qeval: Langfuse: {untraced} pairs have no trace_id or id, so their scores were not sent"
             );
         }

@@ -23,7 +23,12 @@ pub fn run(
         eprintln!("qeval: the query does not parse as {what}: {err}");
         return Ok(Outcome::SomeInputRejected);
     }
-    let tables: Vec<String> = analysis.tables.iter().map(TableName::qualified).collect();
+    // KQL names are case-sensitive, so they are printed as written. The analysis folds them to
+    // lower case only because the table-accuracy metric compares them that way.
+    let tables: Vec<String> = match &analysis.kql {
+        Some(query) => query.tables.clone(),
+        None => analysis.tables.iter().map(TableName::qualified).collect(),
+    };
     if json {
         println!("{}", serde_json::Value::from(tables));
     } else {

@@ -11,6 +11,6 @@ pub mod summary;
 
 pub use compare::{RunComparison, TestDelta, compare_runs};
 pub use evaluate::{Disagreement, evaluate_test, pair_of_test, recheck};
-pub use read::{Lines, Rejected, read_questions, read_records};
+pub use read::{Lines, Rejected, read_questions, read_record_bytes, read_records};
 pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult};
 pub use summary::{Group, Summary, summarize};

@@ -63,6 +63,32 @@ pub fn read_records<T: DeserializeOwned>(text: &str) -> Lines<T> {
     lines
 }
 
+/// Reads a file's bytes as [`read_records`] does, decoding each line on its own: a line that is
+/// not valid UTF-8 is rejected with its number, and the others are still read.
+pub fn read_record_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Lines<T> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return read_records(text);
+    }
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let mut lines = Lines::default();
+    for (index, raw) in bytes.split(|b| *b == b'\n').enumerate() {
+        match std::str::from_utf8(raw) {
+            Ok(text) => lines.push_line(index + 1, text),
+            Err(err) => {
+                lines.lines_read += 1;
+                lines.rejected.push(Rejected {
+                    line: index + 1,
+                    reason: format!(
+                        "not valid UTF-8 (byte {} of the line)",
+                        err.valid_up_to() + 1
+                    ),
+                });
+            }
+        }
+    }
+    lines
+}
+
 /// Reads a questions file: a JSON array, `{"questions": [...]}`, or JSON Lines.
 pub fn read_questions(text: &str) -> Lines<super::record::Question> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
