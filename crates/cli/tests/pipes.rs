@@ -1,4 +1,5 @@
-//! `qeval ... | head`: when the reader of standard output goes away, qeval stops quietly, as
+//! Standard output as a user sees it: quiet when the reader of a pipe goes away (as Unix tools
+//! are), and no control character from a query reaching the terminal.
 //! Unix tools do, instead of panicking with a backtrace.
 
 use std::io::{BufRead, BufReader};
@@ -54,4 +55,14 @@ fn score_into_a_pipe_closed_after_one_line_exits_quietly() {
     let output = child.wait_with_output().expect("qeval ends");
     assert_quiet(&String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "{:?}", output.status);
+}
+
+#[test]
+fn a_table_name_with_an_escape_sequence_is_printed_as_text() {
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["tables", "SELECT * FROM \"a\u{1b}[2Jb\""])
+        .output()
+        .expect("qeval runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout, "a\\u{1b}[2jb\n");
 }

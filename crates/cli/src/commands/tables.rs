@@ -20,7 +20,7 @@ pub fn run(
         } else {
             format!("{dialect} SQL")
         };
-        eprintln!("qeval: the query does not parse as {what}: {err}");
+        crate::output::say!("qeval: the query does not parse as {what}: {err}");
         return Ok(Outcome::SomeInputRejected);
     }
     // KQL names are case-sensitive, so they are printed as written. The analysis folds them to
@@ -33,7 +33,7 @@ pub fn run(
         println!("{}", serde_json::Value::from(tables));
     } else {
         for table in tables {
-            println!("{table}");
+            println!("{}", crate::output::terminal(&table));
         }
     }
     Ok(Outcome::Clean)

@@ -1,4 +1,7 @@
 //! KQL tokens: names, numbers, timespans, strings and punctuation, with positions.
+//!
+//! Word operators (`has`, `!contains`, `in~`, ...) are names; the lexer keeps the negated and
+//! `~` forms in one token, so `!in` stays one operator rather than a stray `!` before `in`.
 
 use std::fmt;
 
@@ -71,6 +74,55 @@ fn unit_ticks(unit: &str) -> Option<i128> {
         _ => return None,
     })
 }
+
+/// The word operators of KQL: a predicate reads `left op right` with one of these (or a
+/// symbol such as `==`) as `op`. The legacy spellings Kusto still accepts (`containscs`,
+/// `notcontains`, `notlike`, ...) are listed so that queries written with them keep parsing.
+/// `matches regex` is two words; the parser reads `matches` and then expects `regex`.
+pub(crate) const WORD_OPERATORS: &[&str] = &[
+    "and",
+    "or",
+    "has",
+    "!has",
+    "has_cs",
+    "!has_cs",
+    "hasprefix",
+    "!hasprefix",
+    "hasprefix_cs",
+    "!hasprefix_cs",
+    "hassuffix",
+    "!hassuffix",
+    "hassuffix_cs",
+    "!hassuffix_cs",
+    "contains",
+    "!contains",
+    "contains_cs",
+    "!contains_cs",
+    "containscs",
+    "notcontains",
+    "notcontainscs",
+    "startswith",
+    "!startswith",
+    "startswith_cs",
+    "!startswith_cs",
+    "endswith",
+    "!endswith",
+    "endswith_cs",
+    "!endswith_cs",
+    "like",
+    "likecs",
+    "notlike",
+    "notlikecs",
+    "matches",
+    "in",
+    "!in",
+    "in~",
+    "!in~",
+    "has_any",
+    "has_all",
+    "between",
+    "!between",
+];
 
 const PUNCTS: [&str; 28] = [
     "==", "!=", "<=", ">=", "=~", "!~", "<>", "..", "|", ",", "(", ")", "[", "]", "{", "}", ".",
@@ -206,14 +258,33 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
                     start_column,
                 ));
             }
-        } else if c.is_alphabetic() || c == '_' || c == '$' {
-            let mut j = i;
+        } else if c.is_alphabetic()
+            || c == '_'
+            || c == '$'
+            || (c == '!' && chars.get(i + 1).is_some_and(|ch| ch.is_alphabetic()))
+        {
+            // A `!` right before a letter can only start a negated operator (`!has`, `!in~`):
+            // KQL negates expressions with `not(...)`, never with a bare `!`.
+            let mut j = i + usize::from(c == '!');
             while j < chars.len()
                 && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '$')
             {
                 j += 1;
             }
-            kind = TokenKind::Name(chars[i..j].iter().collect());
+            let mut word: String = chars[i..j].iter().collect();
+            // `in~` and `!in~` are the case-insensitive set operators: the `~` belongs to the word.
+            if (word == "in" || word == "!in") && chars.get(j) == Some(&'~') {
+                word.push('~');
+                j += 1;
+            }
+            if c == '!' && !WORD_OPERATORS.contains(&word.as_str()) {
+                return Err(error(
+                    format!("unknown operator \"{word}\""),
+                    start_line,
+                    start_column,
+                ));
+            }
+            kind = TokenKind::Name(word);
             advance(j - i, &mut i, &mut line, &mut column);
         } else {
             let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
@@ -288,10 +359,42 @@ mod tests {
     }
 
     #[test]
+    fn negated_and_case_insensitive_operators_are_one_token() {
+        assert_eq!(
+            kinds("a !in~ (b) and c in~ (d) and e !has f"),
+            vec![
+                TokenKind::Name("a".into()),
+                TokenKind::Name("!in~".into()),
+                TokenKind::Punct("("),
+                TokenKind::Name("b".into()),
+                TokenKind::Punct(")"),
+                TokenKind::Name("and".into()),
+                TokenKind::Name("c".into()),
+                TokenKind::Name("in~".into()),
+                TokenKind::Punct("("),
+                TokenKind::Name("d".into()),
+                TokenKind::Punct(")"),
+                TokenKind::Name("and".into()),
+                TokenKind::Name("e".into()),
+                TokenKind::Name("!has".into()),
+                TokenKind::Name("f".into()),
+            ]
+        );
+        // `!=` and `!~` are still symbols, and `in` alone is still the plain word.
+        assert_eq!(kinds("a!=b")[1], TokenKind::Punct("!="));
+        assert_eq!(kinds("a !~ b")[1], TokenKind::Punct("!~"));
+        assert_eq!(kinds("a in (b)")[1], TokenKind::Name("in".into()));
+    }
+
+    #[test]
     fn errors_have_positions() {
         let err = tokenize("T\n| where a == 'open").unwrap_err();
         assert_eq!((err.line, err.column), (Some(2), Some(14)));
         assert!(tokenize("T | where x > 5q").is_err());
         assert!(tokenize("T | where x ^ 1").is_err());
+        let err = tokenize("T\n| where a !hazz 'b'").unwrap_err();
+        assert_eq!((err.line, err.column), (Some(2), Some(11)));
+        assert!(err.message.contains("!hazz"), "{err}");
+        assert!(tokenize("T | where a ! has 'b'").is_err());
     }
 }

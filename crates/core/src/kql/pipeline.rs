@@ -1,7 +1,7 @@
 //! The structure of a KQL query: `let` statements, a source, `|` operators; and what the
 //! structural judge compares.
 
-use super::lexer::{Token, TokenKind, tokenize};
+use super::lexer::{Token, TokenKind, WORD_OPERATORS, tokenize};
 use crate::judge::Judgement;
 use crate::judge::{Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
 use crate::sql::ParseError;
@@ -58,6 +58,7 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<KqlQuery, ParseError> {
     }
     let tokens = tokenize(text)?;
     check_brackets(&tokens)?;
+    check_filters(&tokens)?;
     if tokens.is_empty() {
         return Err(ParseError {
             message: "the query is empty".to_string(),
@@ -184,6 +185,118 @@ fn check_brackets(tokens: &[Token]) -> Result<(), ParseError> {
         }),
         None => Ok(()),
     }
+}
+
+/// Checks the predicate of every `where` (or `filter`) step, at any depth: in the main pipeline,
+/// in `let` bodies and in subqueries. A misspelled operator (`State hazz "a"`) would otherwise
+/// read as two names side by side and pass unnoticed.
+fn check_filters(tokens: &[Token]) -> Result<(), ParseError> {
+    for (at, token) in tokens.iter().enumerate() {
+        if token.kind != TokenKind::Punct("|")
+            || !matches!(name_at(tokens, at + 1), Some("where" | "filter"))
+        {
+            continue;
+        }
+        // The predicate runs to the next `|` or `;` of its own pipeline, or to the bracket that
+        // closes the subquery it is in.
+        let rest = &tokens[at + 2..];
+        let mut depth = 0;
+        let end = rest
+            .iter()
+            .position(|t| {
+                depth += depth_change(t);
+                depth < 0 || (depth == 0 && matches!(t.kind, TokenKind::Punct("|" | ";")))
+            })
+            .unwrap_or(rest.len());
+        check_predicate(&rest[..end])?;
+    }
+    Ok(())
+}
+
+/// Checks that a name following an operand (a column, a literal, a closing bracket) is an
+/// operator: in KQL two operands never stand side by side, so the name must be a misspelled
+/// operator. Groupings and lists are checked the same way inside; function arguments are not,
+/// since functions such as `datetime(...)` take free-form text.
+fn check_predicate(tokens: &[Token]) -> Result<(), ParseError> {
+    let mut after_operand = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        if token.kind == TokenKind::Punct("(") {
+            let close = matching_close(tokens, i);
+            let inner = &tokens[i + 1..close];
+            // A name right before `(` calls a function, unless it is an operator (`in (...)`,
+            // `between (...)`) or `not`, whose argument is itself a predicate.
+            let call = i > 0
+                && matches!(&tokens[i - 1].kind, TokenKind::Name(n)
+                    if n != "not" && !WORD_OPERATORS.contains(&n.as_str()));
+            // A subquery (`in (T | project id)`) is a pipeline, checked by `check_filters`.
+            if !call && split_top(inner, "|").len() == 1 {
+                check_predicate(inner)?;
+            }
+            after_operand = true;
+            i = close + 1;
+            continue;
+        }
+        match &token.kind {
+            TokenKind::Name(word) if after_operand => {
+                let glued_to_number =
+                    !token.spaced && i > 0 && matches!(tokens[i - 1].kind, TokenKind::Number(_));
+                if glued_to_number {
+                    // The rest of a number such as `1e5` or `5l`: still the same operand.
+                } else if word == "matches" {
+                    if name_at(tokens, i + 1) != Some("regex") {
+                        return Err(ParseError {
+                            message: "expected `regex` after `matches`".to_string(),
+                            line: Some(token.line),
+                            column: Some(token.column),
+                        });
+                    }
+                    after_operand = false;
+                    i += 1;
+                } else if WORD_OPERATORS.contains(&word.as_str()) {
+                    after_operand = false;
+                } else {
+                    return Err(ParseError {
+                        message: format!(
+                            "unknown operator `{word}` after `{}` in a `where` predicate",
+                            tokens[i - 1].kind
+                        ),
+                        line: Some(token.line),
+                        column: Some(token.column),
+                    });
+                }
+            }
+            TokenKind::Name(_)
+            | TokenKind::QuotedName(_)
+            | TokenKind::Number(_)
+            | TokenKind::Timespan(_)
+            | TokenKind::Str(_) => after_operand = true,
+            // `where * has "x"` searches every column: the `*` stands for an operand there.
+            TokenKind::Punct("*") => after_operand = i == 0,
+            // `[` and `{` open lists and property bags, which hold values, not predicates.
+            TokenKind::Punct("[" | "{") => {
+                i = matching_close(tokens, i);
+                after_operand = true;
+            }
+            TokenKind::Punct(_) => after_operand = false,
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The index of the bracket that closes the one at `open`. `check_brackets` has ensured there is
+/// one; were there none, the end of the slice stands in, so that callers never slice backwards.
+fn matching_close(tokens: &[Token], open: usize) -> usize {
+    let mut depth = 0;
+    for (i, token) in tokens.iter().enumerate().skip(open) {
+        depth += depth_change(token);
+        if depth == 0 {
+            return i;
+        }
+    }
+    tokens.len()
 }
 
 fn depth_change(token: &Token) -> i32 {
