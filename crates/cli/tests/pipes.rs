@@ -1,6 +1,5 @@
 //! Standard output as a user sees it: quiet when the reader of a pipe goes away (as Unix tools
 //! are), and no control character from a query reaching the terminal.
-//! Unix tools do, instead of panicking with a backtrace.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
