@@ -9,7 +9,7 @@
 //! | `integer` | as `number`, with no fractional part |
 //! | `string` | text, or a 1x1 table of text |
 //! | `boolean` | true/false, the text `true`/`false`/`yes`/`no`, 0 or 1, or a 1x1 table of these |
-//! | `date` | text in ISO form (`2024-01-31`, optionally with a time), or a 1x1 table of it |
+//! | `date` | text in ISO form of a real date (`2024-01-31`, optionally with a valid time), or a 1x1 table of it |
 //! | `list` | an array of values, or a table with one column |
 //! | `table` | rows with named columns (array of objects, `{columns, rows}`, ...) |
 
@@ -238,24 +238,100 @@ fn describe(raw: &serde_json::Value, result: &ResultSet) -> String {
     }
 }
 
-/// `YYYY-MM-DD`, optionally followed by `T` or a space and a time.
+/// `YYYY-MM-DD`, optionally followed by `T` or a space and a time `HH:MM[:SS[.fraction]]` with an
+/// optional `Z` or `+HH:MM`/`-HH:MM` offset. The date must exist in the calendar (no
+/// `2023-02-29`) and the time on the clock (no `25:00`), as the `time` crate judges them.
 fn is_iso_date(text: &str) -> bool {
     let text = text.trim();
-    let bytes = text.as_bytes();
-    if bytes.len() < 10 {
+    let (date, rest) = match text.split_at_checked(10) {
+        Some(split) => split,
+        None => return false,
+    };
+    if calendar_date(date).is_none() {
         return false;
     }
-    let digits = |range: std::ops::Range<usize>| bytes[range].iter().all(u8::is_ascii_digit);
-    let shape =
-        digits(0..4) && bytes[4] == b'-' && digits(5..7) && bytes[7] == b'-' && digits(8..10);
-    if !shape {
-        return false;
+    match rest.as_bytes().first() {
+        None => true,
+        Some(b'T' | b' ') => clock_time(&rest[1..]),
+        Some(_) => false,
     }
-    let two = |at: usize| u32::from(bytes[at] - b'0') * 10 + u32::from(bytes[at + 1] - b'0');
-    let (month, day) = (two(5), two(8));
-    (1..=12).contains(&month)
-        && (1..=31).contains(&day)
-        && (bytes.len() == 10 || matches!(bytes[10], b'T' | b' '))
+}
+
+/// `count` ASCII digits as a number, or `None`.
+fn digits(text: &str, count: usize) -> Option<u32> {
+    (text.len() == count && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
+}
+
+/// `YYYY-MM-DD` as a date that exists.
+fn calendar_date(text: &str) -> Option<time::Date> {
+    let mut parts = text.split('-');
+    let (year, month, day) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let year = i32::try_from(digits(year, 4)?).ok()?;
+    let month = time::Month::try_from(u8::try_from(digits(month, 2)?).ok()?).ok()?;
+    let day = u8::try_from(digits(day, 2)?).ok()?;
+    time::Date::from_calendar_date(year, month, day).ok()
+}
+
+/// `HH:MM[:SS[.fraction]]` and an optional `Z` or `±HH:MM` offset, all in range.
+fn clock_time(text: &str) -> bool {
+    let (clock, offset) = match text.find(['Z', 'z', '+', '-']) {
+        Some(at) => text.split_at(at),
+        None => (text, ""),
+    };
+    let offset_ok = match offset.as_bytes().first() {
+        None => true,
+        Some(b'Z' | b'z') => offset.len() == 1,
+        Some(sign) => utc_offset(&offset[1..], *sign == b'-'),
+    };
+    offset_ok && time_of_day(clock).is_some()
+}
+
+fn time_of_day(text: &str) -> Option<time::Time> {
+    let (whole, fraction) = match text.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (text, None),
+    };
+    let mut parts = whole.split(':');
+    let hour = u8::try_from(digits(parts.next()?, 2)?).ok()?;
+    let minute = u8::try_from(digits(parts.next()?, 2)?).ok()?;
+    let second = match parts.next() {
+        Some(second) => u8::try_from(digits(second, 2)?).ok()?,
+        None if fraction.is_some() => return None,
+        None => 0,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    let nanos = match fraction {
+        None => 0,
+        Some(f) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
+            // Nanoseconds from the first nine digits; more digits are finer than `time` keeps.
+            let nine: String = f.chars().chain(std::iter::repeat('0')).take(9).collect();
+            nine.parse().ok()?
+        }
+        Some(_) => return None,
+    };
+    time::Time::from_hms_nano(hour, minute, second, nanos).ok()
+}
+
+/// `HH:MM` after the sign: hours under 24, minutes under 60 (as `time` judges them).
+fn utc_offset(text: &str, negative: bool) -> bool {
+    let Some((hours, minutes)) = text.split_once(':') else {
+        return false;
+    };
+    let (Some(hours), Some(minutes)) = (digits(hours, 2), digits(minutes, 2)) else {
+        return false;
+    };
+    let (Ok(hours @ 0..24), Ok(minutes)) = (i8::try_from(hours), i8::try_from(minutes)) else {
+        return false;
+    };
+    let sign = if negative { -1 } else { 1 };
+    time::UtcOffset::from_hms(sign * hours, sign * minutes, 0).is_ok()
 }
 
 #[cfg(test)]

@@ -10,67 +10,166 @@ struct Sheet {
     rows: Vec<Vec<String>>,
 }
 
-/// RFC 4180 fields: commas, double quotes with `""` inside them, CRLF or LF line ends. A row
-/// whose width differs from the header's is an error that names the line.
-fn parse(text: &str) -> Result<Sheet, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
-    let mut row = Vec::new();
-    let mut field = String::new();
+/// The delimiters a file may use, in order of preference on a tie.
+const DELIMITERS: [u8; 4] = [b',', b';', b'\t', b'|'];
+
+/// How many records the delimiter sniffing looks at.
+const SNIFF_RECORDS: usize = 20;
+
+/// A reader of `text` that leaves the header, ragged rows and blank cells to us.
+fn reader(text: &str, delimiter: u8) -> ::csv::Reader<&[u8]> {
+    ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+}
+
+/// A record of one field holding only blanks: a blank line, skipped.
+fn is_blank(record: &::csv::StringRecord) -> bool {
+    record.len() == 1 && record[0].trim().is_empty()
+}
+
+/// The delimiter whose first records agree most often with the header's width (more than one
+/// field); `,` when none splits the header or on a tie.
+fn sniff(text: &str) -> u8 {
+    let mut best = (DELIMITERS[0], 0);
+    for delimiter in DELIMITERS {
+        let mut widths = reader(text, delimiter)
+            .into_records()
+            .map_while(Result::ok)
+            .filter(|record| !is_blank(record))
+            .take(SNIFF_RECORDS)
+            .map(|record| record.len());
+        let Some(width) = widths.next().filter(|&w| w > 1) else {
+            continue;
+        };
+        let agreeing = 1 + widths.filter(|&w| w == width).count();
+        if agreeing > best.1 {
+            best = (delimiter, agreeing);
+        }
+    }
+    best.0
+}
+
+/// Checks one record's raw text as RFC 4180 wants it, which the `csv` crate does not: nothing
+/// but blanks between a closing quote and the next delimiter or line end, and every quoted
+/// field closed.
+fn check_quotes(raw: &[u8], delimiter: u8) -> Result<(), &'static str> {
+    let mut at_start = true;
     let mut quoted = false;
-    let mut line = 1;
-    let mut row_line = 1;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => {
-                if c == '\n' {
-                    line += 1;
+    let mut closed = false;
+    let mut bytes = raw.iter().copied().peekable();
+    while let Some(b) = bytes.next() {
+        if quoted {
+            if b == b'"' {
+                if bytes.peek() == Some(&b'"') {
+                    bytes.next();
+                } else {
+                    quoted = false;
+                    closed = true;
                 }
-                field.push(c);
             }
-            (false, '"') if field.is_empty() => quoted = true,
-            (false, ',') => row.push(std::mem::take(&mut field)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                row.push(std::mem::take(&mut field));
-                rows.push((row_line, std::mem::take(&mut row)));
-                line += 1;
-                row_line = line;
+        } else if b == delimiter || b == b'\r' || b == b'\n' {
+            at_start = true;
+            closed = false;
+        } else if closed {
+            if !matches!(b, b' ' | b'\t') {
+                return Err("text after a closing quote");
             }
-            (false, c) => field.push(c),
+        } else if at_start && b == b'"' {
+            quoted = true;
+            at_start = false;
+        } else {
+            at_start = false;
         }
     }
     if quoted {
-        return Err(format!("line {row_line}: a quoted field is never closed"));
+        return Err("a quoted field is never closed");
     }
-    if !field.is_empty() || !row.is_empty() {
-        row.push(field);
-        rows.push((row_line, row));
+    Ok(())
+}
+
+/// Line numbers of byte offsets, counted forward: a line ends at `\n`, `\r\n` or a lone `\r`.
+#[derive(Default)]
+struct Lines {
+    /// How far the text has been counted, and how many line ends it holds up to there.
+    offset: usize,
+    ends: usize,
+}
+
+impl Lines {
+    /// The 1-based line of byte `at`, not before the last offset asked about.
+    fn at(&mut self, bytes: &[u8], at: usize) -> usize {
+        let at = at.clamp(self.offset, bytes.len());
+        self.ends += bytes[self.offset..at]
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| {
+                b == b'\n' || (b == b'\r' && bytes.get(self.offset + i + 1) != Some(&b'\n'))
+            })
+            .count();
+        self.offset = at;
+        self.ends + 1
     }
-    rows.retain(|(_, r)| !(r.len() == 1 && r[0].trim().is_empty()));
-    let mut rows = rows.into_iter();
-    let (_, header) = rows
-        .next()
-        .ok_or("the file is empty: a header row is needed")?;
-    let header: Vec<String> = header.into_iter().map(|h| h.trim().to_string()).collect();
-    let mut body = Vec::new();
-    for (number, row) in rows {
-        if row.len() != header.len() {
-            return Err(format!(
-                "line {number}: {} fields, but the header has {}",
-                row.len(),
-                header.len()
-            ));
+}
+
+/// RFC 4180 fields, read by the `csv` crate: a delimiter sniffed among `,`, `;`, tab and `|`;
+/// double quotes with `""` inside them (a quoted field keeps its delimiters, line ends and
+/// `\r`s); CRLF or LF line ends. A row whose width differs from the header's, text after a
+/// closing quote and an unclosed quote are errors that name the line.
+fn parse(text: &str) -> Result<Sheet, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let delimiter = sniff(text);
+    let mut reader = reader(text, delimiter);
+    let bytes = text.as_bytes();
+    let mut lines = Lines::default();
+    let mut record = ::csv::StringRecord::new();
+    let mut header: Option<Vec<String>> = None;
+    let mut rows = Vec::new();
+    loop {
+        let start = reader.position().clone();
+        let more = reader.read_record(&mut record).map_err(|e| {
+            let line = lines.at(bytes, usize::try_from(start.byte()).unwrap_or(0));
+            format!("line {line}: {e}")
+        })?;
+        if !more {
+            break;
         }
-        body.push(row);
+        // The record's text, from the end of the one before: it may begin with that one's line
+        // end and with blank lines.
+        let from = record
+            .position()
+            .map_or(start.byte(), ::csv::Position::byte);
+        let to = reader.position().byte();
+        let raw = usize::try_from(from)
+            .ok()
+            .zip(usize::try_from(to).ok())
+            .and_then(|(from, to)| bytes.get(from..to))
+            .unwrap_or_default();
+        let skipped = raw
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        let line = lines.at(bytes, usize::try_from(from).unwrap_or(0) + skipped);
+        check_quotes(raw, delimiter).map_err(|e| format!("line {line}: {e}"))?;
+        if is_blank(&record) {
+            continue;
+        }
+        match &header {
+            None => header = Some(record.iter().map(|h| h.trim().to_string()).collect()),
+            Some(names) if record.len() != names.len() => {
+                return Err(format!(
+                    "line {line}: {} fields, but the header has {}",
+                    record.len(),
+                    names.len()
+                ));
+            }
+            Some(_) => rows.push(record.iter().map(str::to_string).collect()),
+        }
     }
-    Ok(Sheet { header, rows: body })
+    let header = header.ok_or("the file is empty: a header row is needed")?;
+    Ok(Sheet { header, rows })
 }
 
 fn kind_of(values: &[&str]) -> &'static str {
@@ -181,6 +280,31 @@ mod tests {
     fn a_short_row_names_its_line() {
         let err = parse("a,b\n1,2\n3\n").err().unwrap_or_default();
         assert_eq!(err, "line 3: 1 fields, but the header has 2");
+    }
+
+    #[test]
+    fn the_delimiter_is_sniffed() {
+        assert_eq!(sniff("a;b\n1;2,5\n"), b';');
+        assert_eq!(sniff("a\tb\n1\t2\n"), b'\t');
+        assert_eq!(sniff("a|b\n1|2\n"), b'|');
+        assert_eq!(sniff("a,b;c\n1,2;3\n"), b',');
+        assert_eq!(sniff("\"a;b\",c\n1,2\n"), b',');
+        assert_eq!(sniff("only\n1\n"), b',');
+    }
+
+    #[test]
+    fn quotes_are_checked() {
+        assert_eq!(check_quotes(b"\"a\"\"b\",c\r\n", b','), Ok(()));
+        assert_eq!(check_quotes(b"\"a\" ,c", b','), Ok(()));
+        assert_eq!(check_quotes(b"a\"b,c", b','), Ok(()));
+        assert_eq!(
+            check_quotes(b"\"a\"b,c", b','),
+            Err("text after a closing quote")
+        );
+        assert_eq!(
+            check_quotes(b"\"a,c\n", b','),
+            Err("a quoted field is never closed")
+        );
     }
 
     #[test]
