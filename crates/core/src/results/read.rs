@@ -96,10 +96,16 @@ fn read_array(items: &[Json], path: &str) -> Result<ResultSet, ResultError> {
     }
 }
 
+/// Most columns a result may have. Rows as objects make a column of every key any row has, so
+/// rows that each bring keys of their own would make a table of rows x keys cells: refused.
+pub const MAX_COLUMNS: usize = 4_096;
+
 /// Rows as objects: the columns are the keys, in order of first appearance. A key missing from
-/// a row reads as NULL.
+/// a row reads as NULL. Linear in the input: keys are looked up in a set, and more than
+/// [`MAX_COLUMNS`] distinct keys is an error naming the row that passed the limit.
 fn read_records(items: &[Json], path: &str) -> Result<ResultSet, ResultError> {
     let mut columns: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (index, item) in items.iter().enumerate() {
         let Json::Object(object) = item else {
             return fail(
@@ -111,9 +117,17 @@ fn read_records(items: &[Json], path: &str) -> Result<ResultSet, ResultError> {
             );
         };
         for key in object.keys() {
-            if !columns.contains(key) {
+            if seen.insert(key.as_str()) {
                 columns.push(key.clone());
             }
+        }
+        if columns.len() > MAX_COLUMNS {
+            return fail(
+                &format!("{path}[{index}]"),
+                format!(
+                    "the rows have more than {MAX_COLUMNS} different keys; a result table has at most {MAX_COLUMNS} columns"
+                ),
+            );
         }
     }
     let rows = items
