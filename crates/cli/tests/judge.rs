@@ -387,3 +387,35 @@ fn an_agent_answer_gets_seed_004_quality_scores_from_the_judge() {
         assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
     }
 }
+
+#[test]
+fn a_run_whose_every_judge_call_failed_exits_1_and_says_so() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("all-failed");
+    let pairs = run.pairs(&[pair(1), pair(2)]);
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--no-cache", "--pairs"])
+        .arg(&pairs)
+        .args(["--judge", "openai", "--judge-url", &double.url])
+        .args(["--judge-model", "fault-500"])
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("every LLM judge call failed"), "{stderr}");
+    // With a working judge the same run exits 0.
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--no-cache", "--pairs"])
+        .arg(&pairs)
+        .args(["--judge", "openai", "--judge-url", &double.url])
+        .args(["--judge-model", "model-ok"])
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .expect("qeval runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

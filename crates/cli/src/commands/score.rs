@@ -288,8 +288,22 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         options.profile.name,
         scored - passed - failed
     );
+    // A run whose every judging failed is not a result: its LLM-judged metrics are all 0.0.
+    let judgings = judged.iter().map(BTreeMap::len).sum::<usize>();
+    let failed_judgings = judged
+        .iter()
+        .flat_map(BTreeMap::values)
+        .filter(|o| o.is_err())
+        .count();
+    let judge_failed = judgings > 0 && failed_judgings == judgings;
     if let Some(judge) = &judge {
         say!("qeval: {}", judge.summary());
+        if judge_failed {
+            say!(
+                "qeval: every LLM judge call failed ({judgings} of {judgings}): the judged metrics are 0.0 with their errors, not scores; check the endpoint {}",
+                judge.describe()
+            );
+        }
     }
     if let Some(langfuse) = &langfuse {
         let results = pool::run(
@@ -314,7 +328,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             );
         }
     }
-    Ok(if rejected == 0 {
+    Ok(if rejected == 0 && !judge_failed {
         Outcome::Clean
     } else {
         Outcome::SomeInputRejected
