@@ -196,3 +196,32 @@ fn control_characters_from_files_reach_the_terminal_as_escapes() {
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
     assert!(stderr.contains("evil\\u{1b}[2J"), "{stderr}");
 }
+
+#[test]
+fn questions_without_a_result_are_named() {
+    let folder = Folder::new("missing");
+    let test = |id: u32| {
+        format!(r#"{{"test_id": {id}, "generated_sql": "SELECT 1", "actual_results": 1}}"#)
+    };
+    folder.write("test-results.jsonl", &format!("{}\n{}\n", test(1), test(3)));
+    let questions = folder.write(
+        "questions.json",
+        r#"[{"id": 1, "question": "a", "expected_sql": "SELECT 1", "expected_results": 1},
+            {"id": 2, "question": "b", "expected_sql": "SELECT 2", "expected_results": 2},
+            {"id": 3, "question": "c", "expected_sql": "SELECT 1", "expected_results": 1},
+            {"id": 4, "question": "d", "expected_sql": "SELECT 4", "expected_results": 4}]"#,
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("run")
+        .arg(&folder.0)
+        .arg("--questions")
+        .arg(&questions)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("2 of 4 questions have no result in")
+            && stderr.contains("not scored: 2, 4"),
+        "{stderr}"
+    );
+}

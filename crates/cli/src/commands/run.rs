@@ -133,6 +133,34 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         started.elapsed().as_secs_f64(),
         output.display()
     );
+    // Questions the agent never answered are not tests that passed or failed: say which.
+    let answered: std::collections::BTreeSet<String> = tests
+        .records
+        .iter()
+        .map(|(_, test)| test_key(&test.test_id))
+        .collect();
+    let missing: Vec<&String> = questions
+        .keys()
+        .filter(|k| !answered.contains(*k))
+        .collect();
+    if !missing.is_empty() {
+        let shown: Vec<&str> = missing.iter().take(10).map(|k| k.as_str()).collect();
+        say!(
+            "qeval: {} of {} question{} {} no result in {} and {} not scored: {}{}",
+            missing.len(),
+            questions.len(),
+            plural(questions.len()),
+            if missing.len() == 1 { "has" } else { "have" },
+            raw.display(),
+            if missing.len() == 1 { "is" } else { "are" },
+            shown.join(", "),
+            if missing.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        );
+    }
     if let Some(judge) = &judge {
         say!("qeval: {}", judge.summary());
     }
