@@ -27,4 +27,10 @@ const policy = [
   "form-action 'none'",
 ].join("; ");
 const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
-await writeFile(file, html.replace(/<meta charset="utf-8" \/>/, (charset) => `${charset}\n    ${meta}`));
+// The policy goes right after the charset declaration; a page without one (or one written
+// differently) must fail the build, not ship without a policy.
+const charset = /<meta charset="utf-8"\s*\/?>/i;
+if (!charset.test(html)) throw new Error(`csp.mjs: no <meta charset="utf-8"> in ${file}: the policy has no place to go`);
+const secured = html.replace(charset, (tag) => `${tag}\n    ${meta}`);
+if (!secured.includes("Content-Security-Policy")) throw new Error(`csp.mjs: the policy did not make it into ${file}`);
+await writeFile(file, secured);

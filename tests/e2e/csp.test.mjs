@@ -1,0 +1,39 @@
+// The Content Security Policy: the build hook puts it into the page or fails the build, and the
+// built page carries it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { dist } from "./harness.mjs";
+
+const HOOK = resolve("../../www/csp.mjs");
+
+async function runHook(html) {
+  const dir = await mkdtemp(join(tmpdir(), "qeval-csp-"));
+  await writeFile(join(dir, "index.html"), html);
+  try {
+    execFileSync(process.execPath, [HOOK], { env: { ...process.env, TRUNK_STAGING_DIR: dir }, stdio: "pipe" });
+    return { ok: true, html: await readFile(join(dir, "index.html"), "utf8") };
+  } catch (err) {
+    return { ok: false, message: String(err.stderr) };
+  }
+}
+
+test("the hook adds the policy after the charset declaration", async () => {
+  const result = await runHook('<html><head><meta charset="utf-8" /><script type="module">go()</script></head></html>');
+  assert.ok(result.ok);
+  assert.match(result.html, /<meta charset="utf-8" \/>\n    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'sha256-/);
+});
+
+test("a page without a charset declaration fails the build instead of shipping without a policy", async () => {
+  const result = await runHook('<html><head><script type="module">go()</script></head></html>');
+  assert.equal(result.ok, false);
+  assert.match(result.message, /no <meta charset="utf-8">/);
+});
+
+test("the built page carries the policy", async () => {
+  const html = await readFile(join(dist, "index.html"), "utf8");
+  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+});
