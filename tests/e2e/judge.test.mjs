@@ -236,3 +236,32 @@ test("scores go to Langfuse with the public key only", async () => {
   const auth = await (await fetch(`${judgeUrl}/_langfuse_auth`)).json();
   assert.deepEqual(auth, [`Basic ${Buffer.from("pk-lf-e2e:").toString("base64")}`]);
 });
+
+test("a shared link or a reload never calls the judge before the user acts", async () => {
+  await reset();
+  const page = await freshPage();
+  await configure(page, {});
+  await enterPair(page, GENERATED, EXPECTED);
+  await waitForText(page, "[data-testid=judge-status]", /\(0 from cache, 1 call, 0 errors\)/);
+  // A link to a pair the judge has never seen, made with the judge off.
+  await page.uncheck("#judge-enabled");
+  await enterPair(page, GENERATED, "SELECT name FROM users WHERE id = 42");
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await waitForText(page, "[data-testid=copy-status]", "Link copied");
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  await page.check("#judge-enabled");
+  await page.close();
+  const before = (await stats()).requests;
+  // Opened in the same browser, where the judge setting is on: nothing is sent.
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await waitForText(other, "[data-testid=judge-status]", /^LLM judge not asked yet/);
+  await other.waitForTimeout(1500);
+  assert.equal((await stats()).requests, before, "opening the link made no call");
+  await other.reload();
+  await waitForText(other, "[data-testid=judge-status]", /^LLM judge not asked yet/);
+  assert.equal((await stats()).requests, before, "nor did a reload");
+  await other.click("#judge-ask");
+  await waitForText(other, "[data-testid=judge-status]", /\(0 from cache, 1 call, 0 errors\)/);
+  assert.equal((await stats()).requests, before + 1);
+});

@@ -43,17 +43,28 @@ pub fn PlaygroundView(props: &Props) -> Html {
         let start = start.clone();
         use_reducer(move || start.0.clone())
     };
+    // Nothing is sent to the LLM judge until the user acts in this page: a link or a reload
+    // shows cached verdicts only.
+    let armed = use_state_eq(|| false);
     let dispatch = {
-        let state = state.clone();
-        Callback::from(move |action: Action| state.dispatch(action))
+        let (state, armed) = (state.clone(), armed.clone());
+        Callback::from(move |action: Action| {
+            if !matches!(action, Action::Load(_)) {
+                armed.set(true);
+            }
+            state.dispatch(action)
+        })
     };
     let settled = use_debounced((*state).clone(), SETTLE_MILLIS);
     let share_problem = use_shared_url(&settled, dispatch.clone());
 
     let settings = &props.settings;
-    let (judged_state, judged_settings) =
-        use_debounced(((*state).clone(), settings.clone()), JUDGE_SETTLE_MILLIS);
-    let judge = use_llm_judge(&judged_state, &judged_settings);
+    // Armed with the state it was armed for: the first edit must not send the state before it.
+    let (judged_state, judged_settings, judged_armed) = use_debounced(
+        ((*state).clone(), settings.clone(), *armed),
+        JUDGE_SETTLE_MILLIS,
+    );
+    let judge = use_llm_judge(&judged_state, &judged_settings, judged_armed);
     let run = judge.run_for(&settled);
     let db = &props.db;
     let time_limit = use_state_eq(|| 10.0f64);
@@ -251,7 +262,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                                 <span class="badge">{ "Queries differ after normalization" }</span>
                             }
                         </p>
-                        { judge_status(&judge, run.as_deref()) }
+                        { judge_status(&judge, run.as_deref(), { let armed = armed.clone(); Callback::from(move |_| armed.set(true)) }) }
                         if let Some(result) = &card.profile {
                             <ProfileSummary result={result.clone()} />
                         }
@@ -342,9 +353,17 @@ fn ordered_metrics(card: &Scorecard) -> Vec<(String, Option<f64>)> {
 }
 
 /// What the LLM judge did for the pair on screen, in one line.
-fn judge_status(status: &JudgeStatus, run: Option<&JudgeRun>) -> Html {
+fn judge_status(status: &JudgeStatus, run: Option<&JudgeRun>, ask: Callback<MouseEvent>) -> Html {
     let text = match (status, run) {
         (JudgeStatus::Off, _) => return html! {},
+        (JudgeStatus::Waiting, _) => {
+            return html! {
+                <p class="judge-status note" role="status" data-testid="judge-status">
+                    { "LLM judge not asked yet: this page calls it only when you act (edit a query or ask). The structural judge scores meanwhile. " }
+                    <button type="button" id="judge-ask" onclick={ask}>{ "Ask the LLM judge" }</button>
+                </p>
+            };
+        }
         (JudgeStatus::Blocked(problem), _) => format!("LLM judge not asked: {problem}"),
         (_, Some(run)) if run.outcomes.is_empty() => {
             "LLM judge not needed: the queries are identical after normalization.".to_string()

@@ -3,7 +3,7 @@ use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-use crate::judge::{JudgeRun, JudgeSettings, VerdictCache, judge_all};
+use crate::judge::{JudgeRun, JudgeSettings, VerdictCache, judge_all, judge_from_cache};
 use crate::scoring::tasks_of;
 use crate::state::Playground;
 
@@ -16,6 +16,9 @@ pub enum JudgeStatus {
     Blocked(String),
     /// Calls in flight for this many judgings.
     Asking(usize),
+    /// Verdicts not all in the cache, and the user has not acted since the page opened (a link
+    /// or a reload): nothing is sent to a paid endpoint until they do.
+    Waiting,
     /// The verdicts for `state`.
     Done {
         state: Playground,
@@ -35,15 +38,17 @@ impl JudgeStatus {
 
 /// Asks the LLM judge about `state` whenever it or the settings change (once they are done
 /// changing: the caller debounces). A newer request supersedes an older one still in flight.
+/// Until `armed` (the user edited something or pressed "Ask the LLM judge"), only the verdict
+/// cache is read.
 #[hook]
-pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings) -> JudgeStatus {
+pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings, armed: bool) -> JudgeStatus {
     let status = use_state_eq(|| JudgeStatus::Off);
     let generation = use_mut_ref(|| 0u64);
     {
         let status = status.clone();
         use_effect_with(
-            (state.clone(), settings.clone()),
-            move |(state, settings)| {
+            (state.clone(), settings.clone(), armed),
+            move |(state, settings, armed)| {
                 *generation.borrow_mut() += 1;
                 let mine = *generation.borrow();
                 if !settings.enabled {
@@ -55,10 +60,26 @@ pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings) -> JudgeStatu
                     return;
                 }
                 let tasks = tasks_of(state);
-                status.set(JudgeStatus::Asking(tasks.len()));
+                let armed = *armed;
+                if armed {
+                    status.set(JudgeStatus::Asking(tasks.len()));
+                }
                 let (state, settings) = (state.clone(), settings.clone());
                 spawn_local(async move {
-                    let run = judge_all(tasks, &settings, &VerdictCache::shared()).await;
+                    let cache = VerdictCache::shared();
+                    let run = if armed {
+                        judge_all(tasks, &settings, &cache).await
+                    } else {
+                        match judge_from_cache(&tasks, &settings, &cache).await {
+                            Some(run) => run,
+                            None => {
+                                if *generation.borrow() == mine {
+                                    status.set(JudgeStatus::Waiting);
+                                }
+                                return;
+                            }
+                        }
+                    };
                     if *generation.borrow() == mine {
                         status.set(JudgeStatus::Done {
                             state,

@@ -9,5 +9,5 @@ mod settings;
 mod transport;
 
 pub use cache::{CacheStats, VerdictCache};
-pub use run::{JudgeRun, ask, judge_all};
+pub use run::{JudgeRun, ask, judge_all, judge_from_cache};
 pub use settings::{JudgeSettings, Preset};

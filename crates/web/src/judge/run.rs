@@ -52,6 +52,27 @@ pub async fn judge_all(
     run
 }
 
+/// The verdicts of every task from the cache alone, with no request: `None` when any is
+/// missing. A page opened from a link or reloaded shows what it already knows and calls nothing
+/// until the user acts.
+pub async fn judge_from_cache(
+    tasks: &[JudgeTask],
+    settings: &JudgeSettings,
+    cache: &VerdictCache,
+) -> Option<JudgeRun> {
+    let started = js_sys::Date::now();
+    let config = settings.config();
+    let mut run = JudgeRun::default();
+    for task in tasks {
+        let key = cache_key(&config, task.task, &task.input);
+        let verdict = cache.get(&key, settings.ttl_ms()).await?;
+        run.hits += 1;
+        run.outcomes.insert(task.metric.to_string(), Ok(verdict));
+    }
+    run.millis = js_sys::Date::now() - started;
+    Some(run)
+}
+
 /// One task: its verdict from the cache, or from calls. Returns the outcome, the requests sent,
 /// and whether the cache answered.
 pub async fn judge_one(
