@@ -177,6 +177,7 @@ impl Database {
     /// without reading the schema back (the generator knows it).
     pub fn scratch(script: &str) -> Result<Database, DbError> {
         let mut connection = Connection::open_in_memory().map_err(failed)?;
+        limit_lengths(&connection)?;
         connection
             .execute_batch(script)
             .map_err(|err| DbError(format!("the script failed: {err}")))?;
@@ -203,6 +204,7 @@ impl Database {
 
     /// Guards the connection and reads its schema.
     fn ready(mut connection: Connection) -> Result<Database, DbError> {
+        limit_lengths(&connection)?;
         let tables = read_schema(&connection).map_err(failed)?;
         let schema_sql = read_create_statements(&connection).map_err(failed)?;
         let denied = authorizer::Denied::default();
@@ -319,19 +321,43 @@ impl Database {
 
 type Rows = (Vec<String>, Vec<Vec<Value>>, bool);
 
+/// The longest text or blob SQLite may build: `printf('%.*c', 2000000000, 'x')` or `zeroblob`
+/// fail with "string or blob too big" instead of taking the memory.
+const MAX_VALUE_BYTES: i32 = 16 * 1024 * 1024;
+/// Most bytes of values one result keeps; the rest is cut and the cut is reported, like rows
+/// past the row cap.
+pub const MAX_RESULT_BYTES: usize = 64 * 1024 * 1024;
+
+/// Puts SQLite's own length limit on a connection.
+fn limit_lengths(connection: &Connection) -> Result<(), DbError> {
+    connection
+        .set_limit(
+            rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH,
+            MAX_VALUE_BYTES,
+        )
+        .map(|_| ())
+        .map_err(failed)
+}
+
 fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<Rows> {
     let mut statement = connection.prepare(sql)?;
     let columns: Vec<String> = statement.column_names().map(str::to_string).collect();
     let width = columns.len();
     let mut rows = Vec::new();
+    let mut bytes = 0usize;
     let mut cursor = statement.query([])?;
     while let Some(row) = cursor.next()? {
-        if rows.len() == max_rows {
+        if rows.len() == max_rows || bytes > MAX_RESULT_BYTES {
             return Ok((columns, rows, true));
         }
         let mut values = Vec::with_capacity(width);
         for i in 0..width {
-            values.push(to_json(row.get_ref(i)?));
+            let value = row.get_ref(i)?;
+            bytes += match value {
+                rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => t.len(),
+                _ => 8,
+            };
+            values.push(to_json(value));
         }
         rows.push(values);
     }

@@ -154,3 +154,34 @@ fn csv_files_become_tables_with_inferred_types() {
         "bad.csv: line 2: 1 fields, but the header has 2"
     );
 }
+
+#[test]
+fn a_value_too_long_to_build_is_refused_and_a_huge_result_is_cut() {
+    let mut db = Database::from_script("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);")
+        .expect("a database");
+    // One row, one value: a billion characters.
+    let err = db
+        .query("SELECT printf('%.*c', 1000000000, 'x')", &Limits::default())
+        .expect_err("too big");
+    assert!(err.to_string().contains("too big"), "{err}");
+    let err = db
+        .query(
+            "SELECT replace(printf('%.*c', 10000000, 'x'), 'x', printf('%.*c', 100, 'y'))",
+            &Limits::default(),
+        )
+        .expect_err("too big");
+    assert!(err.to_string().contains("too big"), "{err}");
+    // Many rows of large values: cut at the byte cap, and said so.
+    let out = db
+        .query(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) SELECT printf('%.*c', 1000000, 'x') FROM n",
+            &Limits::default(),
+        )
+        .expect("runs");
+    assert!(out.truncated);
+    assert!(
+        out.rows.len() < 100 && out.rows.len() >= 64,
+        "{}",
+        out.rows.len()
+    );
+}

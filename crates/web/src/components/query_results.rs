@@ -18,7 +18,7 @@ fn side(id: &str, title: &str, result: &Option<Result<QueryOutput, QueryError>>)
                 Some(Ok(out)) => html! {
                     <>
                         <p class="note" data-testid={format!("{id}-execution-status")}>
-                            { format!("Executes without errors: {} rows in {:.0} ms{}", out.rows.len(), out.millis, if out.truncated { " (cut at the row cap)" } else { "" }) }
+                            { format!("Executes without errors: {} rows in {:.0} ms{}", out.rows.len(), out.millis, if out.truncated { " (cut at the row cap or at 64 MB)" } else { "" }) }
                         </p>
                         <table class="result">
                             <tr>{ for out.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
