@@ -3,6 +3,9 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Stack of each worker thread.
+const STACK_BYTES: usize = 8 * 1024 * 1024;
+
 /// Applies `work` to every item on `workers` threads. `on_done` is called (from any thread) with
 /// the number of items finished so far.
 pub fn run<T: Sync, R: Send>(
@@ -14,19 +17,27 @@ pub fn run<T: Sync, R: Send>(
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    let worker = || {
+        loop {
+            let index = next.fetch_add(1, Ordering::SeqCst);
+            let Some(item) = items.get(index) else { break };
+            let result = work(item);
+            if let Ok(mut results) = results.lock() {
+                results[index] = Some(result);
+            }
+            on_done(finished.fetch_add(1, Ordering::SeqCst) + 1);
+        }
+    };
     std::thread::scope(|scope| {
         for _ in 0..workers.clamp(1, items.len().max(1)) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(item) = items.get(index) else { break };
-                    let result = work(item);
-                    if let Ok(mut results) = results.lock() {
-                        results[index] = Some(result);
-                    }
-                    on_done(finished.fetch_add(1, Ordering::SeqCst) + 1);
-                }
-            });
+            // The main thread's stack, not a spawned thread's default 2 MB: syntax trees as deep
+            // as the parser admits are walked recursively.
+            let spawned = std::thread::Builder::new()
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, worker);
+            if spawned.is_err() {
+                scope.spawn(worker);
+            }
         }
     });
     results

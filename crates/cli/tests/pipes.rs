@@ -65,3 +65,30 @@ fn a_table_name_with_an_escape_sequence_is_printed_as_text() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(stdout, "a\\u{1b}[2jb\n");
 }
+
+#[test]
+fn a_60000_term_operator_chain_loses_its_own_line_only() {
+    let chain = vec!["1"; 60_000].join("+");
+    let pairs = temp(
+        "deep.jsonl",
+        &format!(
+            "{{\"generated_sql\": \"SELECT {chain}\", \"expected_sql\": \"SELECT 1\"}}\n{{\"generated_sql\": \"SELECT 2\", \"expected_sql\": \"SELECT 1\"}}\n"
+        ),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--pairs"])
+        .arg(&pairs)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_quiet(&stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].contains("operators; the limit is 1000"),
+        "{}",
+        &lines[0][..300.min(lines[0].len())]
+    );
+    assert!(lines[1].contains("\"line\":2"));
+}

@@ -159,3 +159,18 @@ test("checkEquivalence with a written schema, and no verdict when the expected q
   assert.equal(none.verdict, "no_verdict");
   assert.throws(() => qeval.checkEquivalence("SELECT 1", "SELECT 1", { databases: 5000 }), /options.databases/);
 });
+
+test("a 60,000-term operator chain is a diagnostic for its pair, not a crash of the module", () => {
+  const chain = Array(60_000).fill("1").join("+");
+  const card = qeval.scorePair({ generated_sql: `SELECT ${chain}`, expected_sql: "SELECT 1" });
+  assert.match(card.generated.parse_error.message, /operators; the limit is 1000/);
+  const atLimit = qeval.scorePair({ generated_sql: `SELECT ${Array(1001).fill("a").join(" + ")} FROM t`, expected_sql: "SELECT a FROM t" });
+  assert.equal(atLimit.generated.parse_error, null);
+  const kql = qeval.scorePair(
+    { generated_sql: `T | where ${Array(20_000).fill("x == 1").join(" or ")}`, expected_sql: "T | take 1" },
+    { language: "kql" },
+  );
+  assert.equal(kql.metrics.table_accuracy.score, 1);
+  // The module still works afterwards.
+  assert.equal(qeval.scorePair({ generated_sql: "SELECT 1", expected_sql: "SELECT 1" }).identical, true);
+});

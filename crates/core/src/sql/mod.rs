@@ -14,7 +14,7 @@ pub use infer::{
     ColumnKey, Hints, Inference, Literal, hints_for_schema, infer_schema, looks_like_date,
 };
 pub use normalize::{canonical_text, canonicalize, normalize, normalize_tokens};
-pub use parse::{ParseError, ParseLimits, parse};
+pub use parse::{MAX_OPERATORS, ParseError, ParseLimits, parse};
 pub use safety::{SafetyReport, Violation, ViolationKind, check_read_only};
 pub use schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
 pub use sqlite_text::{orders_its_output, to_sqlite};

@@ -72,6 +72,7 @@ pub fn parse(
             column: None,
         });
     }
+    check_operator_count(sql, dialect)?;
     let statements = Parser::new(dialect.parser_dialect())
         .with_recursion_limit(limits.max_depth)
         .try_with_sql(sql)
@@ -85,6 +86,53 @@ pub fn parse(
         });
     }
     Ok(statements)
+}
+
+/// Most binary operators a query may have. The parser builds `1 + 1 + ... + 1` as a chain as
+/// deep as it is long, under its nesting limit, and every walk over the tree (comparing,
+/// printing, even dropping it) recurses down that chain: 60,000 terms overflow any stack. No
+/// query a person or a model writes comes near this many.
+pub const MAX_OPERATORS: usize = 1_000;
+
+/// Counts the binary operators (arithmetic, comparison, `AND`, `OR`, `||`) on the tokens, which
+/// the tokenizer makes without recursion.
+fn check_operator_count(sql: &str, dialect: SqlDialect) -> Result<(), ParseError> {
+    use sqlparser::keywords::Keyword;
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    let dialect = dialect.parser_dialect();
+    let Ok(tokens) = Tokenizer::new(dialect, sql).tokenize() else {
+        // The parser reports the tokenizer's error with its position.
+        return Ok(());
+    };
+    let operators = tokens
+        .iter()
+        .filter(|token| match token {
+            Token::Plus
+            | Token::Minus
+            | Token::Mul
+            | Token::Div
+            | Token::Mod
+            | Token::StringConcat
+            | Token::Eq
+            | Token::Neq
+            | Token::Lt
+            | Token::Gt
+            | Token::LtEq
+            | Token::GtEq => true,
+            Token::Word(word) => matches!(word.keyword, Keyword::AND | Keyword::OR),
+            _ => false,
+        })
+        .count();
+    if operators > MAX_OPERATORS {
+        return Err(ParseError {
+            message: format!(
+                "the query has {operators} operators; the limit is {MAX_OPERATORS} (a chain that long cannot be analysed safely)"
+            ),
+            line: None,
+            column: None,
+        });
+    }
+    Ok(())
 }
 
 fn from_parser_error(err: ParserError, sql: &str, limits: ParseLimits) -> ParseError {
