@@ -104,3 +104,14 @@ test("a query that cannot run on the inferred schema gives no verdict, not a gue
   await waitForText(page, "[data-testid=equivalence-explanation]", /^No verdict: the expected query fails on the schema/);
   await waitForText(page, "[data-testid=metric-equivalence-score]", "—");
 });
+
+test("a link that asks for a million generated databases gets the page's limit, and says so", async () => {
+  const { deflateRawSync } = await import("node:zlib");
+  const state = { g: "SELECT name FROM singer WHERE age >= 30", e: "SELECT name FROM singer WHERE age > 30", d: "generic", k: 1_000_000 };
+  const fragment = `s=1.${deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64url")}`;
+  const context = await browser.newContext();
+  const page = await openPage(context, `${server.url}#${fragment}`);
+  await waitForText(page, "p.notice[role=alert]", /asked for 1000000 generated databases; the page checks at most 1000/);
+  assert.equal(await page.inputValue("#eq-databases"), "1000");
+  await waitForText(page, "[data-testid=equivalence-badge]", "Different");
+});

@@ -15,7 +15,7 @@ use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use serde::{Deserialize, Serialize};
 
-use crate::state::{DEFAULT_CHECKS, MAX_CHECKS, Playground};
+use crate::state::{DEFAULT_CHECKS, Playground};
 
 /// Longest fragment we write. Chat tools and browsers keep links far longer, but a link that
 /// long is a file, not a link.
@@ -195,10 +195,10 @@ pub fn decode(fragment: &str) -> Result<Option<Playground>, ShareError> {
         generated_result: wire.generated_result,
         answer_type: wire.answer_type,
         database: wire.database,
-        suite: wire.suite.min(200),
+        suite: wire.suite,
         seed: wire.seed,
         schema: wire.schema,
-        checks: wire.checks.min(MAX_CHECKS),
+        checks: wire.checks,
     }))
 }
 

@@ -40,6 +40,8 @@ pub struct Playground {
 pub const DEFAULT_CHECKS: u32 = 40;
 /// At most this many generated databases: each runs both queries on the page's thread.
 pub const MAX_CHECKS: u32 = 1_000;
+/// At most this many test-suite databases on a loaded database (they can be large).
+pub const MAX_SUITE: u32 = 200;
 
 impl Default for Playground {
     fn default() -> Self {
@@ -70,6 +72,29 @@ impl Playground {
             expected: "SELECT u.name, COUNT(o.id) AS orders\nFROM users u\nJOIN orders o ON o.user_id = u.id\nGROUP BY u.name;".to_string(),
             ..Playground::default()
         }
+    }
+}
+
+impl Playground {
+    /// The state with the numbers of generated databases within the page's limits, and what
+    /// was cut (a link can ask for any number).
+    pub fn capped(mut self) -> (Playground, Option<String>) {
+        let mut notes = Vec::new();
+        if self.checks > MAX_CHECKS {
+            notes.push(format!(
+                "This link asked for {} generated databases; the page checks at most {MAX_CHECKS}.",
+                self.checks
+            ));
+            self.checks = MAX_CHECKS;
+        }
+        if self.suite > MAX_SUITE {
+            notes.push(format!(
+                "This link asked for {} test-suite databases; the page makes at most {MAX_SUITE}.",
+                self.suite
+            ));
+            self.suite = MAX_SUITE;
+        }
+        (self, (!notes.is_empty()).then(|| notes.join(" ")))
     }
 }
 
@@ -109,11 +134,11 @@ impl Reducible for Playground {
             Action::SetGeneratedResult(text) => next.generated_result = text,
             Action::SetAnswerType(kind) => next.answer_type = kind,
             Action::SetDatabase(name) => next.database = name,
-            Action::SetSuite(count) => next.suite = count.min(200),
+            Action::SetSuite(count) => next.suite = count.min(MAX_SUITE),
             Action::SetSeed(seed) => next.seed = seed,
             Action::SetSchema(text) => next.schema = text,
             Action::SetChecks(count) => next.checks = count.min(MAX_CHECKS),
-            Action::Load(state) => next = state,
+            Action::Load(state) => next = state.capped().0,
         }
         if next == *self { self } else { Rc::new(next) }
     }
@@ -131,6 +156,23 @@ mod tests {
         assert_eq!(state.generated, "SELECT 1");
         assert_eq!(state.expected, "");
         assert_eq!(state.dialect, SqlDialect::Sqlite);
+    }
+
+    #[test]
+    fn a_link_cannot_ask_for_more_databases_than_the_page_makes() {
+        let asked = Playground {
+            checks: 1_000_000,
+            suite: 5_000,
+            ..Playground::example()
+        };
+        let (state, note) = asked.capped();
+        assert_eq!((state.checks, state.suite), (MAX_CHECKS, MAX_SUITE));
+        let note = note.expect("a note");
+        assert!(
+            note.contains("1000000 generated databases") && note.contains("at most 1000"),
+            "{note}"
+        );
+        assert_eq!(Playground::example().capped().1, None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::state::{Action, Playground};
 pub fn initial_state() -> (Playground, Option<String>) {
     let hash = gloo_hash();
     match share::decode(&hash) {
-        Ok(Some(state)) => (state, None),
+        Ok(Some(state)) => state.capped(),
         Ok(None) => (Playground::example(), None),
         Err(err) => (
             Playground::example(),
