@@ -176,21 +176,12 @@ impl Database {
     /// A database for test-suite checking, built from a generated script: like `from_script`,
     /// without reading the schema back (the generator knows it).
     pub fn scratch(script: &str) -> Result<Database, DbError> {
-        let mut connection = Connection::open_in_memory().map_err(failed)?;
+        let connection = Connection::open_in_memory().map_err(failed)?;
         limit_lengths(&connection)?;
         connection
             .execute_batch(script)
             .map_err(|err| DbError(format!("the script failed: {err}")))?;
-        let denied = authorizer::Denied::default();
-        connection
-            .authorizer(Some(authorizer::read_only(denied.clone())))
-            .map_err(failed)?;
-        Ok(Database {
-            connection,
-            tables: Vec::new(),
-            schema_sql: Vec::new(),
-            denied,
-        })
+        Database::guarded(connection, Vec::new(), Vec::new())
     }
 
     /// Makes SQLite return the rows of unordered scans in reverse. A query whose output changes
@@ -203,10 +194,19 @@ impl Database {
     }
 
     /// Guards the connection and reads its schema.
-    fn ready(mut connection: Connection) -> Result<Database, DbError> {
+    fn ready(connection: Connection) -> Result<Database, DbError> {
         limit_lengths(&connection)?;
         let tables = read_schema(&connection).map_err(failed)?;
         let schema_sql = read_create_statements(&connection).map_err(failed)?;
+        Database::guarded(connection, tables, schema_sql)
+    }
+
+    /// The connection under the read-only authorizer, from here on.
+    fn guarded(
+        mut connection: Connection,
+        tables: Vec<Table>,
+        schema_sql: Vec<String>,
+    ) -> Result<Database, DbError> {
         let denied = authorizer::Denied::default();
         connection
             .authorizer(Some(authorizer::read_only(denied.clone())))

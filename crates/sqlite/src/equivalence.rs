@@ -160,9 +160,23 @@ impl EquivalenceReport {
     ) -> EquivalenceReport {
         EquivalenceReport {
             verdict: Verdict::NoVerdict,
+            reason: Some(reason),
+            ..EquivalenceReport::start(source, String::new(), Vec::new(), options)
+        }
+    }
+
+    /// A report before any database was checked.
+    fn start(
+        source: SchemaSource,
+        schema: String,
+        notes: Vec<String>,
+        options: &EquivalenceOptions,
+    ) -> EquivalenceReport {
+        EquivalenceReport {
+            verdict: Verdict::Equivalent,
             schema_source: source,
-            schema: String::new(),
-            notes: Vec::new(),
+            schema,
+            notes,
             databases: options.databases,
             agreed: 0,
             seed: options.seed,
@@ -170,7 +184,7 @@ impl EquivalenceReport {
             assumption: None,
             counterexample: None,
             first_difference: None,
-            reason: Some(reason),
+            reason: None,
         }
     }
 
@@ -343,20 +357,7 @@ pub fn check_equivalence(
         // wrong. An inferred one is a guess: a query failing on it proves nothing.
         generated_failure_differs: source != SchemaSource::Inferred,
     };
-    let mut report = EquivalenceReport {
-        verdict: Verdict::Equivalent,
-        schema_source: source,
-        schema: schema.to_sql(),
-        notes,
-        databases: options.databases,
-        agreed: 0,
-        seed: options.seed,
-        mode: options.mode,
-        assumption: None,
-        counterexample: None,
-        first_difference: None,
-        reason: None,
-    };
+    let mut report = EquivalenceReport::start(source, schema.to_sql(), notes, options);
     let plan = Plan {
         seed: options.seed,
         databases: options.databases,
