@@ -419,3 +419,29 @@ fn a_run_whose_every_judge_call_failed_exits_1_and_says_so() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn the_same_question_asked_three_times_at_once_is_one_call() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("in-flight");
+    let pairs = run.pairs(&[pair(1), pair(1), pair(1)]);
+    let (records, _) = run.score(
+        &pairs,
+        &double,
+        "openai",
+        "slow-1500",
+        &["--no-cache", "--concurrency", "3"],
+    );
+    assert_eq!(records.len(), 3);
+    for record in &records {
+        assert_eq!(
+            record["metrics"]["semantic_similarity"]["score"], 0.5,
+            "{record}"
+        );
+    }
+    assert_eq!(
+        double.requests(),
+        1,
+        "one call for three identical questions"
+    );
+}

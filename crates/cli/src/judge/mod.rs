@@ -5,8 +5,8 @@ mod disk_cache;
 mod transport;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use qeval_core::score::{JudgeOutcome, JudgeTask, JudgedVerdict};
@@ -21,6 +21,9 @@ pub struct Judge {
     timeout: Duration,
     agent: ureq::Agent,
     memory: Mutex<HashMap<String, JudgedVerdict>>,
+    /// One lock per cache key, held while its question is asked: the same pair three times in a
+    /// file waits for one call and takes its verdict from the memory cache.
+    in_flight: Mutex<HashMap<String, Arc<Mutex<()>>>>,
     disk: Option<DiskCache>,
     pub calls: AtomicUsize,
     pub hits: AtomicUsize,
@@ -40,6 +43,7 @@ impl Judge {
             key,
             timeout,
             memory: Mutex::new(HashMap::new()),
+            in_flight: Mutex::new(HashMap::new()),
             disk,
             calls: AtomicUsize::new(0),
             hits: AtomicUsize::new(0),
@@ -69,6 +73,12 @@ impl Judge {
     /// success; errors are never cached).
     pub fn judge(&self, task: &JudgeTask) -> JudgeOutcome {
         let key = cache_key(&self.config, task.task, &task.input);
+        let slot = self
+            .in_flight
+            .lock()
+            .map(|mut map| map.entry(key.clone()).or_default().clone())
+            .unwrap_or_default();
+        let _asking = slot.lock();
         let remembered = self.memory.lock().ok().and_then(|m| m.get(&key).cloned());
         if let Some(mut verdict) =
             remembered.or_else(|| self.disk.as_ref().and_then(|d| d.get(&key)))
