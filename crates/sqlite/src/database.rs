@@ -160,6 +160,7 @@ impl Database {
     /// A database built from CSV files `(file name, text)`: one table per file (see `csv`).
     pub fn from_csv(files: &[(String, String)]) -> Result<Database, DbError> {
         let mut connection = empty()?;
+        limit_lengths(&connection)?;
         crate::csv::load(&mut connection, files).map_err(DbError)?;
         Database::ready(connection)
     }
@@ -167,6 +168,7 @@ impl Database {
     /// A database built by running `script` (DDL and INSERTs) on an empty one.
     pub fn from_script(script: &str) -> Result<Database, DbError> {
         let connection = empty()?;
+        limit_lengths(&connection)?;
         connection
             .execute_batch(script)
             .map_err(|err| DbError(format!("the script failed: {err}")))?;

@@ -185,3 +185,60 @@ fn a_value_too_long_to_build_is_refused_and_a_huge_result_is_cut() {
         out.rows.len()
     );
 }
+
+#[test]
+fn a_crafted_schema_that_tries_to_attach_and_write_never_runs() {
+    let target = std::env::temp_dir().join(format!("qeval-pwned-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&target);
+    let attack = format!(
+        "CREATE TABLE t (a INTEGER); ATTACH 'file:{}?mode=rwc' AS p; CREATE TABLE p.x (y)",
+        target.display()
+    );
+    let crafted = {
+        let mut connection = rusqlite::Connection::open_in_memory().expect("sqlite");
+        connection
+            .execute_batch("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1); PRAGMA writable_schema = ON;")
+            .expect("a table");
+        connection
+            .execute(
+                "UPDATE sqlite_schema SET sql = ?1 WHERE name = 't'",
+                [&attack],
+            )
+            .expect("the schema text replaced");
+        connection
+            .serialize(rusqlite::MAIN_DB)
+            .expect("bytes")
+            .to_vec()
+    };
+    // Opening it, and generating test-suite databases from it if it opens, writes nothing.
+    if let Ok(mut db) = Database::open_bytes(&crafted) {
+        let report = qeval_sqlite::check_equivalence(
+            "SELECT a FROM t",
+            "SELECT a FROM t WHERE a > 0",
+            qeval_sqlite::SchemaChoice::Database(&mut db),
+            &qeval_sqlite::EquivalenceOptions {
+                databases: 5,
+                ..Default::default()
+            },
+        );
+        assert!(!report.schema.contains("ATTACH"), "{}", report.schema);
+    }
+    assert!(
+        !target.exists(),
+        "the crafted schema wrote {}",
+        target.display()
+    );
+}
+
+#[test]
+fn a_script_that_attaches_a_file_writes_no_file() {
+    // A built database lives in the in-memory VFS: a database it attaches does too.
+    let target = std::env::temp_dir().join(format!("qeval-attach-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&target);
+    let script = format!(
+        "ATTACH 'file:{}?mode=rwc' AS p; CREATE TABLE p.t (a INTEGER); INSERT INTO p.t VALUES (1);",
+        target.display()
+    );
+    let _ = Database::from_script(&script);
+    assert!(!target.exists(), "the script wrote {}", target.display());
+}
