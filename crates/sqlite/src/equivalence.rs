@@ -349,7 +349,7 @@ pub fn check_equivalence(
         generated: &generated_sql,
         compare: CompareOptions {
             mode: options.mode,
-            order_matters: orders_its_output(expected, options.dialect, limits),
+            order_matters: orders_its_output(&expected_ast),
             ..CompareOptions::default()
         },
         limits: options.limits,

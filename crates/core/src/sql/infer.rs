@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
-    JoinConstraint, JoinOperator, LimitClause, ObjectName, ObjectNamePart, OrderByKind, Query,
-    Select, SelectItem, SetExpr, Statement, TableFactor, TopQuantity, UnaryOperator, Value,
+    JoinConstraint, JoinOperator, LimitClause, ObjectName, OrderByKind, Query, Select, SelectItem,
+    SetExpr, Statement, TableFactor, TopQuantity, UnaryOperator, Value,
 };
 
-use super::schema::{ColumnType, Schema, SchemaColumn, SchemaTable};
+use super::schema::{ColumnType, Schema, SchemaColumn, SchemaTable, last_part};
 
 /// A literal of a query, as SQL would read it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -1386,14 +1386,6 @@ fn join_constraint(operator: &JoinOperator) -> Option<&JoinConstraint> {
         | J::RightAnti(c) => Some(c),
         _ => None,
     }
-}
-
-fn last_part(name: &ObjectName) -> Option<String> {
-    name.0
-        .last()
-        .and_then(ObjectNamePart::as_ident)
-        .map(|i| i.value.clone())
-        .filter(|n| !n.is_empty())
 }
 
 /// The name a projected expression gets as an output column (lowercased).

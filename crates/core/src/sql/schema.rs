@@ -3,7 +3,9 @@
 //! from two queries (`infer`), and written back as `CREATE TABLE` text a user can copy and edit.
 
 use serde::{Deserialize, Serialize};
-use sqlparser::ast::{ColumnOption, DataType, Expr, ObjectNamePart, Statement, TableConstraint};
+use sqlparser::ast::{
+    ColumnOption, DataType, Expr, ObjectName, ObjectNamePart, Statement, TableConstraint,
+};
 
 use super::{ParseLimits, SqlDialect, parse};
 
@@ -148,7 +150,7 @@ impl Schema {
                     index + 1
                 ));
             };
-            let name = last_part(&create.name.0)
+            let name = last_part(&create.name)
                 .ok_or_else(|| format!("statement {}: the table has no plain name", index + 1))?;
             if schema.table(&name).is_some() {
                 return Err(format!("table `{name}` is defined twice"));
@@ -349,7 +351,7 @@ fn foreign_key(
 ) -> Option<ForeignKey> {
     Some(ForeignKey {
         columns: columns.iter().map(|c| c.value.clone()).collect(),
-        table: last_part(&fk.foreign_table.0)?,
+        table: last_part(&fk.foreign_table)?,
         referred: fk
             .referred_columns
             .iter()
@@ -358,8 +360,10 @@ fn foreign_key(
     })
 }
 
-fn last_part(parts: &[ObjectNamePart]) -> Option<String> {
-    parts
+/// The last part of a dotted name (`sales.orders` -> `orders`), when it is a plain non-empty
+/// identifier.
+pub(crate) fn last_part(name: &ObjectName) -> Option<String> {
+    name.0
         .last()
         .and_then(ObjectNamePart::as_ident)
         .map(|i| i.value.clone())

@@ -12,16 +12,13 @@ use sqlparser::ast::{
 
 use super::{ParseError, ParseLimits, SqlDialect, parse};
 
-/// Whether the statement's own result is ordered: a top-level `ORDER BY`, not one inside a
+/// Whether the statements' own result is ordered: a top-level `ORDER BY`, not one inside a
 /// subquery or a window. (The `bag` mode's text rule, Spider's, also counts those.)
-pub fn orders_its_output(sql: &str, dialect: SqlDialect, limits: ParseLimits) -> bool {
-    match parse(sql, dialect, limits) {
-        Ok(statements) => statements.iter().any(|s| match s {
-            sqlparser::ast::Statement::Query(q) => q.order_by.is_some(),
-            _ => false,
-        }),
-        Err(_) => sql.to_lowercase().contains("order by"),
-    }
+pub fn orders_its_output(statements: &[sqlparser::ast::Statement]) -> bool {
+    statements.iter().any(|s| match s {
+        sqlparser::ast::Statement::Query(q) => q.order_by.is_some(),
+        _ => false,
+    })
 }
 
 /// The text SQLite should run for `sql` written in `dialect`.
