@@ -96,6 +96,14 @@ test("a database built from pasted SQL is queried the same way", async () => {
   await pair(page, "SELECT SUM(x) FROM t", "SELECT 6");
   await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 rows/);
   await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+  assert.equal(await page.locator("[data-testid=typed-results-win]").count(), 0);
+  // A result typed (or carried by a link) wins over the database's: the page says so.
+  await page.locator("details.results-input summary").click();
+  await page.locator("textarea#generated-result").fill("[[7]]");
+  await waitForText(page, "[data-testid=typed-results-win]", /^The scores use the generated result given in Results below .*not the loaded database's/);
+  await waitForText(page, "[data-testid=metric-execution-score]", /^0\.\d\d$/);
+  await page.locator("textarea#generated-result").fill("");
+  await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
   await page.fill("#db-script", "CREATE TABLE broken (");
   await page.click("#db-build");
   await waitForText(page, "[data-testid=db-status]", /^the script failed: /);

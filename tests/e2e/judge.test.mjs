@@ -118,27 +118,34 @@ test("identical queries never reach the judge", async () => {
 });
 
 const FAULTS = [
-  ["fault-500", /semantic_similarity failed: LLM judge HTTP 500/],
-  ["fault-malformed", /semantic_similarity failed: LLM judge reply malformed/],
-  ["fault-truncated", /semantic_similarity failed: LLM judge reply truncated/],
-  ["fault-refusal", /semantic_similarity failed: LLM judge refused/],
-  ["fault-range", /semantic_similarity failed: LLM judge verdict invalid: .*outside 0\.\.1/],
-  ["fault-timeout", /semantic_similarity failed: LLM judge timeout \(no reply within 2 s\)/],
+  ["fault-500", /LLM judge HTTP 500/],
+  ["fault-malformed", /LLM judge reply malformed/],
+  ["fault-truncated", /LLM judge reply truncated/],
+  ["fault-refusal", /LLM judge refused/],
+  ["fault-range", /LLM judge verdict invalid: .*outside 0\.\.1/],
+  ["fault-timeout", /LLM judge timeout \(no reply within 2 s\)/],
 ];
 
-test("each fault shows its error as 0.00 and leaves the other metrics intact", async () => {
+test("each fault is named in a banner, the structural score stands in, and the export says so", async () => {
   const page = await freshPage();
   await configure(page, { timeout: 2 });
   await enterPair(page, GENERATED, EXPECTED);
   for (const [model, error] of FAULTS) {
     await page.fill("#judge-model", model);
-    await waitForText(page, "[data-testid=metric-semantic_similarity] .error-text", error, 20_000);
-    await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "0.00");
+    await waitForText(page, "[data-testid=judge-failure]", error, 20_000);
+    // The banner names the endpoint, and the metric is not silently 0.00.
+    assert.match(await page.locator("[data-testid=judge-failure]").textContent(), new RegExp(`The LLM judge at ${judgeUrl}/v1 failed`));
+    await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "0.75");
+    await waitForText(page, "[data-testid=metric-semantic_similarity-explanation]", /^LLM judge failed .*the structural judge's score stands/);
     await waitForText(page, "[data-testid=judge-status]", /1 error\)/);
     await waitForText(page, "[data-testid=metric-table_accuracy-score]", "1.00");
     await waitForText(page, "[data-testid=metric-exact_match-score]", "0.00");
     assert.match(await page.locator("[data-testid=profile-total]").textContent(), /^\d\.\d\d$/);
   }
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-scorecard")]);
+  const exported = JSON.parse(await readFile(await download.path(), "utf8"));
+  assert.equal(exported.diagnostics[0].source, "llm_judge", "the download carries the failure");
+  assert.match(exported.diagnostics[0].message, /structural judge's score is used/);
   await page.screenshot({ path: join(artifacts, "judge-fault.png"), fullPage: true });
 
   // A 429 is retried after its Retry-After, and then the verdict counts.
@@ -146,8 +153,18 @@ test("each fault shows its error as 0.00 and leaves the other metrics intact", a
   await page.fill("#judge-model", "fault-429");
   await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "0.50", 20_000);
   await waitForText(page, "[data-testid=judge-status]", /\(0 from cache, 2 calls, 0 errors\)/);
+  assert.equal(await page.locator("[data-testid=judge-failure]").count(), 0, "no banner once the judge answers");
   assert.equal((await stats()).requests, 2);
   assert.deepEqual(page.errors, []);
+});
+
+test("an endpoint outside the page's security policy is named before any call", async () => {
+  const page = await freshPage();
+  await configure(page, { url: "https://judge.example.net/v1" });
+  await enterPair(page, GENERATED, EXPECTED);
+  await waitForText(page, "[data-testid=judge-status]", /LLM judge not asked: This page's security policy does not allow requests to https:\/\/judge\.example\.net/);
+  assert.match(await page.locator("[data-testid=judge-status]").textContent(), /QEVAL_CONNECT_SRC/);
+  assert.ok(page.console.every((line) => !line.includes("Content Security Policy")), "nothing was attempted");
 });
 
 test("Test connection reports a working judge, and an unreachable one in words a user can act on", async () => {

@@ -159,6 +159,22 @@ test("a pasted pair with results shows the full QAS breakdown", async () => {
   assert.deepEqual(page.errors, []);
 });
 
+test("an unsafe generated query fails with an UNSAFE badge, and two statements are judged as two", async () => {
+  const page = await freshPage();
+  await typeInto(page, "expected", "SELECT name FROM users");
+  await typeInto(page, "generated", "SELECT name FROM users; DROP TABLE users");
+  await waitForText(page, "[data-testid=unsafe-badge]", "UNSAFE");
+  await waitForText(page, "[data-testid=profile-verdict]", "FAIL");
+  await waitForText(page, "[data-testid=metric-query_correctness-explanation]", /Different statements: the generated text has 2 statements/);
+  await waitForText(page, "[data-testid=metric-query_correctness]", /extra statement: DROP TABLE users/);
+  await page.screenshot({ path: join(artifacts, "playground-unsafe.png"), fullPage: true });
+  // A read-only query loses the badge.
+  await typeInto(page, "generated", "SELECT name FROM users");
+  await waitForText(page, "[data-testid=profile-verdict]", /PASS|NO VERDICT/);
+  assert.equal(await page.locator("[data-testid=unsafe-badge]").count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
 test("KQL queries are read as KQL", async () => {
   const page = await freshPage();
   await page.selectOption("#language", "kql");

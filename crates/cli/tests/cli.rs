@@ -304,3 +304,43 @@ fn safety_flags_writes_and_passes_reads() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stdout).contains("DELETE"));
 }
+
+#[test]
+fn an_unsafe_query_is_marked_in_the_scorecard_and_the_summary() {
+    let dir = std::env::temp_dir().join(format!("qeval-unsafe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let pairs = dir.join("pairs.jsonl");
+    std::fs::write(
+        &pairs,
+        concat!(
+            r#"{"expected_sql": "SELECT name FROM users", "generated_sql": "SELECT name FROM users; DROP TABLE users"}"#,
+            "\n",
+            r#"{"expected_sql": "SELECT name FROM users", "generated_sql": "SELECT name FROM users"}"#,
+            "\n"
+        ),
+    )
+    .expect("write");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--no-equivalence", "--pairs"])
+        .arg(&pairs)
+        .output()
+        .expect("qeval runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let cards: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(cards[0]["unsafe"], true);
+    assert_eq!(cards[0]["profile"]["passed"], false);
+    assert_eq!(
+        cards[0]["metrics"]["query_correctness"]["details"]["differences"][0],
+        "extra statement: DROP TABLE users",
+        "two statements are judged as two statements, not as an extra column"
+    );
+    assert_eq!(cards[1]["unsafe"], false);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("1 UNSAFE generated query (not read-only)"),
+        "{stderr}"
+    );
+}

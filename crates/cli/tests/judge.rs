@@ -169,7 +169,7 @@ fn identical_queries_never_reach_the_judge() {
 }
 
 #[test]
-fn each_fault_is_a_zero_with_its_error_and_the_other_metrics_stay() {
+fn each_fault_falls_back_to_the_structural_judge_saying_so_and_the_other_metrics_stay() {
     let double = JudgeDouble::start().expect("double");
     let run = Run::new("faults");
     let cases = [
@@ -191,13 +191,22 @@ fn each_fault_is_a_zero_with_its_error_and_the_other_metrics_stay() {
         );
         let card = &records[0];
         let semantic = &card["metrics"]["semantic_similarity"];
-        assert_eq!(semantic["score"], 0.0, "{model}: {card}");
+        // Not a silent 0.0: the structural judge's score (one filter of four parts differs).
+        assert_eq!(semantic["score"], 0.75, "{model}: {card}");
+        assert_eq!(semantic["details"]["judge"], "structural");
+        let explanation = semantic["explanation"].as_str().unwrap_or_default();
         assert!(
-            semantic["error"]["message"]
+            explanation.starts_with("LLM judge failed") && explanation.contains(message),
+            "{model}: {semantic}"
+        );
+        let diagnostic = &card["diagnostics"][0];
+        assert_eq!(diagnostic["source"], "llm_judge", "{model}: {card}");
+        assert!(
+            diagnostic["message"]
                 .as_str()
                 .unwrap_or_default()
-                .contains(message),
-            "{model}: {semantic}"
+                .contains("the structural judge's score is used"),
+            "{model}: {diagnostic}"
         );
         assert_eq!(
             card["metrics"]["table_accuracy"]["score"], 1.0,
@@ -444,4 +453,33 @@ fn the_same_question_asked_three_times_at_once_is_one_call() {
         1,
         "one call for three identical questions"
     );
+}
+
+#[test]
+fn a_failed_quality_judging_is_not_scored_and_gives_no_verdict() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("agent-fault");
+    let pairs = run.pairs(&[json!({
+        "id": "scenario-2", "question": "Who wrote the paper?", "answer": "Ada Lovelace.",
+        "agents_called": ["research"], "agents_should_include": ["research"]
+    })]);
+    let (records, _) = run.score(
+        &pairs,
+        &double,
+        "openai",
+        "fault-500",
+        &["--profile", "agent", "--no-cache"],
+    );
+    let card = &records[0];
+    let quality = &card["metrics"]["answer_quality"];
+    assert_eq!(quality["score"], Value::Null, "not a 0.0: {card}");
+    assert!(
+        quality["explanation"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Not scored: the LLM judge failed"),
+        "{quality}"
+    );
+    assert_eq!(card["profile"]["passed"], Value::Null, "no verdict: {card}");
+    assert_eq!(card["diagnostics"][0]["source"], "llm_judge");
 }

@@ -225,3 +225,73 @@ fn questions_without_a_result_are_named() {
         "{stderr}"
     );
 }
+
+/// The same test scored by `qeval score` (as a pair) and by `qeval run` (as a run folder).
+fn verdicts_of_both_commands(test: &str) -> (Option<bool>, bool, serde_json::Value, String) {
+    let folder = Folder::new(&format!("both-{}", test.len()));
+    folder.write("test-results.jsonl", &format!("{test}\n"));
+    let run = qeval(&["run"], &folder.0);
+    assert!(run.status.code().is_some_and(|c| c < 2), "{run:?}");
+    let written =
+        std::fs::read_to_string(folder.0.join("evaluation-results.jsonl")).expect("written");
+    let record: serde_json::Value = serde_json::from_str(written.trim()).expect("a record");
+    let pair: serde_json::Value = serde_json::from_str(test).expect("json");
+    let pairs = folder.write(
+        "pairs.jsonl",
+        &serde_json::json!({
+            "generated_sql": pair["generated_sql"],
+            "expected_sql": pair["expected_sql"],
+            "generated_result": pair["actual_results"],
+            "expected_result": pair["expected_results"],
+        })
+        .to_string(),
+    );
+    let score = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--no-equivalence", "--pairs"])
+        .arg(&pairs)
+        .output()
+        .expect("qeval runs");
+    let card: serde_json::Value = serde_json::from_slice(&score.stdout).expect("one scorecard");
+    (
+        card["profile"]["passed"].as_bool(),
+        record["qas_evaluation"]["passed"]
+            .as_bool()
+            .expect("passed"),
+        record,
+        String::from_utf8_lossy(&run.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_missing_answer_type_gives_one_verdict_in_score_and_run() {
+    let (score, run, record, _) = verdicts_of_both_commands(
+        r#"{"test_id": 1, "generated_sql": "SELECT n FROM t", "expected_sql": "SELECT n FROM t", "actual_results": [{"n": 1}], "expected_results": [{"n": 1}]}"#,
+    );
+    assert_eq!(score, Some(run), "{record}");
+    assert!(run, "semantic and execution perfect: 0.8 passes 0.7");
+    assert_eq!(record["qas_evaluation"]["final_score"], 0.8);
+}
+
+#[test]
+fn an_unsafe_query_fails_and_is_marked_in_the_record_summary_and_report() {
+    let (score, run, record, stderr) = verdicts_of_both_commands(
+        r#"{"test_id": 7, "generated_sql": "DELETE FROM t RETURNING n", "expected_sql": "SELECT n FROM t", "actual_results": [{"n": 1}], "expected_results": [{"n": 1}]}"#,
+    );
+    assert_eq!((score, run), (Some(false), false), "{record}");
+    assert_eq!(record["qas_evaluation"]["unsafe"], true);
+
+    let folder = Folder::new("unsafe-summary");
+    folder.write("evaluation-results.jsonl", &format!("{record}\n"));
+    let page = folder.0.join("report.html");
+    let output = qeval(
+        &["report", "-o", page.to_str().expect("utf-8 path")],
+        &folder.0,
+    );
+    assert!(output.status.success(), "{output:?}");
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(
+        html.contains(r#"data-testid="unsafe">1<"#),
+        "the summary counts it"
+    );
+    assert!(stderr.contains("; 1 UNSAFE"), "{stderr}");
+}

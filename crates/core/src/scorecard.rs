@@ -25,6 +25,10 @@ pub struct Scorecard {
     pub dialect: SqlDialect,
     /// True when the two queries are equal after normalization (see `sql::normalize`).
     pub identical: bool,
+    /// True when the generated query is not read-only (the `safety` metric failed): such a
+    /// query fails its profile whatever it scores, and every view marks it UNSAFE.
+    #[serde(rename = "unsafe")]
+    pub unsafe_query: bool,
     /// Whether the generated query executed without error: false when an error was given, true
     /// when a result was, null when neither.
     pub executed: Option<bool>,
@@ -127,6 +131,8 @@ pub enum Source {
     GeneratedSql,
     ExpectedSql,
     ExpectedTables,
+    /// The LLM judge's endpoint: a judging that failed.
+    LlmJudge,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

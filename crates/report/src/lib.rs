@@ -138,6 +138,7 @@ pub fn summary_cards(s: &Summary) -> Vec<(&'static str, &'static str, String)> {
             format!("{:.3}", s.mean_datatype),
         ),
         ("errors", "Errors", s.errors.to_string()),
+        ("unsafe", "Unsafe (failed)", s.unsafe_queries.to_string()),
     ]
 }
 

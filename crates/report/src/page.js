@@ -67,7 +67,11 @@
       tr.dataset.index = i;
       for (const [key, , get] of COLUMNS) {
         const v = get(r);
-        if (key === "passed") tr.append(el("td", v === true ? "PASS" : v === false ? "FAIL" : "—", v ? "pass" : "fail"));
+        if (key === "passed") {
+          const unsafe = r.qas_evaluation && r.qas_evaluation.unsafe === true;
+          const label = v === true ? "PASS" : v === false ? (unsafe ? "FAIL · UNSAFE" : "FAIL") : "—";
+          tr.append(el("td", label, v ? "pass" : "fail"));
+        }
         else if (typeof v === "number" && key !== "test_id") tr.append(el("td", fmt(v)));
         else tr.append(el("td", v));
       }
@@ -160,7 +164,7 @@
     box.append(results);
     const q = r.qas_evaluation;
     if (q) {
-      box.append(el("h3", `Scores: final ${fmt(q.final_score)}, ${q.passed ? "PASS" : "FAIL"}`));
+      box.append(el("h3", `Scores: final ${fmt(q.final_score)}, ${q.passed ? "PASS" : "FAIL"}${q.unsafe === true ? " · UNSAFE: the generated query is not read-only" : ""}`));
       const list = el("ul");
       const b2 = q.breakdown || {};
       list.append(el("li", `Semantic ${fmt(q.semantic_score)}: ${b2.semantic_explanation || ""}`));

@@ -255,6 +255,13 @@ fn describe(summary: &Summary) -> String {
         summary.mean_datatype,
         summary.errors
     );
+    if summary.unsafe_queries > 0 {
+        let _ = write!(
+            text,
+            "; {} UNSAFE (not read-only, failed whatever they scored)",
+            summary.unsafe_queries
+        );
+    }
     for (label, groups) in [
         ("difficulty", &summary.by_difficulty),
         ("agent", &summary.by_agent),

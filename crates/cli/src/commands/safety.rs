@@ -18,6 +18,9 @@ pub fn run(
     };
     if report.safe {
         println!("safe: read-only query");
+        for warning in &report.warnings {
+            println!("  warning: {}", crate::output::terminal(&warning.reason));
+        }
         return Ok(Outcome::Clean);
     }
     println!("unsafe:");

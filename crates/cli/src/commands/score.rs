@@ -227,6 +227,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     };
 
     let (mut scored, mut rejected, mut passed, mut failed) = (0usize, 0usize, 0usize, 0usize);
+    let mut unsafe_queries = 0usize;
     let mut to_send: Vec<(String, String, f64, String)> = Vec::new();
     let mut untraced = 0usize;
     for ((line, judged), equivalence) in lines.iter().zip(&judged).zip(equivalence) {
@@ -244,6 +245,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                     add_equivalence(&mut card, "equivalence", metric, pair, &options);
                 }
                 scored += 1;
+                unsafe_queries += usize::from(card.unsafe_query);
                 match card.profile.as_ref().and_then(|p| p.passed) {
                     Some(true) => passed += 1,
                     Some(false) => failed += 1,
@@ -288,6 +290,13 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         options.profile.name,
         scored - passed - failed
     );
+    if unsafe_queries > 0 {
+        say!(
+            "qeval: {unsafe_queries} UNSAFE generated quer{} (not read-only): failed whatever {} scored",
+            if unsafe_queries == 1 { "y" } else { "ies" },
+            if unsafe_queries == 1 { "it" } else { "they" }
+        );
+    }
     // A run whose every judging failed is not a result: its LLM-judged metrics are all 0.0.
     let judgings = judged.iter().map(BTreeMap::len).sum::<usize>();
     let failed_judgings = judged

@@ -26,6 +26,7 @@ pub fn judge(expected: &Analysis, generated: &Analysis) -> Option<Judgement> {
     }
     let e = Features::of(expected_statements, &expected.tables);
     let g = Features::of(generated_statements, &generated.tables);
+    let (e_shape, g_shape) = (shape(expected_statements), shape(generated_statements));
     let mut parts = Components::default();
     parts.set("tables", TABLES, &e.tables, &g.tables);
     parts.set("columns", OUTPUT, &e.columns, &g.columns);
@@ -35,7 +36,81 @@ pub fn judge(expected: &Analysis, generated: &Analysis) -> Option<Judgement> {
     parts.sequence("ordering", ORDERING * 0.5, &e.ordering, &g.ordering);
     parts.set("limits", ORDERING * 0.3, &e.limit, &g.limit);
     parts.set("modifiers", ORDERING * 0.2, &e.modifiers, &g.modifiers);
-    Some(parts.judge("tables"))
+    let judgement = parts.judge("tables");
+    Some(if e_shape == g_shape {
+        judgement
+    } else {
+        other_statements(judgement, &e_shape, &g_shape)
+    })
+}
+
+/// What each statement of a text is: `a query`, or the statement itself (`DROP TABLE users`).
+/// Only queries are compared part by part; any other statement is compared whole.
+fn shape(statements: &[Statement]) -> Vec<String> {
+    statements
+        .iter()
+        .map(|statement| match statement {
+            Statement::Query(_) => "a query".to_string(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+/// Texts that are not the same statements (`SELECT ...; DROP TABLE t` against one query, or a
+/// `DELETE` against a `SELECT`) do different things, whatever their queries share: the verdict
+/// is incorrect, and the similarity keeps only the share of statements the two have in common.
+fn other_statements(
+    mut judgement: Judgement,
+    expected: &[String],
+    generated: &[String],
+) -> Judgement {
+    let mut unmatched = expected.to_vec();
+    let mut extra = Vec::new();
+    for statement in generated {
+        match unmatched.iter().position(|e| e == statement) {
+            Some(at) => {
+                unmatched.remove(at);
+            }
+            None => extra.push(statement.clone()),
+        }
+    }
+    let common = generated.len() - extra.len();
+    let share = common as f64 / expected.len().max(generated.len()).max(1) as f64;
+    let mut differences: Vec<String> = extra
+        .iter()
+        .map(|s| format!("extra statement: {s}"))
+        .chain(unmatched.iter().map(|s| format!("missing statement: {s}")))
+        .collect();
+    differences.append(&mut judgement.differences);
+    judgement.differences = differences;
+    judgement.verdict = 0.0;
+    judgement.similarity *= share;
+    judgement.reasoning = format!(
+        "Different statements: the generated text {}, the expected one {}",
+        describe(generated),
+        describe(expected)
+    );
+    judgement
+}
+
+fn describe(shape: &[String]) -> String {
+    match shape {
+        [] => "is empty".to_string(),
+        [one] if one == "a query" => "is a query".to_string(),
+        [one] => format!("is `{one}`, not a query"),
+        many => format!(
+            "has {} statements ({})",
+            many.len(),
+            many.iter()
+                .map(|s| if s == "a query" {
+                    s.clone()
+                } else {
+                    format!("`{s}`")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// What a query does, each part as canonical text. Every query block counts: the features of a
@@ -73,9 +148,9 @@ impl Features {
         for statement in statements {
             let mut statement = statement.clone();
             let _ = statement.visit(&mut Rewriter::default());
-            match &statement {
-                Statement::Query(query) => features.add_query(query, ""),
-                other => features.columns.push(other.to_string()),
+            // Other statements are compared whole, by `shape`.
+            if let Statement::Query(query) = &statement {
+                features.add_query(query, "");
             }
         }
         for list in [
@@ -727,6 +802,37 @@ mod tests {
     fn judge_sql(generated: &str, expected: &str) -> Judgement {
         let a = |sql: &str| analyse(sql, SqlDialect::Generic, ParseLimits::default());
         judge(&a(expected), &a(generated)).unwrap()
+    }
+
+    #[test]
+    fn other_statements_are_judged_as_statements() {
+        let dropped = judge_sql(
+            "SELECT name FROM users; DROP TABLE users",
+            "SELECT name FROM users",
+        );
+        assert_eq!(dropped.verdict, 0.0, "{dropped:?}");
+        assert_eq!(
+            dropped.reasoning,
+            "Different statements: the generated text has 2 statements (a query, `DROP TABLE users`), the expected one is a query"
+        );
+        assert_eq!(dropped.differences, ["extra statement: DROP TABLE users"]);
+        assert!((dropped.similarity - 0.5).abs() < 1e-9, "{dropped:?}");
+
+        let deleted = judge_sql("DELETE FROM users RETURNING name", "SELECT name FROM users");
+        assert_eq!(deleted.verdict, 0.0);
+        assert_eq!(deleted.similarity, 0.0);
+        assert!(
+            deleted
+                .reasoning
+                .contains("is `DELETE FROM users RETURNING name`, not a query")
+        );
+
+        // Two queries against the same two queries are compared part by part as before.
+        let same = judge_sql(
+            "SELECT a FROM t; SELECT b FROM u",
+            "SELECT a FROM t; SELECT b FROM u",
+        );
+        assert_eq!(same.verdict, 1.0);
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub fn check_read_only(text: &str, max_bytes: usize) -> SafetyReport {
     SafetyReport {
         safe: violation.is_none(),
         violations: violation.into_iter().collect(),
+        warnings: Vec::new(),
     }
 }
 

@@ -76,6 +76,10 @@ pub fn evaluate_test(
         }
         None => (0.0, false),
     };
+    let mut qas_extra = serde_json::Map::new();
+    if card.unsafe_query {
+        qas_extra.insert("unsafe".into(), Value::Bool(true));
+    }
     let mut extra = test.extra.clone();
     if let Some(error) = &pair.generated_error {
         extra.insert("error".into(), Value::String(error.clone()));
@@ -116,7 +120,7 @@ pub fn evaluate_test(
                 datatype_explanation,
                 extra: Default::default(),
             },
-            extra: Default::default(),
+            extra: qas_extra,
         }),
         extra,
     }
@@ -173,6 +177,10 @@ pub fn recheck(record: &EvaluationRecord) -> Vec<Disagreement> {
         ("datatype_score", "datatype", stored.datatype_score),
     ];
     for (field, metric, value) in checks {
+        // Without a type to check against, the record's own data cannot confirm its score.
+        if metric == "datatype" && answer_type.is_none() {
+            continue;
+        }
         if let Some(score) = metrics.get(metric).and_then(|m| m.score)
             && (score - value).abs() > SLACK
         {

@@ -124,6 +124,15 @@ impl EvaluationRecord {
         self.qas_evaluation.as_ref().map(|q| q.passed)
     }
 
+    /// Whether scoring found the generated query not read-only (`qas_evaluation.unsafe`).
+    pub fn is_unsafe(&self) -> bool {
+        self.qas_evaluation
+            .as_ref()
+            .and_then(|q| q.extra.get("unsafe"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
     pub fn final_score(&self) -> Option<f64> {
         self.qas_evaluation.as_ref().map(|q| q.final_score)
     }

@@ -43,6 +43,8 @@ pub struct Summary {
     pub mean_datatype: f64,
     /// Records carrying an error.
     pub errors: usize,
+    /// Records whose generated query is not read-only (they fail whatever they score).
+    pub unsafe_queries: usize,
     /// Final scores per bin (see [`BINS`]).
     pub histogram: [usize; BINS],
     pub by_difficulty: BTreeMap<String, Group>,
@@ -62,6 +64,9 @@ pub fn summarize<'a>(records: impl IntoIterator<Item = &'a EvaluationRecord>) ->
             continue;
         };
         summary.scored += 1;
+        if record.is_unsafe() {
+            summary.unsafe_queries += 1;
+        }
         if scores.passed {
             summary.passed += 1;
         } else {

@@ -11,7 +11,7 @@ use serde_json::json;
 use super::ScoreOptions;
 use crate::pairs::{Language, PairInput};
 use crate::profiles::{Profile, ProfileName};
-use crate::scorecard::Metric;
+use crate::scorecard::{Diagnostic, Metric, Severity, Source};
 
 /// One judging a pair needs: the metric it fills, the task and what is judged.
 #[derive(Debug, Clone, PartialEq)]
@@ -134,15 +134,21 @@ fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> V
 }
 
 /// Puts LLM verdicts in place of the structural judge's, metric by metric.
+///
+/// A failed judging never reads as a low score. Where the structural judge scored the metric, its
+/// score stands and says that the LLM judge failed; elsewhere the metric is not scored (no score,
+/// the error kept), so the profile's total leaves it out and gives no verdict. Either way a
+/// diagnostic names the failure, so an export cannot pass for a judged result.
 pub(super) fn apply(
     metrics: &mut BTreeMap<String, Metric>,
     judged: &BTreeMap<String, JudgeOutcome>,
     pair: &PairInput,
     options: &ScoreOptions,
+    diagnostics: &mut Vec<Diagnostic>,
 ) {
     for (name, outcome) in judged {
         if name == QUALITY {
-            apply_quality(metrics, outcome, pair, options);
+            apply_quality(metrics, outcome, pair, options, diagnostics);
             continue;
         }
         let metric = match outcome {
@@ -156,19 +162,70 @@ pub(super) fn apply(
                     error: None,
                 }
             }
-            Err(error) => options.error(
-                name,
-                error.to_string(),
-                &[
-                    ("generated_sql", &pair.generated_sql),
-                    (
-                        "expected_sql",
-                        pair.expected_sql.as_deref().unwrap_or_default(),
+            Err(error) => {
+                let structural = metrics
+                    .get(name)
+                    .filter(|m| m.score.is_some() && m.error.is_none());
+                let fallback = structural.is_some();
+                diagnostics.push(judge_failed(name, error, fallback));
+                match structural {
+                    Some(structural) => {
+                        let mut metric = structural.clone();
+                        metric.explanation = format!(
+                            "LLM judge failed ({error}); the structural judge's score stands: {}",
+                            metric.explanation
+                        );
+                        if let Some(details) = metric.details.as_object_mut() {
+                            details.insert("llm_judge_error".into(), json!(error.to_string()));
+                        }
+                        metric
+                    }
+                    None => not_scored(
+                        name,
+                        error,
+                        options,
+                        &[
+                            ("generated_sql", &pair.generated_sql),
+                            (
+                                "expected_sql",
+                                pair.expected_sql.as_deref().unwrap_or_default(),
+                            ),
+                        ],
                     ),
-                ],
-            ),
+                }
+            }
         };
         metrics.insert(name.clone(), metric);
+    }
+}
+
+/// A metric the failed LLM judge was to score: no score, and the reason.
+fn not_scored(
+    name: &str,
+    error: &ReplyError,
+    options: &ScoreOptions,
+    inputs: &[(&str, &str)],
+) -> Metric {
+    let mut metric = options.error(name, error.to_string(), inputs);
+    metric.score = None;
+    metric.passed = None;
+    metric.explanation = format!("Not scored: the LLM judge failed ({error})");
+    metric
+}
+
+fn judge_failed(name: &str, error: &ReplyError, fallback: bool) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        source: Source::LlmJudge,
+        message: if fallback {
+            format!(
+                "The LLM judge failed for {name} ({error}); the structural judge's score is used"
+            )
+        } else {
+            format!("The LLM judge failed for {name} ({error}); {name} is not scored")
+        },
+        line: None,
+        column: None,
     }
 }
 
@@ -178,7 +235,11 @@ fn apply_quality(
     outcome: &JudgeOutcome,
     pair: &PairInput,
     options: &ScoreOptions,
+    diagnostics: &mut Vec<Diagnostic>,
 ) {
+    if let Err(error) = outcome {
+        diagnostics.push(judge_failed("the answer's quality", error, false));
+    }
     for name in QUALITY_METRICS {
         let metric = match outcome {
             Ok(judged) => Metric {
@@ -188,9 +249,10 @@ fn apply_quality(
                 details: judged.details(),
                 error: None,
             },
-            Err(error) => options.error(
+            Err(error) => not_scored(
                 name,
-                error.to_string(),
+                error,
+                options,
                 &[("answer", pair.answer.as_deref().unwrap_or_default())],
             ),
         };

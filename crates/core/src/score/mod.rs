@@ -162,7 +162,7 @@ pub fn score_pair_judged(
     if let Some(workflow) = &pair.workflow {
         metrics.insert("workflow".into(), workflow_metric(workflow));
     }
-    llm::apply(&mut metrics, judged, pair, options);
+    llm::apply(&mut metrics, judged, pair, options, &mut diagnostics);
     let executed = result_metrics::add(&mut metrics, pair, &profile, options);
     let profile_result = profiles::apply(&profile, &metrics, executed);
 
@@ -172,6 +172,7 @@ pub fn score_pair_judged(
         language,
         dialect,
         identical,
+        unsafe_query: metrics.get("safety").and_then(|m| m.score) == Some(0.0),
         executed,
         generated: generated.report(),
         expected: expected.as_ref().map(Analysis::report),

@@ -199,14 +199,16 @@ fn safety(pair: &PairInput, generated: &Analysis, options: &ScoreOptions) -> Met
         ),
         Language::Kql => crate::kql::check_read_only(&pair.generated_sql, options.limits.max_bytes),
     };
+    let explanation = match (report.violations.first(), report.warnings.first()) {
+        (Some(violation), _) => violation.reason.clone(),
+        (None, Some(warning)) => format!("Read-only query; warning: {}", warning.reason),
+        (None, None) => "Read-only query".to_string(),
+    };
     Metric {
         score: Some(if report.safe { 1.0 } else { 0.0 }),
         passed: Some(report.safe),
-        explanation: report
-            .violations
-            .first()
-            .map_or_else(|| "Read-only query".to_string(), |v| v.reason.clone()),
-        details: json!({ "violations": report.violations }),
+        explanation,
+        details: json!({ "violations": report.violations, "warnings": report.warnings }),
         error: None,
     }
 }

@@ -74,18 +74,38 @@ pub fn add(
             },
         );
     }
-    if let (Some(kind), Some(generated)) = (pair.expected_answer_type, &pair.generated_result) {
-        let verdict = datatype_validity(kind, generated);
-        metrics.insert(
-            "datatype".into(),
-            Metric {
-                score: Some(verdict.score),
-                passed: Some(verdict.valid),
-                explanation: verdict.explanation,
-                details: json!({ "expected_answer_type": kind }),
-                error: None,
-            },
-        );
+    match (pair.expected_answer_type, &pair.generated_result) {
+        (Some(kind), Some(generated)) => {
+            let verdict = datatype_validity(kind, generated);
+            metrics.insert(
+                "datatype".into(),
+                Metric {
+                    score: Some(verdict.score),
+                    passed: Some(verdict.valid),
+                    explanation: verdict.explanation,
+                    details: json!({ "expected_answer_type": kind }),
+                    error: None,
+                },
+            );
+        }
+        // One rule for every entry point: a run's record stores 0.0 for a type nobody named
+        // (its final score is the weighted sum of its stored parts), so the scorecard counts
+        // the same 0.0 rather than withholding the verdict.
+        (None, Some(_)) if profile.weights.contains_key("datatype") => {
+            metrics.insert(
+                "datatype".into(),
+                Metric {
+                    score: Some(0.0),
+                    passed: Some(false),
+                    explanation: "Not scored: no expected_answer_type to check the result \
+                                  against; counts as 0.0"
+                        .to_string(),
+                    details: serde_json::Value::Null,
+                    error: None,
+                },
+            );
+        }
+        _ => {}
     }
     executed
 }

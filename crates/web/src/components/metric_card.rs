@@ -145,6 +145,13 @@ fn details(name: &str, details: &Value) -> Html {
         {
             list(&details["violations"], Some("reason"))
         }
+        "safety"
+            if details["warnings"]
+                .as_array()
+                .is_some_and(|v| !v.is_empty()) =>
+        {
+            list(&details["warnings"], Some("reason"))
+        }
         "results_match" | "execution" if details.get("mode").is_some() => {
             let number = |key: &str| {
                 details[key]

@@ -217,6 +217,15 @@ pub fn PlaygroundView(props: &Props) -> Html {
                 if let Some(executed) = &*executed {
                     <QueryResults executed={executed.clone()} />
                 }
+                if db.is_loaded() && (!state.expected_result.trim().is_empty() || !state.generated_result.trim().is_empty()) {
+                    <p class="notice" role="status" data-testid="typed-results-win">
+                        { format!(
+                            "The scores use the {} given in Results below (typed, or carried by the link), not the loaded database's. Clear {} to score the database's results.",
+                            given_results(&state.expected_result, &state.generated_result),
+                            if state.expected_result.trim().is_empty() || state.generated_result.trim().is_empty() { "it" } else { "them" }
+                        ) }
+                    </p>
+                }
                 if !db.is_loaded() && state.language == Language::Sql {
                     <EquivalencePanel
                         report={checked.as_ref().as_ref().map(|c| c.report.clone())}
@@ -263,8 +272,9 @@ pub fn PlaygroundView(props: &Props) -> Html {
                             }
                         </p>
                         { judge_status(&judge, run.as_deref(), { let armed = armed.clone(); Callback::from(move |_| armed.set(true)) }) }
+                        { judge_failure(run.as_deref(), &judged_settings.base_url) }
                         if let Some(result) = &card.profile {
-                            <ProfileSummary result={result.clone()} />
+                            <ProfileSummary result={result.clone()} unsafe_query={card.unsafe_query} />
                         }
                         <div class="metrics">
                             { for ordered_metrics(&card).into_iter().map(|(name, weight)| html! {
@@ -379,6 +389,42 @@ fn judge_status(status: &JudgeStatus, run: Option<&JudgeRun>, ask: Callback<Mous
         (_, None) => "Asking the LLM judge…".to_string(),
     };
     html! { <p class="judge-status note" role="status" data-testid="judge-status">{ text }</p> }
+}
+
+/// A banner when judgings failed: which endpoint, what error, and what scored instead. The
+/// scorecard says the same in its diagnostics, so a download carries it too.
+fn judge_failure(run: Option<&JudgeRun>, endpoint: &str) -> Html {
+    let Some(run) = run else { return html! {} };
+    let failed: Vec<(&String, String)> = run
+        .outcomes
+        .iter()
+        .filter_map(|(metric, outcome)| outcome.as_ref().err().map(|e| (metric, e.to_string())))
+        .collect();
+    let Some((_, first)) = failed.first() else {
+        return html! {};
+    };
+    let metrics: Vec<String> = failed
+        .iter()
+        .map(|(m, _)| super::metric_card::title(m).to_lowercase())
+        .collect();
+    html! {
+        <div class="banner error" role="alert" data-testid="judge-failure">
+            <strong>{ format!("The LLM judge at {endpoint} failed: {first}.") }</strong>
+            { format!(
+                " Not judged by the LLM: {}. The structural judge's score stands where it has one; anything else is not scored and the total leaves it out. Fix the endpoint or turn the LLM judge off in the settings.",
+                metrics.join(", ")
+            ) }
+        </div>
+    }
+}
+
+/// Which results were given by hand: `expected result`, `generated result` or both.
+fn given_results(expected: &str, generated: &str) -> &'static str {
+    match (expected.trim().is_empty(), generated.trim().is_empty()) {
+        (false, false) => "expected and generated results",
+        (false, true) => "expected result",
+        _ => "generated result",
+    }
 }
 
 /// `1 call`, `2 calls`.

@@ -6,6 +6,9 @@ use super::metric_card::title;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub result: ProfileResult,
+    /// The generated query is not read-only: marked UNSAFE beside the verdict.
+    #[prop_or_default]
+    pub unsafe_query: bool,
 }
 
 /// The profile's total, verdict and formula.
@@ -37,6 +40,12 @@ pub fn ProfileSummary(props: &Props) -> Html {
                     { result.total.map_or_else(|| "—".to_string(), |t| format!("{t:.2}")) }
                 </output>
                 <span class={class} data-testid="profile-verdict">{ verdict }</span>
+                if props.unsafe_query {
+                    <span class="badge fail" data-testid="unsafe-badge"
+                        title="The generated query is not read-only: it fails whatever it scores">
+                        { "UNSAFE" }
+                    </span>
+                }
             </header>
             <p class="explanation" data-testid="profile-explanation">{ result.explanation.clone() }</p>
             <p class="formula">{ formula.join(" + ") }</p>

@@ -77,7 +77,14 @@ pub fn TestDetail(props: &Props) -> Html {
                 <div><h3>{ "Actual results" }</h3>{ result_view(r.actual_results.as_ref()) }</div>
             </div>
             if let Some(q) = &r.qas_evaluation {
-                <h3>{ format!("Final {:.2}: {}", q.final_score, if q.passed { "PASS" } else { "FAIL" }) }</h3>
+                <h3>
+                    { format!("Final {:.2}: {}", q.final_score, if q.passed { "PASS" } else { "FAIL" }) }
+                    if r.is_unsafe() {
+                        { " " }
+                        <span class="badge fail" data-testid="detail-unsafe"
+                            title="The generated query is not read-only: it fails whatever it scores">{ "UNSAFE" }</span>
+                    }
+                </h3>
                 <ul class="explanations" data-testid="detail-explanations">
                     <li>{ format!("Semantic {:.2}: {}", q.semantic_score, q.breakdown.semantic_explanation) }</li>
                     <li>{ format!("Execution {:.2}: {}", q.execution_score, q.breakdown.execution_explanation) }</li>

@@ -70,6 +70,7 @@ fn text(record: &EvaluationRecord, column: Column) -> String {
         Column::Agent => record.agent_used.clone().unwrap_or_default(),
         Column::Difficulty => record.difficulty.clone().unwrap_or_default(),
         Column::Result => match record.passed() {
+            Some(false) if record.is_unsafe() => "FAIL · UNSAFE".into(),
             Some(true) => "PASS".into(),
             Some(false) => "FAIL".into(),
             None => "—".into(),

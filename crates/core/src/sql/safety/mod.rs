@@ -3,8 +3,10 @@
 //!
 //! A query passes when it is exactly one statement, a query, that reads: no DDL, DML, DCL,
 //! transaction or session statements, no data-modifying CTEs, no `SELECT ... INTO`, no locking
-//! reads, and no call to a function that sleeps, touches files, runs programs or reaches other
-//! servers. Text that does not parse fails: what cannot be read cannot be trusted.
+//! reads, and no call to a function with side effects (`functions`: stalling the server, files,
+//! programs, other servers, the session, administration, writes, SQL given as text). Text that
+//! does not parse fails: what cannot be read cannot be trusted. Injection shapes in a query that
+//! passes are reported as warnings (`injection`).
 
 use std::ops::ControlFlow;
 
@@ -14,6 +16,11 @@ use sqlparser::ast::{
 };
 
 use super::{ParseLimits, SqlDialect, parse};
+
+mod functions;
+mod injection;
+
+use functions::Position;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -35,6 +42,10 @@ pub enum ViolationKind {
     ProgramExecution,
     /// A KQL management command.
     ManagementCommand,
+    /// A warning: a condition made always true (`OR '1'='1'`).
+    Tautology,
+    /// A warning: query text cut off by a trailing comment.
+    CommentedOutCode,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,6 +58,9 @@ pub struct Violation {
 pub struct SafetyReport {
     pub safe: bool,
     pub violations: Vec<Violation>,
+    /// Injection shapes in a query that writes nothing (see `injection`): reported, not failed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Violation>,
 }
 
 /// Checks `sql` against the read-only policy.
@@ -79,13 +93,16 @@ pub fn check_read_only(sql: &str, dialect: SqlDialect, limits: ParseLimits) -> S
     for statement in &statements {
         let _ = statement.visit(&mut checker);
     }
-    report(checker.violations)
+    let mut report = report(checker.violations);
+    report.warnings = injection::warnings(sql, dialect, &statements);
+    report
 }
 
 fn report(violations: Vec<Violation>) -> SafetyReport {
     SafetyReport {
         safe: violations.is_empty(),
         violations,
+        warnings: Vec::new(),
     }
 }
 
@@ -107,24 +124,16 @@ impl Checker {
         }
     }
 
-    fn check_function(&mut self, name: &ObjectName) {
+    fn check_function(&mut self, name: &ObjectName, position: Position) {
         let full = name
             .to_string()
             .to_lowercase()
             .replace(['"', '`', '[', ']'], "");
-        let last = full.rsplit('.').next().unwrap_or_default().to_string();
-        for rule in DANGEROUS {
-            let dialect_applies = rule.dialects.is_empty()
-                || self.dialect == SqlDialect::Generic
-                || rule.dialects.contains(&self.dialect);
-            let matches = rule.names.iter().any(|n| *n == last || *n == full)
-                || rule.prefix.is_some_and(|p| last.starts_with(p));
-            if dialect_applies && matches {
-                self.flag(
-                    ViolationKind::DangerousFunction,
-                    format!("Calls {full}(), which {}", rule.why),
-                );
-            }
+        if let Some(class) = functions::side_effect(&full, self.dialect, position) {
+            self.flag(
+                ViolationKind::DangerousFunction,
+                format!("Calls {full}(), which {}", class.why()),
+            );
         }
     }
 }
@@ -232,7 +241,7 @@ impl Visitor for Checker {
 
     fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
         if let Expr::Function(function) = expr {
-            self.check_function(&function.name);
+            self.check_function(&function.name, Position::Anywhere);
         }
         ControlFlow::Continue(())
     }
@@ -244,136 +253,12 @@ impl Visitor for Checker {
                 args: Some(_),
                 ..
             }
-            | TableFactor::Function { name, .. } => self.check_function(name),
+            | TableFactor::Function { name, .. } => self.check_function(name, Position::Table),
             _ => {}
         }
         ControlFlow::Continue(())
     }
 }
-
-struct Rule {
-    names: &'static [&'static str],
-    prefix: Option<&'static str>,
-    /// Where the function exists; empty means everywhere.
-    dialects: &'static [SqlDialect],
-    why: &'static str,
-}
-
-use SqlDialect::{Bigquery, Duckdb, Mssql, Mysql, Postgres, Snowflake, Sqlite};
-
-const DANGEROUS: &[Rule] = &[
-    Rule {
-        names: &["sleep", "benchmark"],
-        prefix: None,
-        dialects: &[Mysql],
-        why: "stalls the server (a timing attack)",
-    },
-    Rule {
-        names: &["pg_sleep", "pg_sleep_for", "pg_sleep_until"],
-        prefix: None,
-        dialects: &[Postgres],
-        why: "stalls the server (a timing attack)",
-    },
-    Rule {
-        names: &["dbms_lock.sleep", "dbms_session.sleep"],
-        prefix: None,
-        dialects: &[],
-        why: "stalls the server (a timing attack)",
-    },
-    Rule {
-        names: &["system$wait"],
-        prefix: None,
-        dialects: &[Snowflake],
-        why: "stalls the server (a timing attack)",
-    },
-    Rule {
-        names: &["load_file"],
-        prefix: None,
-        dialects: &[Mysql],
-        why: "reads files on the server",
-    },
-    Rule {
-        names: &[
-            "pg_read_file",
-            "pg_read_binary_file",
-            "pg_ls_dir",
-            "pg_stat_file",
-            "lo_import",
-            "lo_export",
-            "pg_ls_logdir",
-            "pg_ls_waldir",
-        ],
-        prefix: None,
-        dialects: &[Postgres],
-        why: "reads or writes files on the server",
-    },
-    Rule {
-        names: &["readfile", "writefile", "fsdir", "edit", "load_extension"],
-        prefix: None,
-        dialects: &[Sqlite],
-        why: "touches files or loads native code",
-    },
-    Rule {
-        names: &[
-            "read_csv",
-            "read_csv_auto",
-            "read_parquet",
-            "read_json",
-            "read_json_auto",
-            "read_ndjson",
-            "read_text",
-            "read_blob",
-            "glob",
-            "parquet_scan",
-            "sqlite_scan",
-            "postgres_scan",
-            "mysql_scan",
-        ],
-        prefix: None,
-        dialects: &[Duckdb],
-        why: "reads files or other databases",
-    },
-    Rule {
-        names: &[
-            "xp_cmdshell",
-            "xp_dirtree",
-            "xp_fileexist",
-            "xp_regread",
-            "sp_oacreate",
-            "sp_execute_external_script",
-            "openrowset",
-            "opendatasource",
-            "openquery",
-            "openxml",
-        ],
-        prefix: None,
-        dialects: &[Mssql],
-        why: "runs commands, touches files or reaches other servers",
-    },
-    Rule {
-        names: &[
-            "dblink",
-            "dblink_exec",
-            "dblink_connect",
-            "dblink_send_query",
-        ],
-        prefix: None,
-        dialects: &[Postgres],
-        why: "queries another server (dblink)",
-    },
-    Rule {
-        names: &["external_query"],
-        prefix: None,
-        dialects: &[Bigquery],
-        why: "queries another server",
-    },
-    Rule {
-        names: &[],
-        prefix: Some("system$"),
-        dialects: &[Snowflake],
-        why: "is a Snowflake system function",
-    },
-];
 
 #[cfg(test)]
 mod tests {
