@@ -1,7 +1,9 @@
 // Trunk post-build hook: adds the Content Security Policy to the built index.html. Trunk writes
 // an inline module script that loads the app; the policy allows exactly that script by its hash,
-// the app's own files, WebAssembly, and network calls only over HTTPS or to this machine (the LLM
-// judge the user configures and a `?run=` URL; the app itself calls nothing else).
+// the app's own files, WebAssembly, and network calls only to what the LLM judge settings offer:
+// the presets' hosts, Langfuse and this machine (self-hosted models), plus the hosts listed in
+// QEVAL_CONNECT_SRC at build time (space-separated). The app itself calls nothing else; the
+// settings panel reads this list and says when an endpoint is outside it.
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,6 +16,17 @@ const hashes = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script
   ([, body]) => `'sha256-${createHash("sha256").update(body, "utf8").digest("base64")}'`,
 );
 if (hashes.length === 0) throw new Error("no inline script found in index.html");
+/** Hosts added at build time; each must be an origin (`https://llm.example.com[:port]`). */
+function extraSources() {
+  const extra = (process.env.QEVAL_CONNECT_SRC ?? "").split(/\s+/).filter(Boolean);
+  for (const source of extra) {
+    if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:(\d+|\*))?$/.test(source)) {
+      throw new Error(`csp.mjs: QEVAL_CONNECT_SRC entry ${JSON.stringify(source)} is not an origin such as https://llm.example.com`);
+    }
+  }
+  return extra;
+}
+
 const policy = [
   "default-src 'none'",
   `script-src 'self' ${hashes.join(" ")} 'wasm-unsafe-eval'`,
@@ -22,7 +35,19 @@ const policy = [
   // (Yew escapes all of it), so allowing them admits no data.
   "style-src-attr 'unsafe-inline'",
   "img-src 'self' data:",
-  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
+  [
+    "connect-src 'self'",
+    "https://api.openai.com",
+    "https://*.openai.azure.com",
+    "https://openrouter.ai",
+    "https://api.anthropic.com",
+    "https://generativelanguage.googleapis.com",
+    "https://cloud.langfuse.com",
+    "https://*.cloud.langfuse.com",
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    ...extraSources(),
+  ].join(" "),
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");

@@ -37,3 +37,28 @@ test("the built page carries the policy", async () => {
   const html = await readFile(join(dist, "index.html"), "utf8");
   assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
 });
+
+test("network calls are narrowed to the judge presets' hosts, Langfuse and this machine", async () => {
+  const html = await readFile(join(dist, "index.html"), "utf8");
+  const connect = html.match(/connect-src ([^;"]*)/)[1].split(" ");
+  assert.ok(!connect.includes("https:"), `no bare https: in ${connect}`);
+  for (const host of ["'self'", "https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com", "https://cloud.langfuse.com", "http://localhost:*"]) {
+    assert.ok(connect.includes(host), `${host} in ${connect}`);
+  }
+});
+
+test("QEVAL_CONNECT_SRC adds an origin at build time, and anything else fails the build", async () => {
+  const page = '<html><head><meta charset="utf-8" /><script type="module">go()</script></head></html>';
+  process.env.QEVAL_CONNECT_SRC = "https://llm.example.com:8443";
+  try {
+    const added = await runHook(page);
+    assert.ok(added.ok, added.message);
+    assert.match(added.html, /connect-src [^;]* https:\/\/llm\.example\.com:8443/);
+    process.env.QEVAL_CONNECT_SRC = "https:";
+    const refused = await runHook(page);
+    assert.equal(refused.ok, false);
+    assert.match(refused.message, /is not an origin/);
+  } finally {
+    delete process.env.QEVAL_CONNECT_SRC;
+  }
+});

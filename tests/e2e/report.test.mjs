@@ -116,6 +116,9 @@ test("the exported static report opens from file:// in a fresh browser with the 
   await page.click("#try-example");
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
   const html = await download(page, "#export-report");
+  // The export carries its own policy: nothing runs but its one script, nothing is fetched.
+  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; [^"]*script-src 'sha256-/);
+  assert.doesNotMatch(html, /connect-src/, "no network source: default-src 'none' covers fetches");
   const dir = await mkdtemp(join(tmpdir(), "qeval-export-"));
   const file = join(dir, "report.html");
   await writeFile(file, html);
@@ -193,8 +196,61 @@ test("two runs compared: newly failing and newly passing by test id", async () =
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
 });
 
-test("?run= opens a hosted evaluation-results.jsonl", async () => {
+test("?run= on this page's own origin opens at once and names its host", async () => {
   const page = await reportPage(`?run=${encodeURIComponent("example-run/run-2026-11-20T14-30-00/evaluation-results.jsonl")}`);
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
-  await waitForText(page, "[data-testid=load-status]", /^run-2026-11-20T14-30-00:/);
+  await waitForText(page, "[data-testid=load-status]", /^run-2026-11-20T14-30-00 \(from 127\.0\.0\.1:\d+\): /);
+  assert.equal(await page.locator("[data-testid=run-confirm]").count(), 0, "no question for its own origin");
+});
+
+/** Another origin serving runs (CORS open): `/run/evaluation-results.jsonl`, and `/huge.jsonl`,
+ * which announces 300 MB and sends a little of it. */
+async function otherOrigin() {
+  const records = await readFile(join(RUN, "evaluation-results.jsonl"));
+  const { createServer } = await import("node:http");
+  const requests = [];
+  const other = createServer((req, res) => {
+    requests.push(req.url);
+    const headers = { "access-control-allow-origin": "*", "content-type": "application/x-ndjson" };
+    if (req.url === "/run/evaluation-results.jsonl") {
+      res.writeHead(200, { ...headers, "content-length": records.length });
+      res.end(records);
+    } else if (req.url === "/huge.jsonl") {
+      res.writeHead(200, { ...headers, "content-length": 300 * 1024 * 1024 });
+      res.write("{}\n");
+      setTimeout(() => res.destroy(), 2_000);
+    } else {
+      res.writeHead(404, headers).end();
+    }
+  });
+  await new Promise((done) => other.listen(0, "127.0.0.1", done));
+  // localhost names the same machine under another origin than the page's 127.0.0.1.
+  const url = `http://localhost:${other.address().port}`;
+  return { url, requests, close: () => new Promise((done) => other.close(done)) };
+}
+
+test("?run= on another origin asks first, names the host, and a file over the cap is refused", async () => {
+  const other = await otherOrigin();
+  try {
+    const page = await reportPage(`?run=${encodeURIComponent(`${other.url}/run/evaluation-results.jsonl`)}`);
+    const host = new URL(other.url).host;
+    await waitForText(page, "[data-testid=run-confirm]", new RegExp(`load a run from ${host}, another site`));
+    assert.deepEqual(other.requests, [], "nothing fetched before the user agrees");
+    await page.click("#run-confirm-load");
+    await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+    await waitForText(page, "[data-testid=load-status]", new RegExp(`^run \\(from ${host}\\): 34 lines read`));
+
+    const huge = await reportPage(`?run=${encodeURIComponent(`${other.url}/huge.jsonl`)}`);
+    await huge.click("#run-confirm-load");
+    await waitForText(huge, "[data-testid=load-problem]", /is 315 MB; a link can load at most 210 MB/);
+
+    const declined = await reportPage(`?run=${encodeURIComponent(`${other.url}/run/evaluation-results.jsonl`)}`);
+    const before = other.requests.length;
+    await declined.click("#run-confirm-cancel");
+    assert.equal(await declined.locator("[data-testid=run-confirm]").count(), 0);
+    assert.equal(other.requests.length, before, "declined: no request");
+    assert.deepEqual([...page.errors, ...huge.errors, ...declined.errors], []);
+  } finally {
+    await other.close();
+  }
 });

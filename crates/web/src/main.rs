@@ -3,6 +3,7 @@
 
 mod app;
 mod components;
+mod connect_policy;
 mod download;
 mod execution;
 mod hooks;

@@ -14,7 +14,7 @@ use crate::download::save;
 use crate::execution::LoadedDb;
 use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check};
 use crate::judge::{JudgeSettings, VerdictCache};
-use crate::report::load::{Source, fetched, read_run};
+use crate::report::load::{MAX_FETCHED_BYTES, Source, fetched, read_run};
 use crate::report::score::{jsonl, score_run};
 use crate::report::{LoadedRun, Shared};
 
@@ -33,8 +33,20 @@ pub struct Props {
 #[derive(Debug, Clone, PartialEq)]
 enum Work {
     Idle,
-    Loading { done: f64, total: f64 },
-    Scoring { done: usize, total: usize },
+    Loading {
+        done: f64,
+        total: f64,
+    },
+    /// Downloading a linked run from `host`; `total` is 0 when the server does not say.
+    Fetching {
+        done: f64,
+        total: f64,
+        host: String,
+    },
+    Scoring {
+        done: usize,
+        total: usize,
+    },
 }
 
 /// Which run a load is for.
@@ -99,26 +111,83 @@ pub fn ReportView(props: &Props) -> Html {
             });
         })
     };
+    // A link to a run elsewhere is only followed once the user agrees: the page shows which
+    // host, and loads nothing from another site on its own.
+    let pending = use_state(|| None::<String>);
+    // Where the shown run came from, when a link loaded it.
+    let fetched_from = use_state(|| None::<String>);
     let fetch = {
-        let (load, problem) = (load.clone(), problem.clone());
+        let (load, problem, work) = (load.clone(), problem.clone(), work.clone());
+        let fetched_from = fetched_from.clone();
         Callback::from(move |url: String| {
-            let (load, problem) = (load.clone(), problem.clone());
+            let (load, problem, work) = (load.clone(), problem.clone(), work.clone());
+            let fetched_from = fetched_from.clone();
+            problem.set(None);
+            let host = host_of(&url);
             spawn_local(async move {
-                match fetched(&url).await {
-                    Ok(sources) => load.emit((Slot::Main, run_name(&url), sources)),
+                let progress = {
+                    let work = work.clone();
+                    let host = host.clone();
+                    Rc::new(move |done: f64, total: f64| {
+                        work.set(Work::Fetching {
+                            done,
+                            total,
+                            host: host.clone(),
+                        });
+                    }) as Rc<dyn Fn(f64, f64)>
+                };
+                progress(0.0, 0.0);
+                let result = fetched(&url, progress).await;
+                work.set(Work::Idle);
+                match result {
+                    Ok(sources) => {
+                        fetched_from.set(Some(host_of(&url)));
+                        load.emit((Slot::Main, run_name(&url), sources));
+                    }
                     Err(err) => problem.set(Some(err)),
                 }
             });
         })
     };
     {
-        let fetch = fetch.clone();
+        let (fetch, pending) = (fetch.clone(), pending.clone());
         use_effect_with((), move |()| {
             if let Some(url) = run_parameter() {
-                fetch.emit(url);
+                if is_same_origin(&url) {
+                    fetch.emit(url);
+                } else {
+                    pending.set(Some(url));
+                }
             }
         });
     }
+    let confirm_view = match &*pending {
+        None => html! {},
+        Some(url) => {
+            let accept = {
+                let (fetch, pending, url) = (fetch.clone(), pending.clone(), url.clone());
+                Callback::from(move |_| {
+                    pending.set(None);
+                    fetch.emit(url.clone());
+                })
+            };
+            let decline = {
+                let pending = pending.clone();
+                Callback::from(move |_| pending.set(None))
+            };
+            html! {
+                <div class="banner" role="alertdialog" aria-labelledby="run-confirm-text" data-testid="run-confirm">
+                    <p id="run-confirm-text">
+                        { format!("This link asks to load a run from {}, another site than this page. Its records are shown as text and never run; at most {:.0} MB is read. Load it?", host_of(url), MAX_FETCHED_BYTES / 1e6) }
+                    </p>
+                    <p class="note">{ url.clone() }</p>
+                    <button type="button" id="run-confirm-load" onclick={accept}>{ format!("Load from {}", host_of(url)) }</button>
+                    { " " }
+                    <button type="button" id="run-confirm-cancel" onclick={decline}>{ "Cancel" }</button>
+                </div>
+            }
+        }
+    };
     let on_score = {
         let (run, work, cancel, settings, profile) = (
             run.clone(),
@@ -200,16 +269,23 @@ pub fn ReportView(props: &Props) -> Html {
             <RunLoader
                 id="run"
                 label="Drop a run folder here (evaluation-results.jsonl, or test-results.jsonl with its questions file), or pick its files."
-                on_sources={load.reform(|(name, sources)| (Slot::Main, name, sources))}
+                on_sources={{
+                    let fetched_from = fetched_from.clone();
+                    load.reform(move |(name, sources)| {
+                        fetched_from.set(None);
+                        (Slot::Main, name, sources)
+                    })
+                }}
                 on_example={Some(fetch.reform(|()| EXAMPLE.to_string()))}
             />
+            { confirm_view }
             { progress_view(&work, on_cancel) }
             if let Some(problem) = &*problem {
                 <p class="notice" role="alert" data-testid="load-problem">{ problem.clone() }</p>
             }
             if let Some(loaded) = &*run {
                 <p class="note" data-testid="load-status">
-                    { format!("{}: {} lines read: {} records, {} rejected ({})", loaded.name, loaded.lines_read, loaded.records.len().max(loaded.raw.as_ref().map_or(0, |r| r.tests.len())), loaded.rejected.len(), loaded.files.join(", ")) }
+                    { format!("{}{}: {} lines read: {} records, {} rejected ({})", loaded.name, fetched_from.as_ref().map_or(String::new(), |host| format!(" (from {host})")), loaded.lines_read, loaded.records.len().max(loaded.raw.as_ref().map_or(0, |r| r.tests.len())), loaded.rejected.len(), loaded.files.join(", ")) }
                 </p>
                 if !loaded.rejected.is_empty() {
                     <section class="rejected" data-testid="rejected-lines">
@@ -286,6 +362,26 @@ fn progress_view(work: &Work, on_cancel: Callback<MouseEvent>) -> Html {
                 <span class="note">{ format!("Reading {:.1} of {:.1} MB", done / 1e6, total / 1e6) }</span>
             </div>
         },
+        Work::Fetching {
+            done,
+            total,
+            ref host,
+        } => html! {
+            <div class="row" data-testid="progress">
+                if total > 0.0 {
+                    <progress max={total.to_string()} value={done.to_string()}></progress>
+                } else {
+                    <progress></progress>
+                }
+                <span class="note">{
+                    if total > 0.0 {
+                        format!("Downloading from {host}: {:.1} of {:.1} MB", done / 1e6, total / 1e6)
+                    } else {
+                        format!("Downloading from {host}: {:.1} MB", done / 1e6)
+                    }
+                }</span>
+            </div>
+        },
         Work::Scoring { done, total } => html! {
             <div class="row" data-testid="progress">
                 <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
@@ -330,6 +426,31 @@ fn run_parameter() -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     params.get("run").filter(|u| !u.trim().is_empty())
+}
+
+/// The page's own location.
+fn page_href() -> Option<String> {
+    web_sys::window()?.location().href().ok()
+}
+
+/// The host a link points at (`data.example.com`), or this page's when it is relative.
+fn host_of(url: &str) -> String {
+    page_href()
+        .and_then(|page| web_sys::Url::new_with_base(url, &page).ok())
+        .map_or_else(|| url.to_string(), |u| u.host())
+}
+
+/// Whether `url` is on this page's own origin (a relative link is).
+fn is_same_origin(url: &str) -> bool {
+    page_href().is_some_and(|page| {
+        let (Ok(target), Ok(here)) = (
+            web_sys::Url::new_with_base(url, &page),
+            web_sys::Url::new(&page),
+        ) else {
+            return false;
+        };
+        target.origin() == here.origin()
+    })
 }
 
 /// A name for a run fetched from `url`: its folder's name.

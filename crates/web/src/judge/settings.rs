@@ -241,7 +241,7 @@ impl JudgeSettings {
         if self.model.trim().is_empty() {
             return Some("Give the model name.".into());
         }
-        None
+        crate::connect_policy::blocked(self.base_url.trim())
     }
 
     /// The settings saved on this device, or the defaults.

@@ -321,8 +321,15 @@ async fn walk(entry: web_sys::FileSystemEntry, sources: &mut Vec<Source>) {
     }
 }
 
-/// Fetches a hosted records file (`?run=URL`).
-pub async fn fetched(url: &str) -> Result<Vec<Source>, String> {
+/// Largest run a link may load: the page holds the whole file in memory.
+pub const MAX_FETCHED_BYTES: f64 = 200.0 * 1024.0 * 1024.0;
+
+/// Fetches a hosted records file (`?run=URL`), streamed, reporting `(bytes so far, total)`
+/// (total 0 when the server does not say), and refused past [`MAX_FETCHED_BYTES`].
+pub async fn fetched(url: &str, progress: Rc<dyn Fn(f64, f64)>) -> Result<Vec<Source>, String> {
+    if let Some(blocked) = crate::connect_policy::blocked(url) {
+        return Err(blocked);
+    }
     let response = gloo_net::http::Request::get(url)
         .send()
         .await
@@ -334,12 +341,48 @@ pub async fn fetched(url: &str) -> Result<Vec<Source>, String> {
     if !response.ok() {
         return Err(format!("{url} answered HTTP {}", response.status()));
     }
-    let text = response
-        .text()
-        .await
-        .map_err(|e| format!("could not read {url}: {e}"))?;
-    let parts = Array::of1(&JsValue::from_str(&text));
-    let blob = Blob::new_with_str_sequence(&parts).map_err(|e| format!("{e:?}"))?;
+    let too_large = |bytes: f64| {
+        format!(
+            "{url} is {:.0} MB; a link can load at most {:.0} MB. Download the file and drop it here instead.",
+            bytes / 1e6,
+            MAX_FETCHED_BYTES / 1e6
+        )
+    };
+    let total = response
+        .headers()
+        .get("content-length")
+        .and_then(|n| n.trim().parse::<f64>().ok())
+        .unwrap_or(0.0);
+    if total > MAX_FETCHED_BYTES {
+        return Err(too_large(total));
+    }
+    let body = response
+        .body()
+        .ok_or_else(|| format!("{url} sent no body"))?;
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("could not read {url}: {e:?}"))?;
+        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            break;
+        }
+        if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
+            bytes.extend(Uint8Array::new(&value).to_vec());
+        }
+        if bytes.len() as f64 > MAX_FETCHED_BYTES {
+            let _ = reader.cancel();
+            return Err(too_large(bytes.len() as f64));
+        }
+        progress(bytes.len() as f64, total);
+    }
+    let parts = Array::of1(&Uint8Array::from(bytes.as_slice()));
+    let blob = Blob::new_with_u8_array_sequence(&parts).map_err(|e| format!("{e:?}"))?;
     let name = url
         .split('?')
         .next()
