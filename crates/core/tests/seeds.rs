@@ -535,14 +535,16 @@ fn seed_004_an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
         "{names:?}"
     );
 
-    // A failed judging makes all three 0.0 with the error; the workflow still counts.
+    // A failed judging leaves all three not scored, with the error, rather than 0.0: the total
+    // leaves them out and gives no verdict; the workflow still counts.
     let failed = BTreeMap::from([(
         "quality".to_string(),
         Err(ReplyError::Timeout { seconds: 30.0 }),
     )]);
     let card = score_pair_judged(&pair, &options, &failed);
+    assert_eq!(card.profile.as_ref().and_then(|p| p.passed), None);
     for name in ["answer_quality", "factual_correctness", "completeness"] {
-        assert_eq!(metric(&card, name), 0.0);
+        assert_eq!(card.metrics[name].score, None);
         let error = card.metrics[name].error.as_ref().expect("an error");
         assert!(
             error.message.starts_with("LLM judge timeout"),
@@ -567,4 +569,32 @@ fn seed_004_a_workflow_that_misses_a_tool_fails_the_agent_profile() {
     );
     let profile = card.profile.as_ref().expect("a profile result");
     assert_eq!(profile.passed, Some(false), "{}", profile.explanation);
+}
+
+#[test]
+fn a_parse_error_does_not_keep_the_llm_judge_from_reading_the_text() {
+    use qeval_core::score::judge_tasks;
+    for (language, generated, expected) in [
+        (
+            Language::Kql,
+            "Traces | where State hazz \"a\"",
+            "Traces | where State has \"a\"",
+        ),
+        (
+            Language::Sql,
+            "SELEC name FROM users",
+            "SELECT name FROM users",
+        ),
+    ] {
+        let pair = PairInput {
+            generated_sql: generated.into(),
+            expected_sql: Some(expected.into()),
+            language: Some(language),
+            ..PairInput::default()
+        };
+        let tasks = judge_tasks(&pair, &ScoreOptions::default());
+        assert_eq!(tasks.len(), 1, "{generated}: the judge is asked");
+        let shown = tasks[0].input.generated.to_lowercase();
+        assert!(shown.contains("hazz") || shown.contains("selec"), "{shown}");
+    }
 }

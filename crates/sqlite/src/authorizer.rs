@@ -114,6 +114,19 @@ use std::sync::{Arc, Mutex};
 /// What the authorizer last denied, so the error can name it.
 pub type Denied = Arc<Mutex<Option<String>>>;
 
+/// Allows an action, or denies it and records why.
+fn decide(denied: &Denied, refusal: Option<String>) -> Authorization {
+    match refusal {
+        None => Authorization::Allow,
+        Some(reason) => {
+            if let Ok(mut slot) = denied.lock() {
+                *slot = Some(reason);
+            }
+            Authorization::Deny
+        }
+    }
+}
+
 /// The authorizer: allows reading and allowed functions, denies the rest and records what.
 pub fn read_only(
     denied: Denied,
@@ -138,14 +151,48 @@ pub fn read_only(
             }
             other => Some(format!("{other:?} is not a read")),
         };
-        match refusal {
-            None => Authorization::Allow,
-            Some(reason) => {
-                if let Ok(mut slot) = denied.lock() {
-                    *slot = Some(reason);
-                }
-                Authorization::Deny
+        decide(&denied, refusal)
+    }
+}
+
+/// The authorizer while a generated database is built: tables, indexes and views in the main
+/// database, rows inserted into them, `PRAGMA foreign_keys` and allowed functions. No
+/// `ATTACH`, no other pragma, no trigger or virtual table, nothing in another schema.
+pub fn building(
+    denied: Denied,
+) -> impl for<'r> FnMut(AuthContext<'r>) -> Authorization + Send + 'static {
+    move |context| {
+        let in_main = context.database_name.is_none_or(|d| d == "main");
+        let refusal = match context.action {
+            AuthAction::CreateTable { .. }
+            | AuthAction::CreateIndex { .. }
+            | AuthAction::Reindex { .. }
+            | AuthAction::CreateView { .. }
+            | AuthAction::Insert { .. }
+            | AuthAction::Select
+            | AuthAction::Read { .. }
+            | AuthAction::Transaction { .. }
+                if in_main =>
+            {
+                None
             }
-        }
+            // SQLite records a new table by updating its own schema table; a statement cannot
+            // (that needs `PRAGMA writable_schema`, which is refused).
+            AuthAction::Update { table_name, .. } if in_main && table_name == "sqlite_master" => {
+                None
+            }
+            AuthAction::Pragma { pragma_name, .. }
+                if pragma_name.eq_ignore_ascii_case("foreign_keys") =>
+            {
+                None
+            }
+            AuthAction::Function { function_name } => {
+                let name = function_name.to_ascii_lowercase();
+                (!ALLOWED_FUNCTIONS.contains(&name.as_str()))
+                    .then(|| format!("the function {name}() is not on the allow-list"))
+            }
+            other => Some(format!("{other:?} is not part of building a database")),
+        };
+        decide(&denied, refusal)
     }
 }

@@ -127,15 +127,36 @@ impl fmt::Debug for Database {
     }
 }
 
+/// How every connection is opened: no URI filenames, so no text can name a file with options
+/// (`file:/x?mode=rwc`), and no mutex (one thread uses it).
+fn flags() -> OpenFlags {
+    OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+}
+
 /// An empty database in the memdb VFS, which keeps it as one buffer `to_bytes` can copy out.
 fn empty() -> Result<Connection, DbError> {
-    Connection::open_with_flags(
-        "file:qeval?vfs=memdb",
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_URI,
-    )
-    .map_err(failed)
+    let connection =
+        Connection::open_with_flags_and_vfs("qeval", flags(), c"memdb").map_err(failed)?;
+    no_attachments(&connection)?;
+    Ok(connection)
+}
+
+/// An in-memory database for a copy or a generated database.
+fn in_memory() -> Result<Connection, DbError> {
+    let connection = Connection::open_in_memory_with_flags(flags()).map_err(failed)?;
+    no_attachments(&connection)?;
+    Ok(connection)
+}
+
+/// No database can be attached to a connection: `ATTACH` fails with "too many attached
+/// databases", whatever the authorizer allows.
+fn no_attachments(connection: &Connection) -> Result<(), DbError> {
+    connection
+        .set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_ATTACHED, 0)
+        .map(|_| ())
+        .map_err(failed)
 }
 
 fn failed(err: rusqlite::Error) -> DbError {
@@ -150,7 +171,7 @@ impl Database {
                 "not a SQLite database (the file does not start with \"SQLite format 3\")".into(),
             ));
         }
-        let mut connection = Connection::open_in_memory().map_err(failed)?;
+        let mut connection = in_memory()?;
         connection
             .deserialize_read_exact(rusqlite::MAIN_DB, bytes, bytes.len(), true)
             .map_err(failed)?;
@@ -176,13 +197,23 @@ impl Database {
     }
 
     /// A database for test-suite checking, built from a generated script: like `from_script`,
-    /// without reading the schema back (the generator knows it).
+    /// without reading the schema back (the generator knows it). The script comes from a schema
+    /// that may have been read from an untrusted file, so it runs under the build authorizer
+    /// (tables, indexes, views and rows in the main database, nothing else), with no attachments.
     pub fn scratch(script: &str) -> Result<Database, DbError> {
-        let connection = Connection::open_in_memory().map_err(failed)?;
+        let mut connection = in_memory()?;
         limit_lengths(&connection)?;
+        let denied = authorizer::Denied::default();
         connection
-            .execute_batch(script)
-            .map_err(|err| DbError(format!("the script failed: {err}")))?;
+            .authorizer(Some(authorizer::building(denied.clone())))
+            .map_err(failed)?;
+        if let Err(err) = connection.execute_batch(script) {
+            let why = denied.lock().ok().and_then(|d| d.clone());
+            return Err(DbError(match why {
+                Some(why) => format!("the script was refused: {why}"),
+                None => format!("the script failed: {err}"),
+            }));
+        }
         Database::guarded(connection, Vec::new(), Vec::new())
     }
 

@@ -242,3 +242,41 @@ fn a_script_that_attaches_a_file_writes_no_file() {
     let _ = Database::from_script(&script);
     assert!(!target.exists(), "the script wrote {}", target.display());
 }
+
+#[test]
+fn a_generated_database_is_built_under_the_build_authorizer_with_no_attachments() {
+    // What a schema read from a crafted file could smuggle into a generated database's script.
+    for (script, why) in [
+        ("ATTACH ':memory:' AS p", "Attach"),
+        (
+            "CREATE TABLE t (a); CREATE TRIGGER g AFTER INSERT ON t BEGIN SELECT 1; END",
+            "CreateTrigger",
+        ),
+        ("PRAGMA writable_schema = ON", "Pragma"),
+        ("CREATE TEMP TABLE t (a)", "sqlite_temp_master"),
+        ("CREATE TABLE t (a); UPDATE t SET a = 1", "Update"),
+        ("SELECT load_extension('x')", "load_extension"),
+    ] {
+        let err = Database::scratch(script).expect_err(script).to_string();
+        assert!(
+            err.starts_with("the script was refused: ") && err.contains(why),
+            "{script}: {err}"
+        );
+    }
+    // What a generated script is made of still builds.
+    let mut db = Database::scratch(
+        "PRAGMA foreign_keys = OFF; CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE); \
+         CREATE INDEX i ON t (b); INSERT INTO t VALUES (1, 'x'), (2, NULL);",
+    )
+    .expect("a generated database");
+    let out = db
+        .query("SELECT COUNT(*) FROM t", &Limits::default())
+        .expect("query");
+    assert_eq!(out.rows.len(), 1);
+    // A pasted script cannot attach a database either, even one in memory.
+    let err = Database::from_script("ATTACH ':memory:' AS p").expect_err("attach");
+    assert!(
+        err.to_string().contains("too many attached databases"),
+        "{err}"
+    );
+}
