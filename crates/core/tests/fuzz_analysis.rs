@@ -1,6 +1,7 @@
-//! Feeds generated and mutated queries to parse, table extraction and normalization (SQL in every
-//! dialect, and KQL), and random JSON results to reading and every comparison mode, and checks
-//! that nothing panics and a few properties hold.
+//! Feeds generated and mutated queries to parse, table extraction, normalization and the whole
+//! scorecard (SQL in every dialect, and KQL), random JSON results to reading and every comparison
+//! mode, and mutated input files (pairs lines, run records, questions) to the readers the CLI,
+//! qeval-wasm and the page share, and checks that nothing panics and a few properties hold.
 //!
 //! Runs for `QEVAL_FUZZ_SECONDS` (default 2) so the normal test run stays quick;
 //! `cargo xtask fuzz --seconds 300` runs it for five minutes in release mode.
@@ -283,6 +284,61 @@ fn check_results(rng: &mut Rng) {
     let _ = score_pair(&pair, &ScoreOptions::default());
 }
 
+/// One line of each input file users have, valid to start with, then damaged byte by byte.
+const FILE_LINES: &[&str] = &[
+    r#"{"id": 1, "generated_sql": "SELECT a FROM t", "expected_sql": "SELECT a FROM t WHERE b > 1", "generated_result": [{"a": 1}], "expected_result": {"columns": ["a"], "rows": [[1]]}, "expected_answer_type": "table", "dialect": "postgres", "mode": "bag"}"#,
+    r#"{"test_id": "q7", "question": "How many?", "generated_sql": "SELECT COUNT(*) FROM t", "actual_results": [[3]], "error": null, "agent_used": "sql", "difficulty": "easy"}"#,
+    r#"{"test_id": 2, "expected_sql": "Traces | take 5", "generated_sql": "Traces | limit 5", "language": "kql", "qas_evaluation": {"semantic_score": 1, "execution_score": 0.5, "datatype_score": 1, "final_score": 0.8, "passed": true}}"#,
+    r#"{"id": 3, "answer": "Ada", "question": "Who?", "agents_called": ["a"], "agents_should_include": ["a"], "tools_used": [], "expected_tables": ["users", "orders"]}"#,
+];
+
+fn damaged_file(rng: &mut Rng) -> Vec<u8> {
+    let mut text = Vec::new();
+    for _ in 0..1 + rng.below(4) {
+        let mut line = FILE_LINES[rng.below(FILE_LINES.len())].as_bytes().to_vec();
+        for _ in 0..rng.below(4) {
+            if line.is_empty() {
+                break;
+            }
+            let at = rng.below(line.len());
+            match rng.below(3) {
+                0 => {
+                    line.remove(at);
+                }
+                1 => line[at] = rng.next() as u8,
+                _ => line.truncate(at),
+            }
+        }
+        text.extend(line);
+        text.push(b'\n');
+    }
+    text
+}
+
+fn check_files(rng: &mut Rng) {
+    use qeval_core::run::{EvaluationRecord, TestResult, read_questions, read_record_bytes};
+    let bytes = damaged_file(rng);
+    let lines = bytes.split(|b| *b == b'\n').count();
+    let results = read_record_bytes::<TestResult>(&bytes);
+    assert!(
+        results.records.len() + results.rejected.len() <= lines,
+        "no line read twice"
+    );
+    let _ = read_record_bytes::<EvaluationRecord>(&bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let _ = read_questions(&text);
+    for line in text.lines() {
+        if let Ok(pair) = qeval_core::parse_pair_line(line) {
+            let card = score_pair(&pair, &ScoreOptions::default());
+            assert!(
+                card.metrics
+                    .values()
+                    .all(|m| m.score.is_none_or(|s| (0.0..=1.0).contains(&s)))
+            );
+        }
+    }
+}
+
 fn check_kql(text: &str) {
     let pair = PairInput {
         generated_sql: text.to_string(),
@@ -318,6 +374,13 @@ fn analysis_never_panics() {
             let kql = sql.replace(" FROM ", " | where ").replace("SELECT", "T |");
             if catch_unwind(AssertUnwindSafe(|| check_kql(&kql))).is_err() {
                 panic!("input #{inputs} broke the KQL analysis (seed {seed}):\n{kql:?}");
+            }
+            let mut state = Rng(rng.next());
+            if catch_unwind(AssertUnwindSafe(|| check_files(&mut state))).is_err() {
+                panic!(
+                    "input #{inputs} broke an input file reader (seed {seed}, state {})",
+                    state.0
+                );
             }
             let mut state = Rng(rng.next());
             if catch_unwind(AssertUnwindSafe(|| check_results(&mut state))).is_err() {

@@ -27,7 +27,7 @@ commands:
                      build and the browser tests: what CI runs
   dist               build the release web app into dist/ and print its size
   bench              benchmarks, native and wasm (Node), with a summary table
-  fuzz [--seconds N] feed generated and mutated queries to the analysis for N seconds (default 300)
+  fuzz [--seconds N] feed generated and mutated queries, results and files to every entry point for N seconds (default 300)
   corpus             regenerate tests/fixtures/corpus.jsonl, the benchmark and test corpus
 ";
 
@@ -191,24 +191,34 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     Ok(())
 }
 
+/// Fuzzing, split between the two fuzz tests: the analysis, scoring and file readers (qeval-core,
+/// three fifths of the time) and the equivalence check and database loaders (qeval-sqlite). Each
+/// prints how many inputs it ran.
 fn fuzz(steps: &mut Steps, seconds: u64) -> Result<(), String> {
-    steps.run(
-        "fuzz",
-        &format!("{seconds} s of generated and mutated queries"),
-        || {
-            run::cargo()
-                .args([
-                    "test",
-                    "--release",
-                    "-p",
-                    "qeval-core",
-                    "--test",
-                    "fuzz_analysis",
-                    "--",
-                    "--nocapture",
-                ])
-                .env("QEVAL_FUZZ_SECONDS", seconds.to_string())
-                .status_ok("the fuzz run")
-        },
-    )
+    let analysis = seconds * 3 / 5;
+    for (package, test, share) in [
+        ("qeval-core", "fuzz_analysis", analysis),
+        ("qeval-sqlite", "fuzz_equivalence", seconds - analysis),
+    ] {
+        steps.run(
+            &format!("fuzz {package}"),
+            &format!("{share} s of generated and mutated inputs"),
+            || {
+                run::cargo()
+                    .args([
+                        "test",
+                        "--release",
+                        "-p",
+                        package,
+                        "--test",
+                        test,
+                        "--",
+                        "--nocapture",
+                    ])
+                    .env("QEVAL_FUZZ_SECONDS", share.to_string())
+                    .status_ok("the fuzz run")
+            },
+        )?;
+    }
+    Ok(())
 }
