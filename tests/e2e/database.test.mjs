@@ -87,6 +87,14 @@ test("writes, ATTACH, a write in a CTE and an endless recursion are refused or i
   assert.equal(await hash(), before, "the database file's bytes are unchanged");
 });
 
+test("the page runs the same SQLite version as the command line", async () => {
+  const page = await openPage(await browser.newContext(), server.url);
+  await page.locator("#database summary").click();
+  const version = (await page.locator("[data-testid=sqlite-version]").textContent()).trim();
+  const native = execFileSync(CLI, ["--version"]).toString();
+  assert.match(native, new RegExp(`\\(SQLite ${version.replaceAll(".", "\\.")}\\)`), `${native} vs ${version}`);
+});
+
 test("a database built from pasted SQL is queried the same way", async () => {
   const page = await openPage(await browser.newContext(), server.url);
   await page.locator("#database summary").click();

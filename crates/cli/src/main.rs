@@ -9,6 +9,7 @@ mod pool;
 mod progress;
 
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 use output::say;
 use std::process::ExitCode;
@@ -17,13 +18,22 @@ use clap::{Parser, Subcommand, ValueEnum};
 use qeval_core::metrics::TableMatch;
 use qeval_core::sql::SqlDialect;
 
+/// `qeval --version`: ours and the SQLite library's, which the page also shows.
+static LONG_VERSION: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{} (SQLite {})",
+        env!("CARGO_PKG_VERSION"),
+        qeval_sqlite::sqlite_version()
+    )
+});
+
 /// Score LLM-generated SQL and KQL queries against expected ones.
 ///
 /// Exit status: 0 when everything was read and scored, 1 when some input was rejected (the rest is
 /// still scored and printed) or a query failed its check, 2 when the command could not run at all
 /// (bad flags, unreadable file).
 #[derive(Debug, Parser)]
-#[command(name = "qeval", version, about, long_about)]
+#[command(name = "qeval", version, long_version = LONG_VERSION.as_str(), about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

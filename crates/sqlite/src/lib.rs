@@ -20,3 +20,10 @@ pub use equivalence::{
     ShownResult, ShownTable, Verdict, check_equivalence,
 };
 pub use generate::{Cell, TestDatabase, generate};
+
+/// The SQLite library's version (`3.54.1`). The command line and the page are built from the same
+/// SQLite source (`cargo xtask` points the wasm build at the native build's amalgamation), so
+/// they give the same results; each shows this version so that can be checked.
+pub fn sqlite_version() -> &'static str {
+    rusqlite::version()
+}

@@ -238,6 +238,12 @@ pub fn check_equivalence_js(
     to_js(&json)
 }
 
+/// The version of the SQLite library inside this build: the same as `qeval --version` names.
+#[wasm_bindgen(js_name = sqliteVersion)]
+pub fn sqlite_version() -> String {
+    qeval_sqlite::sqlite_version().to_string()
+}
+
 /// Normalizes a query for the exact-match shortcut (case, whitespace, quotes, semicolons).
 #[wasm_bindgen]
 pub fn normalize(sql_text: &str, options: JsValue) -> Result<String, JsError> {

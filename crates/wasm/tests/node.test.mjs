@@ -174,3 +174,11 @@ test("a 60,000-term operator chain is a diagnostic for its pair, not a crash of 
   // The module still works afterwards.
   assert.equal(qeval.scorePair({ generated_sql: "SELECT 1", expected_sql: "SELECT 1" }).identical, true);
 });
+
+test("the same SQLite version as the command line", () => {
+  const cli = resolve(process.env.QEVAL_CLI ?? "../../../target/debug/qeval");
+  const native = execFileSync(cli, ["--version"]).toString();
+  const version = qeval.sqliteVersion();
+  assert.match(version, /^3\.\d+\.\d+$/);
+  assert.match(native, new RegExp(`\\(SQLite ${version.replaceAll(".", "\\.")}\\)`), `${native} vs ${version}`);
+});

@@ -3,6 +3,7 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use crate::root;
 
@@ -34,6 +35,33 @@ pub struct Cmd {
     shown: String,
 }
 
+/// The SQLite amalgamation the native build compiles (libsqlite3-sys's bundled `sqlite3/`
+/// folder). The wasm build is pointed at the same source through sqlite-wasm-rs's
+/// `SQLITE_WASM_RS_SOURCE_DIR`, so the command line and the page run one SQLite version; by
+/// itself sqlite-wasm-rs would compile its own, older copy.
+fn sqlite_source_dir() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let output = Command::new(cargo)
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .current_dir(root())
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .ok()?;
+        let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
+        let manifest = metadata["packages"]
+            .as_array()?
+            .iter()
+            .find(|p| p["name"] == "libsqlite3-sys")?["manifest_path"]
+            .as_str()?
+            .to_string();
+        let dir = Path::new(&manifest).parent()?.join("sqlite3");
+        dir.join("sqlite3.c").is_file().then_some(dir)
+    })
+    .as_deref()
+}
+
 /// A program run from the repository root with the project's tools on PATH.
 pub fn program(name: impl AsRef<OsStr>) -> Cmd {
     let mut command = Command::new(name.as_ref());
@@ -42,6 +70,9 @@ pub fn program(name: impl AsRef<OsStr>) -> Cmd {
         .env("PATH", path_with_tools())
         // Trunk asks the network for newer versions unless told not to.
         .env("TRUNK_SKIP_VERSION_CHECK", "true");
+    if let Some(dir) = sqlite_source_dir() {
+        command.env("SQLITE_WASM_RS_SOURCE_DIR", dir);
+    }
     Cmd {
         command,
         shown: name.as_ref().to_string_lossy().into_owned(),

@@ -87,6 +87,7 @@ pub fn DatabasePanel(props: &Props) -> Html {
             </summary>
             <div class="drop" data-testid="db-drop" ondrop={on_drop} ondragover={Callback::from(|e: DragEvent| e.prevent_default())}>
                 <p>{ "Drop a .sqlite or .db file here, or CSV files (one table each, named after the file, with a header row), or pick them. They stay in this page: nothing is uploaded, and no file is written." }</p>
+                <p class="note">{ "SQLite " }<span data-testid="sqlite-version">{ qeval_sqlite::sqlite_version() }</span>{ ", the same as the qeval command line." }</p>
                 <label class="button">{ "Pick a database or CSV files" }<input id="db-file" type="file" multiple=true accept=".sqlite,.sqlite3,.db,.csv" onchange={on_pick} /></label>
             </div>
             <label class="field"><span>{ "Or build one from SQL (CREATE TABLE and INSERT statements)" }</span>
