@@ -17,7 +17,16 @@ pub fn run(
     let read = |path: &Path| -> Result<_, Failure> {
         read_result_text(&file_text(path)?).map_err(|err| format!("{}: {err}", path.display()))
     };
-    let (expected, generated) = (read(expected)?, read(generated)?);
+    // Both files are read at once: reading is most of the work for large results.
+    let (expected, generated) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| read(generated));
+        let expected = read(expected);
+        let generated = other
+            .join()
+            .unwrap_or_else(|_| Err("reading the generated result failed".to_string()));
+        (expected, generated)
+    });
+    let (expected, generated) = (expected?, generated?);
     let options = CompareOptions {
         mode: args.mode.unwrap_or_default(),
         tolerance: args.tolerance,

@@ -1,6 +1,7 @@
 //! Result sets: reading them from JSON, and comparing an expected one with a generated one.
 
 pub mod compare;
+mod direct;
 mod python;
 mod read;
 pub mod sample;

@@ -42,8 +42,12 @@ fn fail<T>(path: &str, message: impl Into<String>) -> Result<T, ResultError> {
     })
 }
 
-/// Parses JSON text and reads the result set in it.
+/// Parses JSON text and reads the result set in it. The common shapes are read straight from
+/// the text (`direct`); the rest, and every error, through a JSON tree.
 pub fn read_result_text(text: &str) -> Result<ResultSet, ResultError> {
+    if let Some(result) = super::direct::read(text) {
+        return Ok(result);
+    }
     let json: Json = serde_json::from_str(text).map_err(|err| ResultError {
         path: format!("line {}, column {}", err.line(), err.column()),
         message: format!("invalid JSON: {}", strip_position(&err.to_string())),

@@ -1,0 +1,128 @@
+//! Reading JSON results: MB/s of `read_result_text` on generated tables of 8 columns (integers,
+//! short text, decimals, booleans, NULLs) in the three common shapes, at 100k and 1M rows.
+//! Prints a table (median of several runs) and, with `QEVAL_BENCH_OUT=FILE`, writes it as JSON.
+//! `QEVAL_BENCH_MAX_ROWS` caps the sizes (for a quick run).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use qeval_core::results::read_result_text;
+
+/// A generated table as JSON text in `shape`; the values follow a fixed seed.
+fn table(rows: usize, shape: &str) -> String {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let columns = ["id", "name", "price", "k", "cat", "n", "flag", "m"];
+    let mut out = String::with_capacity(rows * 80);
+    let row = |i: usize, r: u64| -> [String; 8] {
+        [
+            i.to_string(),
+            format!("\"name{}\"", r % 1000),
+            format!("{}.{:02}", r % 1000, r % 100),
+            (r % 7).to_string(),
+            format!("\"c{}\"", r % 13),
+            (i * 3).to_string(),
+            r.is_multiple_of(2).to_string(),
+            if i.is_multiple_of(11) {
+                "null".into()
+            } else {
+                (r % 97).to_string()
+            },
+        ]
+    };
+    match shape {
+        "records" => {
+            out.push('[');
+            for i in 0..rows {
+                let values = row(i, next());
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('{');
+                for (c, (name, value)) in columns.iter().zip(values).enumerate() {
+                    if c > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&format!("\"{name}\":{value}"));
+                }
+                out.push('}');
+            }
+            out.push(']');
+        }
+        _ => {
+            let arrays = shape == "arrays";
+            if !arrays {
+                out.push_str("{\"columns\":[\"id\",\"name\",\"price\",\"k\",\"cat\",\"n\",\"flag\",\"m\"],\"rows\":");
+            }
+            out.push('[');
+            for i in 0..rows {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('[');
+                out.push_str(&row(i, next()).join(","));
+                out.push(']');
+            }
+            out.push(']');
+            if !arrays {
+                out.push('}');
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    if std::env::args().any(|arg| arg == "--test") {
+        return;
+    }
+    let max_rows: usize = std::env::var("QEVAL_BENCH_MAX_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    println!(
+        "{:<16} {:>9} {:>8} {:>11} {:>8}",
+        "shape", "rows", "MB", "median ms", "MB/s"
+    );
+    let mut figures = Vec::new();
+    for rows in [100_000usize, 1_000_000]
+        .into_iter()
+        .filter(|r| *r <= max_rows)
+    {
+        for shape in ["arrays", "columns-rows", "records"] {
+            let text = table(rows, shape);
+            let megabytes = text.len() as f64 / 1e6;
+            let runs = if rows >= 1_000_000 { 3 } else { 7 };
+            let mut times: Vec<f64> = (0..runs)
+                .map(|_| {
+                    let started = Instant::now();
+                    let table = read_result_text(black_box(&text)).expect("reads");
+                    let took = started.elapsed().as_secs_f64();
+                    assert_eq!(table.rows.len(), rows);
+                    drop(black_box(table));
+                    took
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            let median = times[times.len() / 2];
+            println!(
+                "{:<16} {:>9} {:>8.1} {:>11.1} {:>8.0}",
+                shape,
+                rows,
+                megabytes,
+                median * 1e3,
+                megabytes / median
+            );
+            figures.push(serde_json::json!({"shape": shape, "rows": rows, "megabytes": megabytes, "median_ms": median * 1e3, "mb_per_s": megabytes / median}));
+        }
+    }
+    if let Ok(out) = std::env::var("QEVAL_BENCH_OUT") {
+        std::fs::write(&out, serde_json::Value::from(figures).to_string())
+            .unwrap_or_else(|err| panic!("cannot write {out}: {err}"));
+    }
+}
