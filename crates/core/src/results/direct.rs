@@ -243,10 +243,7 @@ enum Items {
 
 /// The items of an array, all of the first item's kind: the rows, and the column names when the
 /// items were records. Rows must all be as wide as the first (or as `width`).
-fn read_items<'de, A: SeqAccess<'de>>(
-    mut seq: A,
-    items: Items,
-) -> Result<Table, A::Error> {
+fn read_items<'de, A: SeqAccess<'de>>(mut seq: A, items: Items) -> Result<Table, A::Error> {
     let mut columns = Columns::default();
     let mut rows: Vec<Vec<Value>> = Vec::with_capacity(seq.size_hint().unwrap_or(1024));
     let mut records = false;

@@ -72,7 +72,8 @@ enum Outcome {
 }
 
 fn dedupe(rows: &[Vec<Value>]) -> Vec<&[Value]> {
-    let mut seen: HashSet<u128, FxBuild> = HashSet::default();
+    let mut seen: HashSet<u128, FxBuild> =
+        HashSet::with_capacity_and_hasher(rows.len(), FxBuild::default());
     rows.iter()
         .map(Vec::as_slice)
         .filter(|row| seen.insert(row_fingerprint(row)))
@@ -100,9 +101,17 @@ fn score(predicted: &[Vec<Value>], truth: &[Vec<Value>]) -> Outcome {
         if width == 0 {
             return Outcome::EmptyRow;
         }
-        let matches = pred_row.iter().filter(|v| contains(truth_row, v)).count();
-        let pred_only = pred_row.len() - matches;
-        let truth_only = truth_row.iter().filter(|v| !contains(pred_row, v)).count();
+        // Rows equal value by value (the usual case) match wholly: every value is found at its
+        // own position, so the search through the other row is skipped.
+        let (matches, pred_only, truth_only) = if pred_row.len() == width
+            && pred_row.iter().zip(truth_row.iter()).all(|(p, t)| eq(p, t))
+        {
+            (width, 0, 0)
+        } else {
+            let matches = pred_row.iter().filter(|v| contains(truth_row, v)).count();
+            let truth_only = truth_row.iter().filter(|v| !contains(pred_row, v)).count();
+            (matches, pred_row.len() - matches, truth_only)
+        };
         tp += matches as f64 / width as f64;
         fp += pred_only as f64 / width as f64;
         fn_ += truth_only as f64 / width as f64;

@@ -6,7 +6,9 @@
 use std::cmp::Ordering;
 
 use super::align::{AlignedBy, ColumnPair};
-use super::key::{Key, Rules, key};
+use std::hash::Hasher;
+
+use super::key::{Fx, Key, Rules, avalanche, key};
 use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::ResultSet;
 
@@ -19,17 +21,32 @@ pub fn compare(
         tolerance: 0.0,
         ..Rules::of(options)
     };
-    let column = |table, c| column_values(table, c, options.order_matters);
-    let generated_columns: Vec<Vec<Key<'_>>> = (0..generated.width())
-        .map(|c| column(generated, c))
+    let order_matters = options.order_matters;
+    let tolerance = options.subset_tolerance;
+    let generated_profiles: Vec<Profile> = (0..generated.width())
+        .map(|c| Profile::of(generated, c, order_matters, &rules))
         .collect();
+    // Sorted only when a profile cannot settle it, and then once.
+    let mut generated_columns: Vec<Option<Vec<Key<'_>>>> = vec![None; generated.width()];
     let mut alignment = Vec::new();
     let mut missing = Vec::new();
     for e in 0..expected.width() {
-        let wanted = column(expected, e);
-        let found = generated_columns
-            .iter()
-            .position(|offered| same_column(&wanted, offered, options.subset_tolerance, &rules));
+        let wanted = Profile::of(expected, e, order_matters, &rules);
+        // The same values exactly (the usual right answer): no sorting at all.
+        let mut found = generated_profiles.iter().position(|g| g.identical(&wanted));
+        if found.is_none() {
+            let mut values = None;
+            found = (0..generated.width()).find(|&g| {
+                generated_profiles[g].could_match(&wanted, tolerance)
+                    && same_column(
+                        values.get_or_insert_with(|| column_values(expected, e, order_matters)),
+                        generated_columns[g]
+                            .get_or_insert_with(|| column_values(generated, g, order_matters)),
+                        tolerance,
+                        &rules,
+                    )
+            });
+        }
         match found {
             Some(g) => alignment.push(ColumnPair {
                 expected: expected.columns[e].clone(),
@@ -67,6 +84,77 @@ pub fn compare(
         alignment,
         order_matters: options.order_matters,
         explanation,
+    }
+}
+
+/// What one pass over a column learns: a fingerprint of its values (as a multiset, or a sequence
+/// when order matters), how many are NULL, numbers and text, and the smallest and largest number.
+/// Equal fingerprints and counts mean equal columns; different counts or far-apart extremes mean
+/// the columns cannot match within any tolerance. Only what lies between is sorted and compared.
+struct Profile {
+    print: (u64, u64),
+    counts: [usize; 3],
+    min: f64,
+    max: f64,
+}
+
+impl Profile {
+    fn of(table: &ResultSet, column: usize, order_matters: bool, rules: &Rules) -> Profile {
+        let mut profile = Profile {
+            print: (0, 0),
+            counts: [0; 3],
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+        };
+        for row in &table.rows {
+            let k = key(&row[column]);
+            let mut state = Fx::default();
+            rules.hash(k, &mut state);
+            let hash = avalanche(state.finish());
+            let (low, high) = (hash, avalanche(hash ^ 0x9e37_79b9_7f4a_7c15));
+            profile.print = if order_matters {
+                (
+                    avalanche(profile.print.0 ^ low).wrapping_add(1),
+                    avalanche(profile.print.1 ^ high).wrapping_add(3),
+                )
+            } else {
+                (
+                    profile.print.0.wrapping_add(low),
+                    profile.print.1.wrapping_add(high),
+                )
+            };
+            match k {
+                Key::Null => profile.counts[0] += 1,
+                Key::Num(n) => {
+                    profile.counts[1] += 1;
+                    profile.min = profile.min.min(n);
+                    profile.max = profile.max.max(n);
+                }
+                Key::Text(_) => profile.counts[2] += 1,
+            }
+        }
+        profile
+    }
+
+    fn identical(&self, other: &Profile) -> bool {
+        self.print == other.print && self.counts == other.counts
+    }
+
+    /// Whether the columns could be equal within `tolerance`: the same counts, and extremes no
+    /// further apart than the widest tolerance any pair of their numbers gets.
+    fn could_match(&self, other: &Profile, tolerance: f64) -> bool {
+        if self.counts != other.counts {
+            return false;
+        }
+        if self.counts[1] == 0 {
+            return true;
+        }
+        let magnitude = [self.min, self.max, other.min, other.max]
+            .into_iter()
+            .map(f64::abs)
+            .fold(0.0, f64::max);
+        let slack = tolerance.max(1e-9 * magnitude);
+        (self.min - other.min).abs() <= slack && (self.max - other.max).abs() <= slack
     }
 }
 
@@ -137,4 +225,80 @@ fn same_column(a: &[Key<'_>], b: &[Key<'_>], tolerance: f64, rules: &Rules) -> b
             (Key::Num(p), Key::Num(q)) => close(*p, *q, tolerance),
             _ => rules.same(*x, *y),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::read_result_text;
+
+    fn verdict(expected: &str, generated: &str, options: CompareOptions) -> Comparison {
+        let read = |text| read_result_text(text).expect("a result");
+        compare(&read(expected), &read(generated), &options)
+    }
+
+    fn options() -> CompareOptions {
+        CompareOptions {
+            mode: Mode::Subset,
+            ..CompareOptions::default()
+        }
+    }
+
+    #[test]
+    fn expected_columns_are_found_among_the_generated_in_any_order() {
+        let found = verdict(
+            r#"{"columns": ["a", "b"], "rows": [[1, "x"], [2, "y"], [3, null]]}"#,
+            r#"{"columns": ["z", "b2", "a2"], "rows": [[0, "y", 2], [0, null, 3], [0, "x", 1]]}"#,
+            options(),
+        );
+        assert!(found.equal, "{found:?}");
+        assert_eq!(found.alignment[0].generated, "a2");
+        assert_eq!(found.alignment[1].generated, "b2");
+    }
+
+    #[test]
+    fn numbers_within_the_tolerance_match_and_others_do_not() {
+        let near = CompareOptions {
+            subset_tolerance: 0.01,
+            ..options()
+        };
+        let found = verdict(
+            "[[1.0], [2.0], [3.0]]",
+            "[[2.005], [0.999], [3.0]]",
+            near.clone(),
+        );
+        assert!(found.equal, "{found:?}");
+        let missed = verdict("[[1.0], [2.0], [3.0]]", "[[2.5], [1.0], [3.0]]", near);
+        assert!(!missed.equal);
+        assert_eq!(
+            missed.explanation,
+            "0 of 1 expected columns found; not found: col1"
+        );
+        // One cell changed in one column of several: only that column is missing.
+        let one = verdict(
+            "[[1, 10], [2, 20], [3, 30]]",
+            "[[10, 1], [20, 2], [31, 3]]",
+            options(),
+        );
+        assert_eq!(
+            one.explanation,
+            "1 of 2 expected columns found; not found: col2"
+        );
+    }
+
+    #[test]
+    fn order_counts_when_asked_and_case_when_not_ignored() {
+        let ordered = CompareOptions {
+            order_matters: true,
+            ..options()
+        };
+        assert!(!verdict("[[1], [2]]", "[[2], [1]]", ordered.clone()).equal);
+        assert!(verdict("[[1], [2]]", "[[1], [2]]", ordered).equal);
+        assert!(!verdict(r#"[["A"]]"#, r#"[["a"]]"#, options()).equal);
+        let ignore_case = CompareOptions {
+            ignore_case: true,
+            ..options()
+        };
+        assert!(verdict(r#"[["A"], ["b"]]"#, r#"[["B"], ["a"]]"#, ignore_case).equal);
+    }
 }
