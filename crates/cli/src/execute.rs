@@ -3,7 +3,9 @@
 //! queries on databases generated from a schema inferred from them (or given with `--schema`).
 
 use crate::output::say;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use qeval_core::pairs::Language;
 use qeval_core::results::compare::Mode;
@@ -114,12 +116,15 @@ impl EquivalenceCheck {
     }
 }
 
-/// An open database and its limits.
+/// An open database and its limits. Work on it runs on every core: each worker takes its own
+/// in-memory copy of the file (a connection serves one thread at a time), kept for the next
+/// job, so at most one copy per core is ever made.
 pub struct Executor {
-    database: Database,
+    bytes: Vec<u8>,
+    copies: Mutex<Vec<Database>>,
     limits: Limits,
     suite: Option<EquivalenceOptions>,
-    pub truncated: usize,
+    truncated: AtomicUsize,
 }
 
 impl Executor {
@@ -127,7 +132,10 @@ impl Executor {
         let Some(path) = &args.db else {
             return Ok(None);
         };
-        let database = open(path)?;
+        let bytes =
+            std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+        let database =
+            Database::open_bytes(&bytes).map_err(|err| format!("{}: {err}", path.display()))?;
         say!(
             "qeval: {}: {} tables ({})",
             path.display(),
@@ -140,7 +148,8 @@ impl Executor {
                 .join(", ")
         );
         Ok(Some(Executor {
-            database,
+            bytes,
+            copies: Mutex::new(vec![database]),
             limits: Limits {
                 time_ms: args.time_limit * 1000.0,
                 max_rows: args.max_rows,
@@ -159,20 +168,51 @@ impl Executor {
                 }),
                 None => None,
             },
-            truncated: 0,
+            truncated: AtomicUsize::new(0),
         }))
     }
 
-    /// Fills the results the pair lacks from the database.
-    pub fn fill(&mut self, pair: &mut PairInput) {
-        self.truncated += self.database.fill_results(pair, &self.limits);
+    /// Results cut at `--max-rows` so far.
+    pub fn truncated(&self) -> usize {
+        self.truncated.load(Ordering::Relaxed)
     }
-}
 
-impl Executor {
+    /// Runs `work` on a copy of the database no other thread is using.
+    fn with_copy<R>(&self, work: impl FnOnce(&mut Database) -> R) -> Option<R> {
+        let spare = self.copies.lock().ok().and_then(|mut copies| copies.pop());
+        // The file opened once already, so another copy opens too.
+        let mut database = match spare {
+            Some(database) => database,
+            None => Database::open_bytes(&self.bytes).ok()?,
+        };
+        let result = work(&mut database);
+        if let Ok(mut copies) = self.copies.lock() {
+            copies.push(database);
+        }
+        Some(result)
+    }
+
+    /// Fills the results the pair lacks from the database.
+    pub fn fill(&self, pair: &mut PairInput) {
+        if let Some(cut) = self.with_copy(|database| database.fill_results(pair, &self.limits)) {
+            self.truncated.fetch_add(cut, Ordering::Relaxed);
+        }
+    }
+
+    /// Fills every pair's missing results, on every core, with progress on standard error.
+    pub fn fill_all<'a>(&self, pairs: impl IntoIterator<Item = &'a mut PairInput>) {
+        let pairs: Vec<&mut PairInput> = pairs.into_iter().collect();
+        let cells: Vec<Mutex<&mut PairInput>> = pairs.into_iter().map(Mutex::new).collect();
+        crate::pool::with_progress("running queries on the database", &cells, |cell| {
+            if let Ok(mut pair) = cell.lock() {
+                self.fill(&mut pair);
+            }
+        });
+    }
+
     /// With `--suite`: the `test_suite` metric of a pair with both queries, when the generated
     /// query ran.
-    pub fn suite_metric(&mut self, pair: &PairInput, options: &ScoreOptions) -> Option<Metric> {
+    pub fn suite_metric(&self, pair: &PairInput, options: &ScoreOptions) -> Option<Metric> {
         let suite = self.suite?;
         let expected = pair.expected_sql.as_deref()?;
         if pair.generated_error.is_some() || pair.generated_sql.trim().is_empty() {
@@ -184,20 +224,19 @@ impl Executor {
             limits: self.limits,
             ..suite
         };
-        Some(
+        self.with_copy(|database| {
             check_equivalence(
                 expected,
                 &pair.generated_sql,
-                SchemaChoice::Database(&mut self.database),
+                SchemaChoice::Database(database),
                 &check,
             )
-            .metric(),
-        )
+            .metric()
+        })
     }
-}
 
-fn open(path: &Path) -> Result<Database, String> {
-    let bytes =
-        std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
-    Database::open_bytes(&bytes).map_err(|err| format!("{}: {err}", path.display()))
+    /// Whether `--suite` asked for test-suite checking.
+    pub fn checks_suites(&self) -> bool {
+        self.suite.is_some()
+    }
 }

@@ -137,3 +137,57 @@ fn test_suite_checking_catches_a_pair_that_agrees_only_on_the_given_data() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn many_pairs_on_every_core_come_out_in_input_order_and_the_same_every_time() {
+    let (dir, db, _) = shop_file("parallel");
+    let pairs = dir.join("pairs.jsonl");
+    let text: String = (0..120)
+        .map(|i| {
+            let generated = if i % 3 == 0 {
+                format!("SELECT name FROM users WHERE id > {}", i % 4)
+            } else {
+                format!("SELECT name FROM users WHERE id >= {}", i % 4)
+            };
+            format!(
+                "{}\n",
+                json!({"id": i, "generated_sql": generated, "expected_sql": format!("SELECT name FROM users WHERE id > {}", i % 4)})
+            )
+        })
+        .collect();
+    std::fs::write(&pairs, text).expect("pairs");
+    let score = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+            .args(["score", "--mode", "bag", "--suite", "5", "--pairs"])
+            .arg(&pairs)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .expect("qeval runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let (first, second) = (score(), score());
+    let _ = std::fs::remove_dir_all(&dir);
+    let cards: Vec<Value> = first
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let ids: Vec<i64> = cards
+        .iter()
+        .map(|c| c["id"].as_i64().expect("id"))
+        .collect();
+    assert_eq!(ids, (0..120).collect::<Vec<_>>(), "input order");
+    assert!(
+        cards
+            .iter()
+            .all(|c| c["metrics"]["test_suite"]["score"].is_number())
+    );
+    // `>` against `>=`: the suite tells them apart wherever the database alone cannot.
+    assert_eq!(
+        cards[1]["metrics"]["test_suite"]["score"], 0.0,
+        "{}",
+        cards[1]
+    );
+    assert_eq!(cards[0]["metrics"]["test_suite"]["score"], 1.0);
+    assert_eq!(first, second, "the same output every time");
+}

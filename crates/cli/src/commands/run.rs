@@ -86,11 +86,9 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         .iter()
         .map(|(_, test)| pair_of_test(test, questions.get(&test_key(&test.test_id))))
         .collect();
-    let mut executor = Executor::open(&args.db)?;
-    if let Some(executor) = &mut executor {
-        for pair in &mut pairs {
-            executor.fill(pair);
-        }
+    let executor = Executor::open(&args.db)?;
+    if let Some(executor) = &executor {
+        executor.fill_all(pairs.iter_mut());
     }
     let judge = judge(&args.judge)?;
     let judged = match &judge {
@@ -100,16 +98,24 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         }
         None => pairs.iter().map(|_| BTreeMap::new()).collect(),
     };
+    // Scored (and suite-checked) on every core; written in input order.
+    let work: Vec<(
+        &PairInput,
+        &BTreeMap<String, qeval_core::score::JudgeOutcome>,
+    )> = pairs.iter().zip(&judged).collect();
+    let scored = crate::pool::with_progress("scoring", &work, |(pair, judged)| {
+        let card = score_pair_judged(pair, &options, judged);
+        let suite = executor
+            .as_ref()
+            .and_then(|e| e.suite_metric(pair, &options));
+        (card, suite)
+    });
     let mut records = Vec::with_capacity(pairs.len());
     let mut text = String::new();
-    for (((_, test), pair), judged) in tests.records.iter().zip(&pairs).zip(&judged) {
-        let card = score_pair_judged(pair, &options, judged);
+    for (((_, test), pair), (card, suite)) in tests.records.iter().zip(&pairs).zip(scored) {
         let question = questions.get(&test_key(&test.test_id));
         let mut record = evaluate_test(test, question, pair, &card, &profile);
-        if let Some(metric) = executor
-            .as_mut()
-            .and_then(|e| e.suite_metric(pair, &options))
-        {
+        if let Some(metric) = suite {
             record.extra.insert(
                 "test_suite".into(),
                 serde_json::json!({"score": metric.score, "explanation": metric.explanation, "details": metric.details}),

@@ -165,29 +165,6 @@ pub fn run_judgings(
     judged
 }
 
-/// The equivalence check of every pair, on every core, with progress on standard error.
-fn run_equivalence(
-    pairs: &[Option<&PairInput>],
-    options: &ScoreOptions,
-    check: &EquivalenceCheck,
-) -> Vec<Option<qeval_core::Metric>> {
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    let mut progress = Progress::new("checking equivalence");
-    let progress_lock = std::sync::Mutex::new(&mut progress);
-    let metrics = pool::run(
-        pairs,
-        workers,
-        |pair| pair.and_then(|pair| check.metric(pair, options)),
-        |done| {
-            if let Ok(mut progress) = progress_lock.lock() {
-                progress.tick_of(done, pairs.len());
-            }
-        },
-    );
-    progress.finish();
-    metrics
-}
-
 pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let options = options(args)?;
     let judge = judge(&args.judge)?;
@@ -201,17 +178,13 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let mut output = BufWriter::new(output);
     let started = Instant::now();
     let mut lines = read_lines(args)?;
-    let mut executor = Executor::open(&args.db)?;
-    if let Some(executor) = &mut executor {
-        for line in &mut lines {
-            if let Ok(pair) = &mut line.pair {
-                executor.fill(pair);
-            }
-        }
-        if executor.truncated > 0 {
+    let executor = Executor::open(&args.db)?;
+    if let Some(executor) = &executor {
+        executor.fill_all(lines.iter_mut().filter_map(|line| line.pair.as_mut().ok()));
+        if executor.truncated() > 0 {
             say!(
                 "qeval: {} results were cut at --max-rows {}",
-                executor.truncated,
+                executor.truncated(),
                 args.db.max_rows
             );
         }
@@ -222,23 +195,37 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         None => lines.iter().map(|_| BTreeMap::new()).collect(),
     };
     let equivalence = match EquivalenceCheck::from_args(&args.db)? {
-        Some(check) => run_equivalence(&pairs, &options, &check),
+        Some(check) => pool::with_progress("checking equivalence", &pairs, |pair| {
+            pair.and_then(|pair| check.metric(pair, &options))
+        }),
         None => lines.iter().map(|_| None).collect(),
     };
+    let suites = match &executor {
+        Some(executor) if executor.checks_suites() => {
+            pool::with_progress("test-suite checking", &pairs, |pair| {
+                pair.and_then(|pair| executor.suite_metric(pair, &options))
+            })
+        }
+        _ => lines.iter().map(|_| None).collect(),
+    };
+    // Scored on every core; written below in input order.
+    let work: Vec<(Option<&PairInput>, &BTreeMap<String, JudgeOutcome>)> =
+        pairs.iter().copied().zip(&judged).collect();
+    let mut cards = pool::with_progress("scoring", &work, |(pair, judged)| {
+        pair.map(|pair| score_pair_judged(pair, &options, judged))
+    })
+    .into_iter();
 
     let (mut scored, mut rejected, mut passed, mut failed) = (0usize, 0usize, 0usize, 0usize);
     let mut unsafe_queries = 0usize;
     let mut to_send: Vec<(String, String, f64, String)> = Vec::new();
     let mut untraced = 0usize;
-    for ((line, judged), equivalence) in lines.iter().zip(&judged).zip(equivalence) {
-        let record = match &line.pair {
-            Ok(pair) => {
-                let mut card = score_pair_judged(pair, &options, judged);
+    for ((line, suite), equivalence) in lines.iter().zip(suites).zip(equivalence) {
+        let card = cards.next().flatten();
+        let record = match (&line.pair, card) {
+            (Ok(pair), Some(mut card)) => {
                 card.line = Some(line.number);
-                if let Some(metric) = executor
-                    .as_mut()
-                    .and_then(|e| e.suite_metric(pair, &options))
-                {
+                if let Some(metric) = suite {
                     add_equivalence(&mut card, "test_suite", metric, pair, &options);
                 }
                 if let Some(metric) = equivalence {
@@ -269,7 +256,8 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                 serde_json::to_value(card)
                     .unwrap_or_else(|err| rejection(line.number, &format!("internal: {err}"), None))
             }
-            Err(record) => {
+            (Ok(_), None) => rejection(line.number, "internal: the pair was not scored", None),
+            (Err(record), _) => {
                 rejected += 1;
                 say!(
                     "qeval: line {}: {}",
