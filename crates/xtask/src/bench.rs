@@ -41,6 +41,26 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         },
     )?;
     steps.run(
+        "result reading bench",
+        "cargo bench -p qeval-core --bench read (MB/s, three shapes, 100k and 1M x 8)",
+        || {
+            run::cargo()
+                .args(["bench", "-p", "qeval-core", "--bench", "read"])
+                .env("QEVAL_BENCH_OUT", out.join("read_native.json"))
+                .status_ok("cargo bench --bench read")
+        },
+    )?;
+    steps.run(
+        "whole-process compare bench",
+        "cargo bench -p qeval-cli --bench compare_files (every mode: equal, near miss, a row and a column fewer)",
+        || {
+            run::cargo()
+                .args(["bench", "-p", "qeval-cli", "--bench", "compare_files"])
+                .env("QEVAL_BENCH_OUT", out.join("compare_files_native.json"))
+                .status_ok("cargo bench --bench compare_files")
+        },
+    )?;
+    steps.run(
         "native metrics bench",
         "cargo bench -p qeval-core --bench metrics",
         || {
