@@ -9,40 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use qeval_core::results::sample::{MIXED_COLUMNS, mixed_row_json, xorshift};
+
 const MODES: [&str; 6] = ["bag", "set", "subset", "soft-f1", "f1", "seed"];
 const CASES: [&str; 4] = ["equal", "near-miss", "row-fewer", "column-fewer"];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn cells(i: usize, rng: &mut Rng) -> Vec<String> {
-    let r = rng.next();
-    vec![
-        i.to_string(),
-        format!("\"name{}\"", r % 1000),
-        format!("{}.{:02}", r % 1000, r % 100),
-        (r % 7).to_string(),
-        format!("\"category {}\"", r % 13),
-        (i * 3).to_string(),
-        r.is_multiple_of(2).to_string(),
-        if i.is_multiple_of(11) {
-            "null".into()
-        } else {
-            (r % 97).to_string()
-        },
-    ]
-}
-
 fn write_table(path: &Path, rows: &[Vec<String>], width: usize) {
-    let names = ["id", "name", "price", "k", "cat", "n", "flag", "m"];
+    let names = MIXED_COLUMNS;
     let mut text = String::with_capacity(rows.len() * 90);
     text.push_str("{\"columns\":[");
     let header: Vec<String> = names[..width].iter().map(|n| format!("\"{n}\"")).collect();
@@ -60,14 +33,14 @@ fn write_table(path: &Path, rows: &[Vec<String>], width: usize) {
 
 /// The expected file and one generated file per case.
 fn files(dir: &Path, rows: usize) -> (PathBuf, Vec<(&'static str, PathBuf)>) {
-    let mut rng = Rng(0x5eed_0001 ^ rows as u64);
-    let table: Vec<Vec<String>> = (0..rows).map(|i| cells(i, &mut rng)).collect();
+    let mut state = 0x5eed_0001 ^ rows as u64;
+    let table: Vec<Vec<String>> = (0..rows).map(|i| mixed_row_json(i, &mut state)).collect();
     let expected = dir.join(format!("expected-{rows}.json"));
     write_table(&expected, &table, 8);
     // The generated rows in another order (a fixed shuffle).
     let mut shuffled = table.clone();
     for i in (1..shuffled.len()).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
+        let j = (xorshift(&mut state) % (i as u64 + 1)) as usize;
         shuffled.swap(i, j);
     }
     let mut out = Vec::new();

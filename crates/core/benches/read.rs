@@ -7,72 +7,37 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use qeval_core::results::read_result_text;
+use qeval_core::results::sample::{MIXED_COLUMNS, mixed_row_json};
 
 /// A generated table as JSON text in `shape`; the values follow a fixed seed.
 fn table(rows: usize, shape: &str) -> String {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let columns = ["id", "name", "price", "k", "cat", "n", "flag", "m"];
-    let mut out = String::with_capacity(rows * 80);
-    let row = |i: usize, r: u64| -> [String; 8] {
-        [
-            i.to_string(),
-            format!("\"name{}\"", r % 1000),
-            format!("{}.{:02}", r % 1000, r % 100),
-            (r % 7).to_string(),
-            format!("\"c{}\"", r % 13),
-            (i * 3).to_string(),
-            r.is_multiple_of(2).to_string(),
-            if i.is_multiple_of(11) {
-                "null".into()
-            } else {
-                (r % 97).to_string()
-            },
-        ]
-    };
-    match shape {
-        "records" => {
-            out.push('[');
-            for i in 0..rows {
-                let values = row(i, next());
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('{');
-                for (c, (name, value)) in columns.iter().zip(values).enumerate() {
-                    if c > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&format!("\"{name}\":{value}"));
-                }
-                out.push('}');
-            }
-            out.push(']');
+    let mut out = String::with_capacity(rows * 90);
+    let arrays = shape == "arrays";
+    if shape == "columns-rows" {
+        let names: Vec<String> = MIXED_COLUMNS.iter().map(|n| format!("\"{n}\"")).collect();
+        out.push_str(&format!("{{\"columns\":[{}],\"rows\":", names.join(",")));
+    }
+    out.push('[');
+    for i in 0..rows {
+        if i > 0 {
+            out.push(',');
         }
-        _ => {
-            let arrays = shape == "arrays";
-            if !arrays {
-                out.push_str("{\"columns\":[\"id\",\"name\",\"price\",\"k\",\"cat\",\"n\",\"flag\",\"m\"],\"rows\":");
-            }
-            out.push('[');
-            for i in 0..rows {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push('[');
-                out.push_str(&row(i, next()).join(","));
-                out.push(']');
-            }
-            out.push(']');
-            if !arrays {
-                out.push('}');
-            }
+        let values = mixed_row_json(i, &mut state);
+        if shape == "records" {
+            let fields: Vec<String> = MIXED_COLUMNS
+                .iter()
+                .zip(values)
+                .map(|(name, value)| format!("\"{name}\":{value}"))
+                .collect();
+            out.push_str(&format!("{{{}}}", fields.join(",")));
+        } else {
+            out.push_str(&format!("[{}]", values.join(",")));
         }
+    }
+    out.push(']');
+    if !arrays && shape != "records" {
+        out.push('}');
     }
     out
 }

@@ -22,14 +22,43 @@ pub fn shuffled_pair(rows: usize, columns: usize, seed: u64) -> (ResultSet, Resu
     let mut order: Vec<usize> = (0..rows).collect();
     let mut state = seed | 1;
     for i in (1..order.len()).rev() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        order.swap(i, (state % (i as u64 + 1)) as usize);
+        order.swap(i, (xorshift(&mut state) % (i as u64 + 1)) as usize);
     }
     let generated = order.iter().map(|&r| expected[r].clone()).collect();
     (
         ResultSet::named(names.clone(), expected),
         ResultSet::named(names, generated),
     )
+}
+
+/// The next number of a xorshift sequence: benchmarks' inputs follow a seed, never a file.
+pub fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// The columns of [`mixed_row_json`].
+pub const MIXED_COLUMNS: [&str; 8] = ["id", "name", "price", "k", "cat", "n", "flag", "m"];
+
+/// Row `i` of a table of eight mixed columns, each cell as JSON text: an id, short text, a
+/// decimal, a small integer, a category, a multiple of the id, a boolean and an integer that is
+/// NULL in every eleventh row. The values follow `state`.
+pub fn mixed_row_json(i: usize, state: &mut u64) -> Vec<String> {
+    let r = xorshift(state);
+    vec![
+        i.to_string(),
+        format!("\"name{}\"", r % 1000),
+        format!("{}.{:02}", r % 1000, r % 100),
+        (r % 7).to_string(),
+        format!("\"category {}\"", r % 13),
+        (i * 3).to_string(),
+        r.is_multiple_of(2).to_string(),
+        if i.is_multiple_of(11) {
+            "null".into()
+        } else {
+            (r % 97).to_string()
+        },
+    ]
 }
