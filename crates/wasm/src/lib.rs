@@ -307,6 +307,15 @@ pub fn compare_results_json(
     to_js(&compare(&expected, &generated, &options))
 }
 
+/// Benchmark support: reads a result from JSON text and returns its number of rows, so a
+/// benchmark can time reading alone.
+#[wasm_bindgen(js_name = benchRead)]
+pub fn bench_read(text: &str) -> Result<usize, JsError> {
+    read_result_text(text)
+        .map(|result| result.rows.len())
+        .map_err(|err| error(err.to_string()))
+}
+
 thread_local! {
     static BENCH_TABLES: RefCell<Option<(ResultSet, ResultSet)>> = const { RefCell::new(None) };
 }

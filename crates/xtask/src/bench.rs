@@ -110,6 +110,22 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("the wasm bench")
         },
     )?;
+    let web_pkg = out.join("wasm-web");
+    steps.run(
+        "wasm read bench",
+        "crates/wasm/bench/read.mjs under Node and in headless Chromium",
+        || {
+            wasm_pkg::build_for_web(&web_pkg)?;
+            run::program("node")
+                .args([root().join("crates/wasm/bench/read.mjs")])
+                .current_dir(root().join("tests").join("e2e"))
+                .env("QEVAL_WASM_PKG", pkg.join("qeval_wasm.js"))
+                .env("QEVAL_WASM_WEB_PKG", &web_pkg)
+                .env("QEVAL_E2E", root().join("tests").join("e2e"))
+                .env("QEVAL_BENCH_OUT", out.join("read_wasm.json"))
+                .status_ok("the wasm read bench")
+        },
+    )?;
     steps.run(
         "wasm compare bench",
         "crates/wasm/bench/compare.mjs under Node",

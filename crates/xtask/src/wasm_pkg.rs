@@ -31,6 +31,16 @@ pub fn build_for_node(out: &Path) -> Result<(), String> {
         .status_ok("wasm-bindgen --target nodejs")
 }
 
+/// qeval-wasm bound for the web (an ES module to import in a page), from the same build as
+/// `build_for_node`, which must run first.
+pub fn build_for_web(out: &Path) -> Result<(), String> {
+    let wasm = root().join("target/wasm32-unknown-unknown/wasm-node/qeval_wasm.wasm");
+    run::cargo_tool("wasm-bindgen")
+        .args(["--target", "web", "--out-dir"])
+        .args([out, &wasm])
+        .status_ok("wasm-bindgen --target web")
+}
+
 /// Node's test runner over `crates/wasm/tests/*.test.mjs`, with the `qeval` binary they compare
 /// against.
 pub fn node_tests(pkg: &Path) -> Result<(), String> {
