@@ -173,3 +173,38 @@ fn reading_from_text_and_from_a_tree_agree_on_every_shape() {
         assert_eq!(from_text, from_tree, "case {case}: {text}");
     }
 }
+
+#[test]
+fn json_lines_results_are_read_line_by_line_and_errors_name_the_line() {
+    let records =
+        read_result_text("{\"name\": \"a\", \"id\": 1}\n\n{\"name\": \"b\", \"id\": 2}\n")
+            .expect("records");
+    assert_eq!(records.columns, ["name", "id"]);
+    assert_eq!(records.rows.len(), 2);
+    let rows = read_result_text("[1, \"a\"]\n[2, \"b\"]\n[3, null]").expect("rows");
+    assert_eq!((rows.rows.len(), rows.width()), (3, 2));
+    // The same table as the array of the same lines.
+    assert_eq!(
+        rows,
+        read_result_text("[[1, \"a\"], [2, \"b\"], [3, null]]").expect("array")
+    );
+    let err = read_result_text("[1, 2]\n[3]\n").expect_err("ragged");
+    assert_eq!(err.path, "line 2");
+    assert!(
+        err.message
+            .contains("the row has 1 values; the row on line 1 has 2"),
+        "{}",
+        err.message
+    );
+    let err = read_result_text("{\"a\": 1}\n[1]\n").expect_err("mixed");
+    assert_eq!(err.path, "line 2");
+    assert!(
+        err.message
+            .contains("expected a record (an object) like line 1"),
+        "{}",
+        err.message
+    );
+    let err = read_result_text("{\"a\": 1}\n{\"a\": \n").expect_err("broken line");
+    assert_eq!(err.path, "line 2");
+    assert!(err.message.starts_with("invalid JSON"), "{}", err.message);
+}

@@ -1,6 +1,7 @@
 //! Reading JSON text straight into a result set, without building a JSON tree first: the common
 //! shapes (an array of rows, of records or of scalars; `{"columns", "rows"}`; pandas `split`)
-//! are read cell by cell as the parser meets them. This is the fast path of
+//! are read cell by cell as the parser meets them, and JSON Lines (one row per line) line by
+//! line. This is the fast path of
 //! `read_result_text`; anything it does not read exactly as `read` would (another shape, a ragged
 //! row, too many keys, invalid JSON) it leaves to `read`, which also names the place of an error.
 
@@ -11,7 +12,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::read::MAX_COLUMNS;
-use super::{ResultSet, Value};
+use super::{ResultError, ResultSet, Value};
 
 /// The result set in `text`, or `None` when the slow path must decide.
 pub fn read(text: &str) -> Option<ResultSet> {
@@ -283,6 +284,83 @@ fn read_items<'de, A: SeqAccess<'de>>(mut seq: A, items: Items) -> Result<Table,
         row.resize(width, Value::Null);
     }
     Ok((rows, Some(columns.names)))
+}
+
+/// Rows given as JSON Lines: one row, record or scalar per line (blank lines skipped), read line
+/// by line into the result set, never held as one document. Every line must be of the first
+/// line's kind, and rows as wide as the first; an error names the line.
+pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
+    let mut columns = Columns::default();
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut first: Option<(usize, &'static str)> = None;
+    let mut records = false;
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        let fail = |message: String| ResultError {
+            path: format!("line {number}"),
+            message,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut deserializer = serde_json::Deserializer::from_str(line);
+        let item = ItemSeed {
+            columns: &mut columns,
+        }
+        .deserialize(&mut deserializer)
+        .and_then(|item| deserializer.end().map(|()| item))
+        .map_err(|err| {
+            if err.to_string().contains(&GiveUp.to_string()) {
+                fail(format!(
+                    "the rows have more than {MAX_COLUMNS} different keys; a result table has at most {MAX_COLUMNS} columns"
+                ))
+            } else {
+                fail(format!("invalid JSON: {err}"))
+            }
+        })?;
+        let kind = kind_name(&item);
+        let (first_line, first_kind) = *first.get_or_insert((number, kind));
+        if kind != first_kind {
+            return Err(fail(format!(
+                "expected a {first_kind} like line {first_line}, found a {kind}"
+            )));
+        }
+        match item {
+            Item::Row(row) => {
+                if let Some(width) = rows.first().map(Vec::len)
+                    && width != row.len()
+                {
+                    return Err(fail(format!(
+                        "the row has {} values; the row on line {first_line} has {width}",
+                        row.len()
+                    )));
+                }
+                rows.push(row);
+            }
+            Item::Record(record) => {
+                records = true;
+                rows.push(record);
+            }
+            Item::Scalar(value) => rows.push(vec![value]),
+        }
+    }
+    if !records {
+        return Ok(ResultSet::unnamed(rows));
+    }
+    let width = columns.names.len();
+    for row in &mut rows {
+        row.resize(width, Value::Null);
+    }
+    Ok(ResultSet::named(columns.names, rows))
+}
+
+/// What an item is, for messages.
+fn kind_name(item: &Item) -> &'static str {
+    match item {
+        Item::Row(_) => "row (an array)",
+        Item::Record(_) => "record (an object)",
+        Item::Scalar(_) => "scalar",
+    }
 }
 
 struct TopVisitor;

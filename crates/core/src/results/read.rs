@@ -10,6 +10,7 @@
 //! | Kusto | `{"tables": [{"columns": [{"name": "id"}], "rows": [[1]]}]}` (also `Tables`, `ColumnName`) |
 //! | pandas `split` | `{"columns": ["id"], "index": [0], "data": [[1]]}` |
 //! | pandas `table` | `{"schema": {"fields": [...]}, "data": [{"id": 1}]}` |
+//! | JSON Lines | one row (`[1, "a"]`), record (`{"id": 1}`) or scalar per line |
 //!
 //! Anything else is an error naming the JSON path where the shape broke.
 
@@ -48,11 +49,26 @@ pub fn read_result_text(text: &str) -> Result<ResultSet, ResultError> {
     if let Some(result) = super::direct::read(text) {
         return Ok(result);
     }
-    let json: Json = serde_json::from_str(text).map_err(|err| ResultError {
-        path: format!("line {}, column {}", err.line(), err.column()),
-        message: format!("invalid JSON: {}", strip_position(&err.to_string())),
-    })?;
+    let json: Json = match serde_json::from_str(text) {
+        Ok(json) => json,
+        Err(_) if is_json_lines(text) => return super::direct::read_lines(text),
+        Err(err) => {
+            return Err(ResultError {
+                path: format!("line {}, column {}", err.line(), err.column()),
+                message: format!("invalid JSON: {}", strip_position(&err.to_string())),
+            });
+        }
+    };
     read_result(&json)
+}
+
+/// JSON Lines: more than one non-blank line, the first a JSON value by itself.
+fn is_json_lines(text: &str) -> bool {
+    let mut lines = text.lines().filter(|line| !line.trim().is_empty());
+    lines
+        .next()
+        .is_some_and(|first| serde_json::from_str::<serde::de::IgnoredAny>(first).is_ok())
+        && lines.next().is_some()
 }
 
 fn strip_position(message: &str) -> &str {
