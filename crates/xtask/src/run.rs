@@ -40,26 +40,30 @@ pub struct Cmd {
 /// `SQLITE_WASM_RS_SOURCE_DIR`, so the command line and the page run one SQLite version; by
 /// itself sqlite-wasm-rs would compile its own, older copy.
 fn sqlite_source_dir() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let output = Command::new(cargo)
-            .args(["metadata", "--format-version", "1", "--locked"])
-            .current_dir(root())
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .ok()?;
-        let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
-        let manifest = metadata["packages"]
-            .as_array()?
-            .iter()
-            .find(|p| p["name"] == "libsqlite3-sys")?["manifest_path"]
-            .as_str()?
-            .to_string();
-        let dir = Path::new(&manifest).parent()?.join("sqlite3");
-        dir.join("sqlite3.c").is_file().then_some(dir)
-    })
-    .as_deref()
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    if let Some(dir) = DIR.get() {
+        return Some(dir);
+    }
+    // Not remembered when it fails (say, before the crates are fetched): the next call asks again.
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(root())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .ok()?;
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
+    let manifest = metadata["packages"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] == "libsqlite3-sys")?["manifest_path"]
+        .as_str()?
+        .to_string();
+    let dir = Path::new(&manifest).parent()?.join("sqlite3");
+    if !dir.join("sqlite3.c").is_file() {
+        return None;
+    }
+    Some(DIR.get_or_init(|| dir))
 }
 
 /// A program run from the repository root with the project's tools on PATH.
