@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use qeval_core::results::sample::{MIXED_COLUMNS, mixed_row_json, xorshift};
+use qeval_core::results::sample::{MIXED_COLUMNS, bench_max_rows, mixed_row_json, xorshift};
 
 const MODES: [&str; 6] = ["bag", "set", "subset", "soft-f1", "f1", "seed"];
 const CASES: [&str; 4] = ["equal", "near-miss", "row-fewer", "column-fewer"];
@@ -65,10 +65,7 @@ fn main() {
     if std::env::args().any(|arg| arg == "--test") {
         return;
     }
-    let max_rows: usize = std::env::var("QEVAL_BENCH_MAX_ROWS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000_000);
+    let max_rows = bench_max_rows(1_000_000);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench/compare-files");
     std::fs::create_dir_all(&dir).expect("bench dir");
     let qeval = env!("CARGO_BIN_EXE_qeval");

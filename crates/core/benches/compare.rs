@@ -6,16 +6,13 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use qeval_core::results::compare::{CompareOptions, Mode, compare};
-use qeval_core::results::sample::shuffled_pair;
+use qeval_core::results::sample::{bench_max_rows, shuffled_pair};
 
 fn main() {
     if std::env::args().any(|arg| arg == "--test") {
         return;
     }
-    let max_rows: usize = std::env::var("QEVAL_BENCH_MAX_ROWS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000_000);
+    let max_rows = bench_max_rows(1_000_000);
     let mut figures = Vec::new();
     println!(
         "{:<9} {:>9} {:>5} {:>12}",

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use qeval_core::results::read_result_text;
-use qeval_core::results::sample::{MIXED_COLUMNS, mixed_row_json};
+use qeval_core::results::sample::{MIXED_COLUMNS, bench_max_rows, mixed_row_json};
 
 /// A generated table as JSON text in `shape`; the values follow a fixed seed.
 fn table(rows: usize, shape: &str) -> String {
@@ -46,10 +46,7 @@ fn main() {
     if std::env::args().any(|arg| arg == "--test") {
         return;
     }
-    let max_rows: usize = std::env::var("QEVAL_BENCH_MAX_ROWS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000_000);
+    let max_rows = bench_max_rows(1_000_000);
     println!(
         "{:<16} {:>9} {:>8} {:>11} {:>8}",
         "shape", "rows", "MB", "median ms", "MB/s"

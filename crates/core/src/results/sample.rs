@@ -62,3 +62,12 @@ pub fn mixed_row_json(i: usize, state: &mut u64) -> Vec<String> {
         },
     ]
 }
+
+/// The largest table a benchmark builds: `QEVAL_BENCH_MAX_ROWS` when set (a quick run), else
+/// `default`.
+pub fn bench_max_rows(default: usize) -> usize {
+    std::env::var("QEVAL_BENCH_MAX_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
