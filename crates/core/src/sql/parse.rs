@@ -4,7 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use sqlparser::ast::Statement;
+use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
 use super::SqlDialect;
 
@@ -72,11 +74,15 @@ pub fn parse(
             column: None,
         });
     }
-    check_operator_count(sql, dialect)?;
+    // Tokenized once: the operator count and the parser read the same tokens.
+    let tokens = Tokenizer::new(dialect.parser_dialect(), sql)
+        .tokenize_with_location()
+        .map_err(|err| from_parser_error(err.into(), sql, limits))?;
+    check_operator_count(&tokens)?;
     let statements = Parser::new(dialect.parser_dialect())
         .with_recursion_limit(limits.max_depth)
-        .try_with_sql(sql)
-        .and_then(|mut parser| parser.parse_statements())
+        .with_tokens_with_locations(tokens)
+        .parse_statements()
         .map_err(|err| from_parser_error(err, sql, limits))?;
     if statements.is_empty() {
         return Err(ParseError {
@@ -96,17 +102,10 @@ pub const MAX_OPERATORS: usize = 1_000;
 
 /// Counts the binary operators (arithmetic, comparison, `AND`, `OR`, `||`) on the tokens, which
 /// the tokenizer makes without recursion.
-fn check_operator_count(sql: &str, dialect: SqlDialect) -> Result<(), ParseError> {
-    use sqlparser::keywords::Keyword;
-    use sqlparser::tokenizer::{Token, Tokenizer};
-    let dialect = dialect.parser_dialect();
-    let Ok(tokens) = Tokenizer::new(dialect, sql).tokenize() else {
-        // The parser reports the tokenizer's error with its position.
-        return Ok(());
-    };
+fn check_operator_count(tokens: &[TokenWithSpan]) -> Result<(), ParseError> {
     let operators = tokens
         .iter()
-        .filter(|token| match token {
+        .filter(|token| match &token.token {
             Token::Plus
             | Token::Minus
             | Token::Mul
