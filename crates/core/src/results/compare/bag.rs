@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::hash::Hasher;
 
 use super::align::{AlignedBy, ColumnPair};
-use super::key::{Fingerprint, Fx, avalanche};
+use super::key::{Fingerprint, Fx, MultisetPrint, avalanche};
 use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::python::{self, StackText, eq, write_str_type_key};
 use crate::results::{ResultSet, Value};
@@ -301,16 +301,13 @@ fn unmatched_column(
     )
 }
 
-/// A row as a bag of values compared as Python compares them: an order-free sum of the values'
-/// hashes, in two independent halves.
+/// A row as a bag of values compared as Python compares them.
 fn bag_fingerprint(row: &[Value]) -> u128 {
-    let (mut low, mut high) = (0u64, 0u64);
+    let mut print = MultisetPrint::default();
     for value in row {
-        let hash = value_hash(value);
-        low = low.wrapping_add(hash);
-        high = high.wrapping_add(avalanche(hash ^ 0x9e37_79b9_7f4a_7c15));
+        print.add(value_hash(value));
     }
-    (u128::from(high) << 64) | u128::from(low)
+    print.finish128()
 }
 
 /// Expected rows whose bag of values appears among the generated rows' (as multisets), to say

@@ -149,6 +149,28 @@ impl Fingerprint {
     }
 }
 
+/// A multiset of 64-bit hashes as a 128-bit, order-free sum: each hash adds itself to one half
+/// and an independently mixed copy of itself to the other, so two different multisets share a
+/// sum only when both halves collide.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct MultisetPrint {
+    low: u64,
+    high: u64,
+}
+
+impl MultisetPrint {
+    pub fn add(&mut self, hash: u64) {
+        self.low = self.low.wrapping_add(hash);
+        self.high = self
+            .high
+            .wrapping_add(avalanche(hash ^ 0x9e37_79b9_7f4a_7c15));
+    }
+
+    pub fn finish128(&self) -> u128 {
+        (u128::from(self.high) << 64) | u128::from(self.low)
+    }
+}
+
 /// A final mix so that every input bit reaches every output bit.
 pub fn avalanche(mut x: u64) -> u64 {
     x ^= x >> 33;

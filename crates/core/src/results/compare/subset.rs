@@ -4,11 +4,10 @@
 //! as in Spider 2.0's evaluator (whose style this follows; it sorts by `str(x)`, this by value).
 
 use std::cmp::Ordering;
-
-use super::align::{AlignedBy, ColumnPair};
 use std::hash::Hasher;
 
-use super::key::{Fx, Key, Rules, avalanche, key};
+use super::align::{AlignedBy, ColumnPair};
+use super::key::{Fingerprint, Fx, Key, MultisetPrint, Rules, avalanche, key};
 use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::ResultSet;
 
@@ -92,7 +91,7 @@ pub fn compare(
 /// Equal fingerprints and counts mean equal columns; different counts or far-apart extremes mean
 /// the columns cannot match within any tolerance. Only what lies between is sorted and compared.
 struct Profile {
-    print: (u64, u64),
+    print: u128,
     counts: [usize; 3],
     min: f64,
     max: f64,
@@ -100,8 +99,10 @@ struct Profile {
 
 impl Profile {
     fn of(table: &ResultSet, column: usize, order_matters: bool, rules: &Rules) -> Profile {
+        let mut sequence = Fingerprint::default();
+        let mut multiset = MultisetPrint::default();
         let mut profile = Profile {
-            print: (0, 0),
+            print: 0,
             counts: [0; 3],
             min: f64::INFINITY,
             max: f64::NEG_INFINITY,
@@ -110,19 +111,12 @@ impl Profile {
             let k = key(&row[column]);
             let mut state = Fx::default();
             rules.hash(k, &mut state);
-            let hash = avalanche(state.finish());
-            let (low, high) = (hash, avalanche(hash ^ 0x9e37_79b9_7f4a_7c15));
-            profile.print = if order_matters {
-                (
-                    avalanche(profile.print.0 ^ low).wrapping_add(1),
-                    avalanche(profile.print.1 ^ high).wrapping_add(3),
-                )
+            let hash = state.finish();
+            if order_matters {
+                sequence.write_u64(hash);
             } else {
-                (
-                    profile.print.0.wrapping_add(low),
-                    profile.print.1.wrapping_add(high),
-                )
-            };
+                multiset.add(avalanche(hash));
+            }
             match k {
                 Key::Null => profile.counts[0] += 1,
                 Key::Num(n) => {
@@ -133,6 +127,11 @@ impl Profile {
                 Key::Text(_) => profile.counts[2] += 1,
             }
         }
+        profile.print = if order_matters {
+            sequence.finish128()
+        } else {
+            multiset.finish128()
+        };
         profile
     }
 
