@@ -137,26 +137,24 @@ fn flags() -> OpenFlags {
 
 /// An empty database in the memdb VFS, which keeps it as one buffer `to_bytes` can copy out.
 fn empty() -> Result<Connection, DbError> {
-    let connection =
-        Connection::open_with_flags_and_vfs("qeval", flags(), c"memdb").map_err(failed)?;
-    no_attachments(&connection)?;
-    Ok(connection)
+    limited(Connection::open_with_flags_and_vfs("qeval", flags(), c"memdb").map_err(failed)?)
 }
 
 /// An in-memory database for a copy or a generated database.
 fn in_memory() -> Result<Connection, DbError> {
-    let connection = Connection::open_in_memory_with_flags(flags()).map_err(failed)?;
-    no_attachments(&connection)?;
-    Ok(connection)
+    limited(Connection::open_in_memory_with_flags(flags()).map_err(failed)?)
 }
 
-/// No database can be attached to a connection: `ATTACH` fails with "too many attached
-/// databases", whatever the authorizer allows.
-fn no_attachments(connection: &Connection) -> Result<(), DbError> {
+/// The limits every connection has from its opening: no database can be attached (`ATTACH`
+/// fails with "too many attached databases", whatever the authorizer allows), and no text or
+/// blob longer than [`MAX_VALUE_BYTES`] is built.
+fn limited(connection: Connection) -> Result<Connection, DbError> {
+    use rusqlite::limits::Limit;
     connection
-        .set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_ATTACHED, 0)
-        .map(|_| ())
-        .map_err(failed)
+        .set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0)
+        .and_then(|_| connection.set_limit(Limit::SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES))
+        .map_err(failed)?;
+    Ok(connection)
 }
 
 fn failed(err: rusqlite::Error) -> DbError {
@@ -181,7 +179,6 @@ impl Database {
     /// A database built from CSV files `(file name, text)`: one table per file (see `csv`).
     pub fn from_csv(files: &[(String, String)]) -> Result<Database, DbError> {
         let mut connection = empty()?;
-        limit_lengths(&connection)?;
         crate::csv::load(&mut connection, files).map_err(DbError)?;
         Database::ready(connection)
     }
@@ -189,7 +186,6 @@ impl Database {
     /// A database built by running `script` (DDL and INSERTs) on an empty one.
     pub fn from_script(script: &str) -> Result<Database, DbError> {
         let connection = empty()?;
-        limit_lengths(&connection)?;
         connection
             .execute_batch(script)
             .map_err(|err| DbError(format!("the script failed: {err}")))?;
@@ -202,7 +198,6 @@ impl Database {
     /// (tables, indexes, views and rows in the main database, nothing else), with no attachments.
     pub fn scratch(script: &str) -> Result<Database, DbError> {
         let mut connection = in_memory()?;
-        limit_lengths(&connection)?;
         let denied = authorizer::Denied::default();
         connection
             .authorizer(Some(authorizer::building(denied.clone())))
@@ -228,7 +223,6 @@ impl Database {
 
     /// Guards the connection and reads its schema.
     fn ready(connection: Connection) -> Result<Database, DbError> {
-        limit_lengths(&connection)?;
         let tables = read_schema(&connection).map_err(failed)?;
         let schema_sql = read_create_statements(&connection).map_err(failed)?;
         Database::guarded(connection, tables, schema_sql)
@@ -360,17 +354,6 @@ const MAX_VALUE_BYTES: i32 = 16 * 1024 * 1024;
 /// Most bytes of values one result keeps; the rest is cut and the cut is reported, like rows
 /// past the row cap.
 pub const MAX_RESULT_BYTES: usize = 64 * 1024 * 1024;
-
-/// Puts SQLite's own length limit on a connection.
-fn limit_lengths(connection: &Connection) -> Result<(), DbError> {
-    connection
-        .set_limit(
-            rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH,
-            MAX_VALUE_BYTES,
-        )
-        .map(|_| ())
-        .map_err(failed)
-}
 
 fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<Rows> {
     let mut statement = connection.prepare(sql)?;
