@@ -26,15 +26,25 @@ fn sources() -> Option<Vec<String>> {
     )
 }
 
+/// `url` read as this page reads it: a relative link is on the page's own site.
+pub fn resolve(url: &str) -> Option<Url> {
+    let page = web_sys::window()?.location().href().ok()?;
+    Url::new_with_base(url, &page).ok()
+}
+
+/// Whether `url` is on this page's own origin (a relative link is).
+pub fn is_same_origin(url: &str) -> bool {
+    let own = web_sys::window().and_then(|w| w.location().origin().ok());
+    resolve(url).is_some_and(|target| own.is_some_and(|own| target.origin() == own))
+}
+
 /// Why `url` cannot be reached from this page, or `None` when the policy allows it.
 pub fn blocked(url: &str) -> Option<String> {
     let sources = sources()?;
-    let page = web_sys::window()?.location().href().ok()?;
-    let target = Url::new_with_base(url, &page).ok()?;
-    let origin = Url::new(&page).ok()?.origin();
+    let target = resolve(url)?;
     let allowed = sources.iter().any(|source| {
         if source == "'self'" {
-            return target.origin() == origin;
+            return is_same_origin(url);
         }
         matches_source(source, &target)
     });

@@ -19,79 +19,55 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
     let compare_native = out.join("compare_native.json");
     let compare_wasm = out.join("compare_wasm.json");
     let metrics_native = out.join("metrics_native.json");
-
-    steps.run(
-        "native bench",
-        "cargo bench -p qeval-core --bench table_accuracy",
-        || {
-            run::cargo()
-                .args(["bench", "-p", "qeval-core", "--bench", "table_accuracy"])
-                .env("QEVAL_BENCH_OUT", &native)
-                .status_ok("cargo bench")
-        },
-    )?;
-    steps.run(
-        "native compare bench",
-        "cargo bench -p qeval-core --bench compare",
-        || {
-            run::cargo()
-                .args(["bench", "-p", "qeval-core", "--bench", "compare"])
-                .env("QEVAL_BENCH_OUT", &compare_native)
-                .status_ok("cargo bench --bench compare")
-        },
-    )?;
-    steps.run(
-        "result reading bench",
-        "cargo bench -p qeval-core --bench read (MB/s, three shapes, 100k and 1M x 8)",
-        || {
-            run::cargo()
-                .args(["bench", "-p", "qeval-core", "--bench", "read"])
-                .env("QEVAL_BENCH_OUT", out.join("read_native.json"))
-                .status_ok("cargo bench --bench read")
-        },
-    )?;
-    steps.run(
-        "whole-process compare bench",
-        "cargo bench -p qeval-cli --bench compare_files (every mode: equal, near miss, a row and a column fewer)",
-        || {
-            run::cargo()
-                .args(["bench", "-p", "qeval-cli", "--bench", "compare_files"])
-                .env("QEVAL_BENCH_OUT", out.join("compare_files_native.json"))
-                .status_ok("cargo bench --bench compare_files")
-        },
-    )?;
-    steps.run(
-        "native metrics bench",
-        "cargo bench -p qeval-core --bench metrics",
-        || {
-            run::cargo()
-                .args(["bench", "-p", "qeval-core", "--bench", "metrics"])
-                .env("QEVAL_BENCH_OUT", &metrics_native)
-                .status_ok("cargo bench --bench metrics")
-        },
-    )?;
     let equivalence = out.join("equivalence_native.json");
-    steps.run(
-        "equivalence bench",
-        "cargo bench -p qeval-sqlite --bench equivalence",
-        || {
-            run::cargo()
-                .args(["bench", "-p", "qeval-sqlite", "--bench", "equivalence"])
-                .env("QEVAL_BENCH_OUT", &equivalence)
-                .status_ok("cargo bench --bench equivalence")
-        },
-    )?;
     let cache = out.join("judge_cache_native.json");
-    steps.run(
-        "judge cache bench",
-        "cargo bench -p qeval-cli --bench cache",
-        || {
-            run::cargo()
-                .args(["bench", "-p", "qeval-cli", "--bench", "cache"])
-                .env("QEVAL_BENCH_OUT", &cache)
-                .status_ok("cargo bench --bench cache")
-        },
-    )?;
+
+    // Each native bench writes its figures as JSON to its file (QEVAL_BENCH_OUT).
+    for (name, package, bench, file) in [
+        ("native bench", "qeval-core", "table_accuracy", &native),
+        (
+            "native compare bench",
+            "qeval-core",
+            "compare",
+            &compare_native,
+        ),
+        (
+            "result reading bench",
+            "qeval-core",
+            "read",
+            &out.join("read_native.json"),
+        ),
+        (
+            "whole-process compare bench",
+            "qeval-cli",
+            "compare_files",
+            &out.join("compare_files_native.json"),
+        ),
+        (
+            "native metrics bench",
+            "qeval-core",
+            "metrics",
+            &metrics_native,
+        ),
+        (
+            "equivalence bench",
+            "qeval-sqlite",
+            "equivalence",
+            &equivalence,
+        ),
+        ("judge cache bench", "qeval-cli", "cache", &cache),
+    ] {
+        steps.run(
+            name,
+            &format!("cargo bench -p {package} --bench {bench}"),
+            || {
+                run::cargo()
+                    .args(["bench", "-p", package, "--bench", bench])
+                    .env("QEVAL_BENCH_OUT", file)
+                    .status_ok(&format!("cargo bench --bench {bench}"))
+            },
+        )?;
+    }
     let pkg = wasm_pkg::node_dir();
     steps.run(
         "wasm build",

@@ -219,11 +219,10 @@ pub fn PlaygroundView(props: &Props) -> Html {
                 }
                 if db.is_loaded() && (!state.expected_result.trim().is_empty() || !state.generated_result.trim().is_empty()) {
                     <p class="notice" role="status" data-testid="typed-results-win">
-                        { format!(
-                            "The scores use the {} given in Results below (typed, or carried by the link), not the loaded database's. Clear {} to score the database's results.",
-                            given_results(&state.expected_result, &state.generated_result),
-                            if state.expected_result.trim().is_empty() || state.generated_result.trim().is_empty() { "it" } else { "them" }
-                        ) }
+                        {{
+                            let (given, them) = given_results(&state.expected_result, &state.generated_result);
+                            format!("The scores use the {given} given in Results below (typed, or carried by the link), not the loaded database's. Clear {them} to score the database's results.")
+                        }}
                     </p>
                 }
                 if !db.is_loaded() && state.language == Language::Sql {
@@ -418,12 +417,13 @@ fn judge_failure(run: Option<&JudgeRun>, endpoint: &str) -> Html {
     }
 }
 
-/// Which results were given by hand: `expected result`, `generated result` or both.
-fn given_results(expected: &str, generated: &str) -> &'static str {
+/// Which results were given by hand (`expected result`, `generated result` or both), and the
+/// pronoun for them.
+fn given_results(expected: &str, generated: &str) -> (&'static str, &'static str) {
     match (expected.trim().is_empty(), generated.trim().is_empty()) {
-        (false, false) => "expected and generated results",
-        (false, true) => "expected result",
-        _ => "generated result",
+        (false, false) => ("expected and generated results", "them"),
+        (false, true) => ("expected result", "it"),
+        _ => ("generated result", "it"),
     }
 }
 

@@ -10,6 +10,7 @@ use super::{
     ChoiceSelect, JudgeSettingsPanel, RunCharts, RunComparisonView, RunLoader, RunSummary,
     TestDetail, TestTable,
 };
+use crate::connect_policy::{is_same_origin, resolve};
 use crate::download::save;
 use crate::execution::LoadedDb;
 use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check};
@@ -141,7 +142,7 @@ pub fn ReportView(props: &Props) -> Html {
                 work.set(Work::Idle);
                 match result {
                     Ok(sources) => {
-                        fetched_from.set(Some(host_of(&url)));
+                        fetched_from.set(Some(host));
                         load.emit((Slot::Main, run_name(&url), sources));
                     }
                     Err(err) => problem.set(Some(err)),
@@ -428,29 +429,9 @@ fn run_parameter() -> Option<String> {
     params.get("run").filter(|u| !u.trim().is_empty())
 }
 
-/// The page's own location.
-fn page_href() -> Option<String> {
-    web_sys::window()?.location().href().ok()
-}
-
 /// The host a link points at (`data.example.com`), or this page's when it is relative.
 fn host_of(url: &str) -> String {
-    page_href()
-        .and_then(|page| web_sys::Url::new_with_base(url, &page).ok())
-        .map_or_else(|| url.to_string(), |u| u.host())
-}
-
-/// Whether `url` is on this page's own origin (a relative link is).
-fn is_same_origin(url: &str) -> bool {
-    page_href().is_some_and(|page| {
-        let (Ok(target), Ok(here)) = (
-            web_sys::Url::new_with_base(url, &page),
-            web_sys::Url::new(&page),
-        ) else {
-            return false;
-        };
-        target.origin() == here.origin()
-    })
+    resolve(url).map_or_else(|| url.to_string(), |u| u.host())
 }
 
 /// A name for a run fetched from `url`: its folder's name.
