@@ -201,7 +201,7 @@ impl Executor {
 
     /// Fills every pair's missing results, on every core, with progress on standard error.
     pub fn fill_all<'a>(&self, pairs: impl IntoIterator<Item = &'a mut PairInput>) {
-        let pairs: Vec<&mut PairInput> = pairs.into_iter().collect();
+        // Each pair in its own lock, so workers can fill different pairs at once.
         let cells: Vec<Mutex<&mut PairInput>> = pairs.into_iter().map(Mutex::new).collect();
         crate::pool::with_progress("running queries on the database", &cells, |cell| {
             if let Ok(mut pair) = cell.lock() {
