@@ -195,7 +195,7 @@ fn compare_values(expected: &Value, actual: &Value, tolerance: f64) -> Execution
 
 fn text(value: &Value) -> String {
     match value {
-        Value::Text(s) => s.clone(),
+        Value::Text(s) => s.to_string(),
         other => other.to_string(),
     }
 }

@@ -80,23 +80,23 @@ impl<'de> Visitor<'de> for CellVisitor {
     }
 
     fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::Text(s.to_string()))
+        Ok(Value::Text(s.into()))
     }
 
     fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::Text(s))
+        Ok(Value::Text(s.into()))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
         let nested: serde_json::Value =
             de::Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-        Ok(Value::Text(nested.to_string()))
+        Ok(Value::Text(nested.to_string().into()))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
         let nested: serde_json::Value =
             de::Deserialize::deserialize(de::value::MapAccessDeserializer::new(map))?;
-        Ok(Value::Text(nested.to_string()))
+        Ok(Value::Text(nested.to_string().into()))
     }
 }
 

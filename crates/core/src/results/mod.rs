@@ -5,11 +5,13 @@ mod direct;
 mod python;
 mod read;
 pub mod sample;
+mod text;
 mod value;
 
 use serde::Serialize;
 
 pub use read::{ResultError, read_result, read_result_text};
+pub use text::Text;
 pub use value::{Value, parse_number};
 
 /// A table of values. Results read from arrays of arrays or scalars have no column names; they

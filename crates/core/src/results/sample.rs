@@ -10,10 +10,10 @@ pub fn shuffled_pair(rows: usize, columns: usize, seed: u64) -> (ResultSet, Resu
     let cell = |row: usize, column: usize| -> Value {
         match column % 5 {
             0 => Value::Int(row as i64),
-            1 => Value::Text(format!("name-{}", row % 1000)),
+            1 => Value::Text(format!("name-{}", row % 1000).into()),
             2 => Value::Float((row as f64) * 0.25 + column as f64),
             3 => Value::Int((row % 7) as i64),
-            _ => Value::Text(format!("2024-{:02}-{:02}", row % 12 + 1, row % 28 + 1)),
+            _ => Value::Text(format!("2024-{:02}-{:02}", row % 12 + 1, row % 28 + 1).into()),
         }
     };
     let expected: Vec<Vec<Value>> = (0..rows)

@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::Text;
+
 /// A result cell. JSON numbers without a fraction or exponent that fit in an `i64` are `Int`;
 /// other numbers are `Float`. Arrays and objects nested in a cell are kept as their JSON text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -13,7 +15,7 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     Float(f64),
-    Text(String),
+    Text(Text),
 }
 
 impl Value {
@@ -25,8 +27,8 @@ impl Value {
                 Some(i) => Value::Int(i),
                 None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
-            serde_json::Value::String(s) => Value::Text(s.clone()),
-            nested => Value::Text(nested.to_string()),
+            serde_json::Value::String(s) => Value::Text(Text::new(s)),
+            nested => Value::Text(nested.to_string().into()),
         }
     }
 
@@ -109,7 +111,7 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(i) => write!(f, "{i}"),
             Value::Float(x) => write!(f, "{x}"),
-            Value::Text(s) => write!(f, "{s:?}"),
+            Value::Text(s) => write!(f, "{:?}", s.as_str()),
         }
     }
 }

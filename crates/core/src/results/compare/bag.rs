@@ -104,14 +104,15 @@ fn result_eq(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> Verdict {
             pred[0].len()
         ));
     }
-    if let Some(permutation) = strict_match(gold, pred, width, order) {
-        return Verdict::Equal(permutation);
-    }
+    let unpaired = match strict_match(gold, pred, width, order) {
+        Strict::Equal(permutation) => return Verdict::Equal(permutation),
+        Strict::Unpaired(unpaired) => unpaired,
+    };
     // A wrong answer is settled as cheaply as a right one: rows equal under some column
     // permutation need every expected column's values (a multiset, or a sequence when order
     // counts) in some generated column, so when the columns' signatures differ no permutation
     // can work, and Spider's own answer is "different" too.
-    if let Some(column) = unmatched_column(gold, pred, width, order) {
+    if let Some(column) = unmatched_column(gold, pred, &unpaired, order) {
         return Verdict::Different(format!(
             "No generated column holds the values of expected column {}",
             column + 1
@@ -163,36 +164,45 @@ fn strict_value_hash(value: &Value) -> u64 {
     avalanche(state.finish())
 }
 
-/// The fast path: a column permutation under which the rows are equal with identical types.
-/// `None` when there is none to be found this way (the full check then decides).
-fn strict_match(
-    gold: &[Vec<Value>],
-    pred: &[Vec<Value>],
-    width: usize,
-    order: bool,
-) -> Option<Vec<usize>> {
-    let signature = |rows: &[Vec<Value>], column: usize| -> u64 {
-        if order {
-            rows.iter().fold(0u64, |acc, row| {
-                avalanche(acc ^ strict_value_hash(&row[column]))
-            })
-        } else {
-            rows.iter().fold(0u64, |acc, row| {
-                acc.wrapping_add(strict_value_hash(&row[column]))
-            })
-        }
-    };
-    let pred_signatures: Vec<u64> = (0..width).map(|c| signature(pred, c)).collect();
+enum Strict {
+    /// A column permutation under which the rows are equal with identical types.
+    Equal(Vec<usize>),
+    /// No such permutation was found this way; the full check decides.
+    Unpaired(Unpaired),
+}
+
+/// Columns whose values (with their exact types) no column on the other side shares. Every
+/// other column was paired with one holding the very same values, so only these can make the
+/// columns' values differ as Python compares them.
+#[derive(Default)]
+struct Unpaired {
+    gold: Vec<usize>,
+    pred: Vec<usize>,
+}
+
+/// The fast path: pair columns by their exact values, then compare the rows under that pairing.
+fn strict_match(gold: &[Vec<Value>], pred: &[Vec<Value>], width: usize, order: bool) -> Strict {
+    let pred_signatures = column_signatures(pred, width, order, strict_value_hash);
+    let gold_signatures = column_signatures(gold, width, order, strict_value_hash);
     let mut used = vec![false; width];
     let mut permutation = Vec::with_capacity(width);
-    for column in 0..width {
-        let wanted = signature(gold, column);
+    let mut unpaired = Unpaired::default();
+    for (column, &wanted) in gold_signatures.iter().enumerate() {
         // Prefer the same position, so identical columns keep their order.
-        let found = std::iter::once(column)
+        match std::iter::once(column)
             .chain(0..width)
-            .find(|&c| !used[c] && pred_signatures[c] == wanted)?;
-        used[found] = true;
-        permutation.push(found);
+            .find(|&c| !used[c] && pred_signatures[c] == wanted)
+        {
+            Some(found) => {
+                used[found] = true;
+                permutation.push(found);
+            }
+            None => unpaired.gold.push(column),
+        }
+    }
+    if !unpaired.gold.is_empty() {
+        unpaired.pred = (0..width).filter(|&c| !used[c]).collect();
+        return Strict::Unpaired(unpaired);
     }
     let fingerprint = |row: &[Value], columns: &[usize]| -> u128 {
         let mut state = Fingerprint::default();
@@ -211,7 +221,11 @@ fn strict_match(
         a.sort_unstable();
         b.sort_unstable();
     }
-    (a == b).then_some(permutation)
+    if a == b {
+        Strict::Equal(permutation)
+    } else {
+        Strict::Unpaired(unpaired)
+    }
 }
 
 /// Spider's `quick_rej`: each row's values sorted by `str(x) + str(type(x))`, then the rows
@@ -277,35 +291,51 @@ impl<'a> SortKey<'a> {
 }
 
 /// An expected column whose signature (its values as Python compares them) no generated column
-/// shares, counted as multisets of signatures.
+/// shares, counted as multisets of signatures. Only the columns strict matching left unpaired
+/// need checking: paired columns hold the same values on both sides.
 fn unmatched_column(
     gold: &[Vec<Value>],
     pred: &[Vec<Value>],
-    width: usize,
+    unpaired: &Unpaired,
     order: bool,
 ) -> Option<usize> {
     let mut available: HashMap<u64, usize, super::key::FxBuild> = HashMap::default();
-    for column in 0..width {
+    for &column in &unpaired.pred {
         *available
             .entry(column_signature(pred, column, order))
             .or_insert(0) += 1;
     }
-    (0..width).find(
-        |&column| match available.get_mut(&column_signature(gold, column, order)) {
+    unpaired.gold.iter().copied().find(|&column| {
+        match available.get_mut(&column_signature(gold, column, order)) {
             Some(count) if *count > 0 => {
                 *count -= 1;
                 false
             }
             _ => true,
-        },
-    )
+        }
+    })
+}
+
+/// One column's signature under Python's equality (see `column_signatures`).
+fn column_signature(rows: &[Vec<Value>], column: usize, order: bool) -> u64 {
+    let hash = |row: &Vec<Value>| row.get(column).map_or(0, value_hash);
+    if order {
+        rows.iter()
+            .fold(0u64, |acc, row| avalanche(acc ^ hash(row)))
+    } else {
+        rows.iter()
+            .fold(0u64, |acc, row| acc.wrapping_add(hash(row)))
+    }
 }
 
 /// A row as a bag of values compared as Python compares them.
 fn bag_fingerprint(row: &[Value]) -> u128 {
     let mut print = MultisetPrint::default();
     for value in row {
-        print.add(value_hash(value));
+        // The print mixes each hash for its high half; one mix per value is enough.
+        let mut state = Fx::default();
+        python::hash(value, &mut state);
+        print.add(state.finish());
     }
     print.finish128()
 }
@@ -348,15 +378,26 @@ fn value_hash(value: &Value) -> u64 {
     avalanche(state.finish())
 }
 
-/// A column's signature: its multiset of values, or its sequence when order matters.
-fn column_signature(rows: &[Vec<Value>], column: usize, order: bool) -> u64 {
-    if order {
-        rows.iter()
-            .fold(0u64, |acc, row| avalanche(acc ^ value_hash(&row[column])))
-    } else {
-        rows.iter()
-            .fold(0u64, |acc, row| acc.wrapping_add(value_hash(&row[column])))
+/// Every column's signature under `hash`: its multiset of values, or its sequence when order
+/// matters. One pass over the rows, row by row: a row's values sit together in memory, a
+/// column's do not.
+fn column_signatures(
+    rows: &[Vec<Value>],
+    width: usize,
+    order: bool,
+    hash: fn(&Value) -> u64,
+) -> Vec<u64> {
+    let mut signatures = vec![0u64; width];
+    for row in rows {
+        for (signature, value) in signatures.iter_mut().zip(row) {
+            *signature = if order {
+                avalanche(*signature ^ hash(value))
+            } else {
+                signature.wrapping_add(hash(value))
+            };
+        }
     }
+    signatures
 }
 
 /// The multiset of value pairs in two columns.
@@ -387,12 +428,8 @@ fn find_permutation(gold: &[Vec<Value>], pred: &[Vec<Value>], width: usize, orde
     if width == 0 {
         return Search::Found(Vec::new());
     }
-    let gold_sig: Vec<u64> = (0..width)
-        .map(|c| column_signature(gold, c, order))
-        .collect();
-    let pred_sig: Vec<u64> = (0..width)
-        .map(|c| column_signature(pred, c, order))
-        .collect();
+    let gold_sig = column_signatures(gold, width, order, value_hash);
+    let pred_sig = column_signatures(pred, width, order, value_hash);
     let candidates: Vec<Vec<usize>> = gold_sig
         .iter()
         .map(|sig| (0..width).filter(|&c| pred_sig[c] == *sig).collect())

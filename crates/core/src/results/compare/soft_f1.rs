@@ -7,8 +7,11 @@
 //! As in BIRD's code, a generated row can score more matches than the expected row has values,
 //! and an expected row with no values makes the whole comparison 0 (a division by zero there).
 
+use std::hash::Hasher;
+
+use super::key::Fx;
 use super::{Comparison, Mode, f1_of};
-use crate::results::python::{eq, row_fingerprint};
+use crate::results::python::{eq, hash, row_fingerprint};
 use crate::results::{ResultSet, Value};
 
 pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
@@ -91,8 +94,29 @@ fn dedupe(rows: &[Vec<Value>]) -> Vec<&[Value]> {
         .collect()
 }
 
-fn contains(row: &[Value], value: &Value) -> bool {
-    row.iter().any(|other| eq(value, other))
+/// Each value's hash under Python's equality, into `out`: finding a value in a row compares
+/// hashes, and runs the full equality only where they agree.
+fn hash_into(values: &[Value], out: &mut Vec<u64>) {
+    out.clear();
+    out.extend(values.iter().map(|value| {
+        let mut state = Fx::default();
+        hash(value, &mut state);
+        state.finish()
+    }));
+}
+
+/// How many of `values` are found in `other` (each with its hashes).
+fn found_in(values: &[Value], hashes: &[u64], other: &[Value], other_hashes: &[u64]) -> usize {
+    values
+        .iter()
+        .zip(hashes)
+        .filter(|&(value, h)| {
+            other_hashes
+                .iter()
+                .zip(other)
+                .any(|(other_h, other_value)| other_h == h && eq(value, other_value))
+        })
+        .count()
 }
 
 fn score(predicted: &[Vec<Value>], truth: &[Vec<Value>]) -> Outcome {
@@ -103,6 +127,7 @@ fn score(predicted: &[Vec<Value>], truth: &[Vec<Value>]) -> Outcome {
     let truth = dedupe(truth);
     // Sums in the order BIRD's code adds them, so the floating-point result is the same.
     let (mut tp, mut fp, mut fn_) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut pred_hashes, mut truth_hashes) = (Vec::new(), Vec::new());
     for (i, truth_row) in truth.iter().enumerate() {
         let Some(pred_row) = predicted.get(i) else {
             fn_ += 1.0;
@@ -119,8 +144,10 @@ fn score(predicted: &[Vec<Value>], truth: &[Vec<Value>]) -> Outcome {
         {
             (width, 0, 0)
         } else {
-            let matches = pred_row.iter().filter(|v| contains(truth_row, v)).count();
-            let truth_only = truth_row.iter().filter(|v| !contains(pred_row, v)).count();
+            hash_into(pred_row, &mut pred_hashes);
+            hash_into(truth_row, &mut truth_hashes);
+            let matches = found_in(pred_row, &pred_hashes, truth_row, &truth_hashes);
+            let truth_only = width - found_in(truth_row, &truth_hashes, pred_row, &pred_hashes);
             (matches, pred_row.len() - matches, truth_only)
         };
         tp += matches as f64 / width as f64;
