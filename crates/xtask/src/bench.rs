@@ -167,6 +167,17 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         },
     )?;
     steps.run(
+        "startup bench",
+        "navigation to usable editors in headless chromium, median of 5",
+        || {
+            run::program("node")
+                .args(["bench/startup.bench.mjs"])
+                .current_dir(&e2e)
+                .env("QEVAL_DIST", root().join("dist"))
+                .status_ok("the startup bench")
+        },
+    )?;
+    steps.run(
         "report bench",
         "10,000 and 100,000 records in the report view of headless chromium",
         || {
@@ -220,7 +231,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         cache["median_ms"].as_f64().unwrap_or(f64::NAN),
         cache["p99_ms"].as_f64().unwrap_or(f64::NAN)
     );
-    report_wasm_size()
+    report_dist_sizes()
 }
 
 /// One row per size, one column pair (native, wasm) per mode.
@@ -270,26 +281,39 @@ fn read_json(path: &Path) -> Result<serde_json::Value, String> {
     serde_json::from_str(&text).map_err(|err| format!("{} is not JSON: {err}", path.display()))
 }
 
-/// Prints the size of the web app's wasm in dist/, raw and gzip -9.
-pub fn report_wasm_size() -> Result<(), String> {
+/// Prints the size of every file the web app ships in dist/ (the example run folder aside),
+/// raw and gzip -9: what a first visit downloads.
+pub fn report_dist_sizes() -> Result<(), String> {
     let dist = root().join("dist");
     let entries =
         std::fs::read_dir(&dist).map_err(|err| format!("cannot list {}: {err}", dist.display()))?;
-    for path in entries.filter_map(|entry| entry.ok().map(|entry| entry.path())) {
-        if path.extension().is_some_and(|ext| ext == "wasm") {
-            let raw = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            let gzip = run::program("sh")
-                .args(["-c", &format!("gzip -9 -c '{}' | wc -c", path.display())])
-                .output_text()
-                .and_then(|text| text.trim().parse::<u64>().ok())
-                .unwrap_or(0);
-            println!(
-                "\nweb app wasm ({}): {:.0} KB raw, {:.0} KB gzip -9",
-                path.file_name().unwrap_or_default().to_string_lossy(),
-                raw as f64 / 1024.0,
-                gzip as f64 / 1024.0
-            );
-        }
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_file())
+        .collect();
+    files.sort();
+    println!("\n| file in dist/ | raw | gzip -9 |\n|---|---|---|");
+    let (mut raw_total, mut gzip_total) = (0, 0);
+    for path in files {
+        let raw = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let gzip = run::program("sh")
+            .args(["-c", &format!("gzip -9 -c '{}' | wc -c", path.display())])
+            .output_text()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        raw_total += raw;
+        gzip_total += gzip;
+        println!(
+            "| {} | {:.1} KB | {:.1} KB |",
+            path.file_name().unwrap_or_default().to_string_lossy(),
+            raw as f64 / 1024.0,
+            gzip as f64 / 1024.0
+        );
     }
+    println!(
+        "| total | {:.1} KB | {:.1} KB |",
+        raw_total as f64 / 1024.0,
+        gzip_total as f64 / 1024.0
+    );
     Ok(())
 }

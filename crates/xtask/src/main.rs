@@ -108,7 +108,7 @@ fn dist(steps: &mut Steps) -> Result<(), String> {
         "trunk build --release",
         web_release_build,
     )?;
-    bench::report_wasm_size()
+    bench::report_dist_sizes()
 }
 
 fn web_release_build() -> Result<(), String> {

@@ -1,0 +1,95 @@
+// The page before the app runs: a loading screen from the first paint, and a clear error with a
+// retry (never a blank page) when the app cannot start.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { artifacts, dist, launchBrowser, serveDist } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("on a throttled network the loading screen is the first thing painted, and the app replaces it", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    addEventListener("TrunkApplicationStarted", () => {
+      window.qevalStartedAt = performance.now();
+    });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  // About 1.6 Mbit/s with 150 ms of latency: the app's files take seconds to arrive.
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 150,
+    downloadThroughput: 200_000,
+    uploadThroughput: 100_000,
+  });
+  await page.goto(server.url, { waitUntil: "commit" });
+  await page.locator("#boot").waitFor({ state: "visible" });
+  await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
+  await page.screenshot({ path: join(artifacts, "loading-throttled.png") });
+  assert.equal((await page.locator("#boot-message").textContent()).trim(), "Loading the scorer…");
+  assert.equal(await page.locator("textarea#generated").count(), 0, "the app has not started yet");
+  const painted = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0].startTime);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await page.locator("textarea#generated").waitFor({ timeout: 60_000 });
+  const started = await page.evaluate(() => window.qevalStartedAt);
+  assert.ok(painted < started, `first paint at ${painted} ms, before the app started at ${started} ms`);
+  assert.equal(await page.locator("#boot").count(), 0, "the loading screen is gone once the app runs");
+  await context.close();
+});
+
+test("when the wasm does not load the page says so and offers a retry that works", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const broken = (route) => route.fulfill({ status: 404, body: "not found" });
+  await page.route("**/*_bg.wasm", broken);
+  await page.goto(server.url);
+  await page.locator("#boot.failed").waitFor({ timeout: 15_000 });
+  const message = await page.locator("#boot-message").textContent();
+  assert.match(message, /could not start/);
+  assert.match(message, /retry/i);
+  assert.ok(await page.locator("#boot-retry").isVisible(), "a Retry button");
+  assert.equal(await page.getAttribute("#boot", "role"), "alert");
+  await page.screenshot({ path: join(artifacts, "loading-failed.png") });
+  await page.unroute("**/*_bg.wasm", broken);
+  await page.locator("#boot-retry").click();
+  await page.locator("textarea#generated").waitFor({ timeout: 30_000 });
+  await context.close();
+});
+
+test("a browser without WebAssembly is told so instead of seeing a blank page", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    delete globalThis.WebAssembly;
+  });
+  await page.goto(server.url);
+  await page.locator("#boot.failed").waitFor({ timeout: 15_000 });
+  assert.match(await page.locator("#boot-message").textContent(), /cannot run WebAssembly/);
+  await context.close();
+});
+
+test("the app's script, wasm and style sheet carry a content hash in their names", async () => {
+  const files = await readdir(dist);
+  for (const ending of [".js", "_bg.wasm", ".css"]) {
+    const named = files.filter((file) => file.endsWith(ending));
+    assert.ok(named.length > 0, `a ${ending} file in dist`);
+    for (const file of named) {
+      assert.match(file, /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/, `${file} has a content hash`);
+      assert.ok((await stat(join(dist, file))).size > 0);
+    }
+  }
+});
