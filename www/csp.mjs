@@ -1,16 +1,39 @@
-// Trunk post-build hook: adds the Content Security Policy to the built index.html. Trunk writes
+// Trunk post-build hook. First it names the database worker's files after their content (Trunk
+// names a worker's files after its binary, so a new release could mix with a cached old worker)
+// and tells the page where the worker's loader is. Then it adds the Content Security Policy to
+// the built index.html. Trunk writes
 // an inline module script that loads the app; the policy allows exactly that script by its hash,
 // the app's own files, WebAssembly, and network calls only to what the LLM judge settings offer:
 // the presets' hosts, Langfuse and this machine (self-hosted models), plus the hosts listed in
 // QEVAL_CONNECT_SRC at build time (space-separated). The app itself calls nothing else; the
 // settings panel reads this list and says when an endpoint is outside it.
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error("csp.mjs runs as a Trunk post_build hook (TRUNK_STAGING_DIR is unset)");
 const file = join(dir, "index.html");
+
+/** Renames `qeval-worker.js` and `qeval-worker_bg.wasm` to names with their content's hash, writes
+ * a loader for them, and returns the `<meta>` that tells the page the loader's name. Nothing to
+ * do (an empty string) when the build has no worker. */
+async function nameWorker() {
+  const js = join(dir, "qeval-worker.js");
+  const wasm = join(dir, "qeval-worker_bg.wasm");
+  const exists = await stat(js).then(() => true, () => false);
+  if (!exists) return "";
+  const hash = createHash("sha256");
+  hash.update(await readFile(js));
+  hash.update(await readFile(wasm));
+  const name = `qeval-worker-${hash.digest("hex").slice(0, 16)}`;
+  await rename(js, join(dir, `${name}.js`));
+  await rename(wasm, join(dir, `${name}_bg.wasm`));
+  await writeFile(join(dir, `${name}_loader.js`), `importScripts("./${name}.js");wasm_bindgen({ module_or_path: "./${name}_bg.wasm" });\n`);
+  return `<meta name="qeval-worker" content="./${name}_loader.js" />`;
+}
+
+const workerMeta = await nameWorker();
 const html = await readFile(file, "utf8");
 const hashes = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map(
   ([, body]) => `'sha256-${createHash("sha256").update(body, "utf8").digest("base64")}'`,
@@ -48,6 +71,8 @@ const policy = [
     "http://127.0.0.1:*",
     ...extraSources(),
   ].join(" "),
+  // The database worker: the page's own file, started with `new Worker`.
+  "worker-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");
@@ -56,6 +81,6 @@ const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`
 // differently) must fail the build, not ship without a policy.
 const charset = /<meta charset="utf-8"\s*\/?>/i;
 if (!charset.test(html)) throw new Error(`csp.mjs: no <meta charset="utf-8"> in ${file}: the policy has no place to go`);
-const secured = html.replace(charset, (tag) => `${tag}\n    ${meta}`);
+const secured = html.replace(charset, (tag) => `${tag}\n    ${meta}${workerMeta ? `\n    ${workerMeta}` : ""}`);
 if (!secured.includes("Content-Security-Policy")) throw new Error(`csp.mjs: the policy did not make it into ${file}`);
 await writeFile(file, secured);

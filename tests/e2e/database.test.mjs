@@ -82,7 +82,7 @@ test("writes, ATTACH, a write in a CTE and an endless recursion are refused or i
     await waitForText(page, "[data-testid=metric-execution-score]", "0.00");
   }
   await page.locator("textarea#generated").fill("SELECT COUNT(*) FROM users");
-  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 rows/);
+  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 row in/);
   assert.equal(await page.locator("[data-testid=generated-execution] td").first().textContent(), "5", "every row is still there");
   assert.equal(await hash(), before, "the database file's bytes are unchanged");
 });
@@ -102,7 +102,7 @@ test("a database built from pasted SQL is queried the same way", async () => {
   await page.click("#db-build");
   await waitForText(page, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
   await pair(page, "SELECT SUM(x) FROM t", "SELECT 6");
-  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 rows/);
+  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 row in/);
   await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
   assert.equal(await page.locator("[data-testid=typed-results-win]").count(), 0);
   // A result typed (or carried by a link) wins over the database's: the page says so.

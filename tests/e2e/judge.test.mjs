@@ -83,6 +83,8 @@ for (const [preset, provider] of [["openai", "openai"], ["anthropic", "anthropic
     await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "0.50");
     await waitForText(page, "[data-testid=metric-semantic_similarity-explanation]", "The queries differ.");
     await waitForText(page, "[data-testid=judge-status]", /^LLM judge: 1 verdict \(0 from cache, 1 call, 0 errors\)/);
+    // The equivalence check (in the database worker) also counts in the total: wait for it.
+    await waitForText(page, "[data-testid=equivalence-badge]", "Different");
     const total = await page.locator("[data-testid=profile-total]").textContent();
     assert.equal((await stats()).requests, 1);
 
@@ -91,6 +93,7 @@ for (const [preset, provider] of [["openai", "openai"], ["anthropic", "anthropic
     await waitForText(page, "[data-testid=metric-semantic_similarity-cached]", "from cache");
     await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "0.50");
     await waitForText(page, "[data-testid=judge-status]", /^LLM judge: 1 verdict \(1 from cache, 0 calls, 0 errors\)/);
+    await waitForText(page, "[data-testid=equivalence-badge]", "Different");
     await waitForText(page, "[data-testid=cache-stats]", /this page: 1 hits, 0 misses/);
     assert.equal(await page.locator("[data-testid=profile-total]").textContent(), total);
     assert.equal((await stats()).requests, 1, "the reload made no second call");

@@ -2,7 +2,7 @@
 // retry (never a blank page) when the app cannot start.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { artifacts, dist, launchBrowser, serveDist } from "./harness.mjs";
 
@@ -85,11 +85,16 @@ test("a browser without WebAssembly is told so instead of seeing a blank page", 
 test("the app's script, wasm and style sheet carry a content hash in their names", async () => {
   const files = await readdir(dist);
   for (const ending of [".js", "_bg.wasm", ".css"]) {
-    const named = files.filter((file) => file.endsWith(ending));
+    const named = files.filter((file) => file.endsWith(ending) && !file.endsWith("_loader.js"));
     assert.ok(named.length > 0, `a ${ending} file in dist`);
     for (const file of named) {
       assert.match(file, /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/, `${file} has a content hash`);
       assert.ok((await stat(join(dist, file))).size > 0);
     }
   }
+  // The database worker's loader, named by the build hook after the worker's content.
+  const loaders = files.filter((file) => file.endsWith("_loader.js"));
+  assert.deepEqual(loaders.map((file) => /^qeval-worker-[0-9a-f]{16}_loader\.js$/.test(file)), [true]);
+  const html = await readFile(join(dist, "index.html"), "utf8");
+  assert.match(html, new RegExp(`<meta name="qeval-worker" content="\\./${loaders[0].replaceAll(".", "\\.")}" />`));
 });

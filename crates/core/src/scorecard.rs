@@ -87,14 +87,14 @@ pub struct QueryReport {
 }
 
 /// One metric's verdict. `score` is in 0..=1, or null when the metric does not apply.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Metric {
     pub score: Option<f64>,
     /// Whether the metric's own pass rule held, for metrics that have one.
     pub passed: Option<bool>,
     pub explanation: String,
     /// The parts the score was computed from; the shape depends on the metric.
-    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub details: serde_json::Value,
     pub error: Option<MetricError>,
 }
@@ -113,14 +113,14 @@ impl Metric {
 }
 
 /// Why a metric failed: which metric, on what input, with what message, and when.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct MetricError {
     pub metric: String,
     pub message: String,
     /// The inputs the metric was given, by name (e.g. `generated_sql`).
     pub inputs: BTreeMap<String, String>,
     /// When the failure happened, as given by the caller (the core has no clock).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<String>,
 }
 

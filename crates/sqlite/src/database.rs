@@ -4,10 +4,10 @@ use std::fmt;
 
 use qeval_core::sql::{ParseLimits, SqlDialect, check_read_only};
 use rusqlite::{Connection, OpenFlags};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::authorizer;
+use crate::output::{Column, DbError, QueryError, QueryOutput, Table};
 use crate::value::to_json;
 
 /// How long a query may run and how many rows it may return.
@@ -41,73 +41,6 @@ fn clock() -> f64 {
 #[cfg(target_arch = "wasm32")]
 fn clock() -> f64 {
     js_sys::Date::now()
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Column {
-    pub name: String,
-    /// The declared type, as written in the schema.
-    pub kind: String,
-    pub not_null: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Table {
-    pub name: String,
-    pub columns: Vec<Column>,
-    pub rows: u64,
-}
-
-/// Why a database could not be opened or built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DbError(pub String);
-
-impl fmt::Display for DbError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// Why a query gave no result.
-#[derive(Debug, Clone, PartialEq)]
-pub enum QueryError {
-    /// The safety validator refused it before it reached SQLite.
-    Refused(String),
-    /// SQLite's authorizer denied an action while preparing it.
-    Denied(String),
-    /// Interrupted at the time limit.
-    TimedOut { ms: f64 },
-    /// SQLite reported an error (no such table, syntax...).
-    Failed(String),
-}
-
-impl fmt::Display for QueryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            QueryError::Refused(reason) => write!(f, "refused before running: {reason}"),
-            QueryError::Denied(reason) => write!(f, "denied by the read-only policy: {reason}"),
-            QueryError::TimedOut { ms } => {
-                write!(f, "interrupted after {ms:.0} ms (the time limit)")
-            }
-            QueryError::Failed(message) => f.write_str(message),
-        }
-    }
-}
-
-/// A query's result: its columns and rows, whether the row cap cut it, how long it took.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct QueryOutput {
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<Value>>,
-    pub truncated: bool,
-    pub millis: f64,
-}
-
-impl QueryOutput {
-    /// `{columns, rows}`: a shape every comparison mode reads.
-    pub fn to_json(&self) -> Value {
-        json!({ "columns": self.columns, "rows": self.rows })
-    }
 }
 
 /// An in-memory SQLite database.

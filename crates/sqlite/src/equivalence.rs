@@ -8,20 +8,21 @@
 //! only through NULLs or duplicates in a key-like column (`id`, `..._id`, a join key), the
 //! verdict says so and names the constraint that would make them equivalent.
 
-use std::collections::BTreeMap;
-
 use qeval_core::results::compare::{CompareOptions, Mode, compare};
 use qeval_core::results::read_result;
-use qeval_core::scorecard::Metric;
 use qeval_core::sql::{
     Hints, ParseLimits, Schema, SqlDialect, hints_for_schema, infer_schema, orders_its_output,
     parse, to_sqlite,
 };
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::database::{Database, Limits, QueryOutput};
+use crate::database::{Database, Limits};
 use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate, id_like};
+use crate::output::QueryOutput;
+use crate::report::{
+    Assumption, Counterexample, EquivalenceReport, SchemaSource, ShownResult, ShownTable, Verdict,
+    unmatched,
+};
 
 /// How the check runs. `Default` gives the documented defaults.
 #[derive(Debug, Clone, Copy)]
@@ -65,93 +66,6 @@ pub enum SchemaChoice<'a> {
     Database(&'a mut Database),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SchemaSource {
-    Inferred,
-    Written,
-    Database,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// Same results on every generated database.
-    Equivalent,
-    /// Different only when a key-like column holds NULLs or duplicates.
-    EquivalentUnderAssumption,
-    /// A database where the results differ.
-    Different,
-    /// The check could not run (a query does not parse or run on the schema).
-    NoVerdict,
-}
-
-/// A constraint that, if the real database has it, makes the queries equivalent.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Assumption {
-    /// In plain words: "`singer.singer_id` is never NULL".
-    pub text: String,
-    /// The inferred schema with the constraint added, to copy into the schema editor.
-    pub schema: String,
-}
-
-/// A table of a counterexample, or a query's result on it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShownTable {
-    pub name: String,
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<Value>>,
-}
-
-/// What one query gave on the counterexample.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShownResult {
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<Value>>,
-    /// Indexes of rows with no equal row in the other query's result.
-    pub unmatched: Vec<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-/// The smallest database found on which the queries differ.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Counterexample {
-    /// 1-based: which generated database it was shrunk from.
-    pub database: usize,
-    pub tables: Vec<ShownTable>,
-    pub expected: ShownResult,
-    pub generated: ShownResult,
-    /// `CREATE TABLE` and `INSERT` statements that rebuild it.
-    pub script: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EquivalenceReport {
-    pub verdict: Verdict,
-    pub schema_source: SchemaSource,
-    /// The schema used, as `CREATE TABLE` statements.
-    pub schema: String,
-    /// What the inference had to guess.
-    pub notes: Vec<String>,
-    pub databases: usize,
-    /// Databases checked in agreement (the check stops at the first difference).
-    pub agreed: usize,
-    pub seed: u64,
-    pub mode: Mode,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub assumption: Option<Assumption>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub counterexample: Option<Counterexample>,
-    /// The counterexample's database number and both results: the shape test-suite checking
-    /// reported before counterexamples were shrunk (kept, since scorecard JSON only grows).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_difference: Option<Value>,
-    /// Why there is no verdict.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
 impl EquivalenceReport {
     fn no_verdict(
         reason: String,
@@ -186,82 +100,6 @@ impl EquivalenceReport {
             first_difference: None,
             reason: None,
         }
-    }
-
-    pub fn explanation(&self) -> String {
-        let of = format!("{} generated databases, seed {}", self.databases, self.seed);
-        match self.verdict {
-            Verdict::Equivalent => format!(
-                "Same results on all {} generated databases (seed {}); agreement on generated databases is strong evidence, not a proof",
-                self.databases, self.seed
-            ),
-            Verdict::EquivalentUnderAssumption => format!(
-                "Equivalent if {}: the results differ only when it is not ({of})",
-                self.assumption.as_ref().map_or("", |a| a.text.as_str())
-            ),
-            Verdict::Different => {
-                let which = self.counterexample.as_ref().map_or(0, |c| c.database);
-                let detail = self.counterexample.as_ref().map(|c| {
-                    let (e, g) = (&c.expected, &c.generated);
-                    match (&e.error, &g.error) {
-                        (_, Some(error)) => format!(": the generated query fails there ({error})"),
-                        (Some(error), None) => {
-                            format!(": the expected query fails there ({error})")
-                        }
-                        _ if e.rows.len() != g.rows.len() => format!(
-                            ": the expected query returns {}, the generated one {}",
-                            rows_text(e.rows.len()),
-                            rows_text(g.rows.len())
-                        ),
-                        _ if e.rows != g.rows && unmatched(&e.rows, &g.rows).is_empty() => {
-                            format!(
-                                ": both return the same {} in a different order",
-                                rows_text(e.rows.len())
-                            )
-                        }
-                        _ => format!(
-                            ": both return {}, with different values",
-                            rows_text(e.rows.len())
-                        ),
-                    }
-                });
-                format!(
-                    "Different results on generated database {which} of {} (seed {}){}",
-                    self.databases,
-                    self.seed,
-                    detail.unwrap_or_default()
-                )
-            }
-            Verdict::NoVerdict => format!(
-                "No verdict: {}",
-                self.reason.as_deref().unwrap_or("the check could not run")
-            ),
-        }
-    }
-
-    /// The report as a scorecard metric: 1.0 equivalent (also under a stated assumption), 0.0
-    /// different, no score without a verdict.
-    pub fn metric(&self) -> Metric {
-        let (score, passed) = match self.verdict {
-            Verdict::Equivalent | Verdict::EquivalentUnderAssumption => (Some(1.0), Some(true)),
-            Verdict::Different => (Some(0.0), Some(false)),
-            Verdict::NoVerdict => (None, None),
-        };
-        Metric {
-            score,
-            passed,
-            explanation: self.explanation(),
-            details: serde_json::to_value(self).unwrap_or_default(),
-            error: None,
-        }
-    }
-}
-
-fn rows_text(n: usize) -> String {
-    if n == 1 {
-        "1 row".into()
-    } else {
-        format!("{n} rows")
     }
 }
 
@@ -625,36 +463,6 @@ impl Check<'_> {
             script,
         }
     }
-}
-
-/// Rows of `rows` with no equal row left in `other` (a row's values compared as a multiset, so
-/// a column order difference does not mark every row).
-fn unmatched(rows: &[Vec<Value>], other: &[Vec<Value>]) -> Vec<usize> {
-    let key = |row: &Vec<Value>| {
-        let mut values: Vec<String> = row
-            .iter()
-            .map(|v| match v {
-                Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |x| format!("{x}")),
-                other => other.to_string(),
-            })
-            .collect();
-        values.sort();
-        values
-    };
-    let mut left: BTreeMap<Vec<String>, usize> = BTreeMap::new();
-    for row in other {
-        *left.entry(key(row)).or_default() += 1;
-    }
-    rows.iter()
-        .enumerate()
-        .filter_map(|(i, row)| match left.get_mut(&key(row)) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                None
-            }
-            _ => Some(i),
-        })
-        .collect()
 }
 
 /// Delta debugging: drop rows, in halves then one by one, while the queries still differ.

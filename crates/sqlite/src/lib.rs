@@ -7,23 +7,41 @@
 //! authorizer denies every write, `ATTACH`, `PRAGMA` and any function outside an allow-list; a
 //! progress handler interrupts a query past its time limit; results stop at a row cap and say so.
 
+//!
+//! Without the `engine` feature (on by default) the crate is only its data: query outputs and
+//! equivalence reports, for a program that shows them but runs no SQLite (the page's main
+//! bundle; the engine runs in its worker).
+
+#[cfg(feature = "engine")]
 mod authorizer;
+#[cfg(feature = "engine")]
 mod csv;
+#[cfg(feature = "engine")]
 mod database;
+#[cfg(feature = "engine")]
 mod equivalence;
+#[cfg(feature = "engine")]
 mod generate;
+mod output;
+mod report;
+#[cfg(feature = "engine")]
 mod value;
 
-pub use database::{Column, Database, DbError, Limits, QueryError, QueryOutput, Table};
-pub use equivalence::{
-    Assumption, Counterexample, EquivalenceOptions, EquivalenceReport, SchemaChoice, SchemaSource,
-    ShownResult, ShownTable, Verdict, check_equivalence,
-};
+#[cfg(feature = "engine")]
+pub use database::{Database, Limits};
+#[cfg(feature = "engine")]
+pub use equivalence::{EquivalenceOptions, SchemaChoice, check_equivalence};
+#[cfg(feature = "engine")]
 pub use generate::{Cell, TestDatabase, generate};
+pub use output::{Column, DbError, QueryError, QueryOutput, Table};
+pub use report::{
+    Assumption, Counterexample, EquivalenceReport, SchemaSource, ShownResult, ShownTable, Verdict,
+};
 
 /// The SQLite library's version (`3.54.1`). The command line and the page are built from the same
 /// SQLite source (`cargo xtask` points the wasm build at the native build's amalgamation), so
 /// they give the same results; each shows this version so that can be checked.
+#[cfg(feature = "engine")]
 pub fn sqlite_version() -> &'static str {
     rusqlite::version()
 }

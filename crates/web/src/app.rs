@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use crate::components::{PlaygroundView, ReportView};
+use crate::db_worker::{DbWorker, WorkerStatus};
 use crate::execution::LoadedDb;
 use crate::judge::JudgeSettings;
 
@@ -66,6 +67,17 @@ pub fn App() -> Html {
         let db = db.clone();
         Callback::from(move |next| db.set(next))
     };
+    // SQLite lives in a worker the page starts on its first database action; the page re-renders
+    // when the worker's state changes (a job starts or ends, the worker starts).
+    let worker = use_memo((), |()| DbWorker::default());
+    let update = use_force_update();
+    {
+        let worker = (*worker).clone();
+        use_effect_with((), move |()| {
+            worker.set_on_change(std::rc::Rc::new(move || update.force_update()));
+        });
+    }
+    let status: WorkerStatus = worker.status();
     let tab = |target: View, label: &'static str, id: &'static str| {
         let view = view.clone();
         let current = *view == target;
@@ -76,6 +88,8 @@ pub fn App() -> Html {
         }
     };
     html! {
+        <ContextProvider<DbWorker> context={(*worker).clone()}>
+        <ContextProvider<WorkerStatus> context={status}>
         <div class="app">
             <nav class="views" aria-label="Views">
                 { tab(View::Playground, "Playground", "tab-playground") }
@@ -87,5 +101,7 @@ pub fn App() -> Html {
                 <ReportView settings={(*settings).clone()} {on_settings} db={(*db).clone()} {on_db} />
             }
         </div>
+        </ContextProvider<WorkerStatus>>
+        </ContextProvider<DbWorker>>
     }
 }

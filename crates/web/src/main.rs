@@ -4,6 +4,7 @@
 mod app;
 mod components;
 mod connect_policy;
+mod db_worker;
 mod download;
 mod execution;
 mod hooks;

@@ -6,8 +6,8 @@ use qeval_core::profiles::Profile;
 use qeval_core::score::{JudgeOutcome, JudgeTask, judge_tasks};
 use qeval_core::{PairInput, ScoreOptions, Scorecard, score_pair_judged};
 
-use crate::execution::Executed;
 use crate::state::Playground;
+use qeval_worker::protocol::Executed;
 
 pub fn pair_of(state: &Playground) -> PairInput {
     // Text that is not JSON is left out (its editor says why) rather than scored as a string.

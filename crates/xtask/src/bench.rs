@@ -178,6 +178,17 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         },
     )?;
     steps.run(
+        "worker bench",
+        "the page's thread while a query runs in the worker, and Cancel, in headless chromium",
+        || {
+            run::program("node")
+                .args(["bench/worker.bench.mjs"])
+                .current_dir(&e2e)
+                .env("QEVAL_DIST", root().join("dist"))
+                .status_ok("the worker bench")
+        },
+    )?;
+    steps.run(
         "report bench",
         "10,000 and 100,000 records in the report view of headless chromium",
         || {

@@ -1,11 +1,12 @@
 use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
-use qeval_sqlite::Database;
+use qeval_worker::protocol::{Answer, Source};
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::{DragEvent, File, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::TextField;
+use crate::db_worker::{DbWorker, Reply, WorkerStatus};
 use crate::execution::LoadedDb;
 
 #[derive(Properties, PartialEq)]
@@ -31,18 +32,35 @@ const MAX_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 /// from pasted DDL and INSERTs. Shows its tables.
 #[component]
 pub fn DatabasePanel(props: &Props) -> Html {
+    let worker = use_context::<DbWorker>().unwrap_or_default();
+    let worker_status = use_context::<WorkerStatus>().unwrap_or_default();
     let status = use_state(|| None::<(bool, String)>);
     let script = use_state(String::new);
-    let load_files = {
-        let (status, on_load) = (status.clone(), props.on_load.clone());
-        Callback::from(move |files: Vec<File>| {
-            let (status, on_load) = (status.clone(), on_load.clone());
-            spawn_local(async move {
-                match open_files(&files, &status).await {
-                    Ok(loaded) => {
+    // Opens `source` in the worker; the panel says so until it answers.
+    let open = {
+        let (worker, status, on_load) = (worker.clone(), status.clone(), props.on_load.clone());
+        Callback::from(
+            move |(name, source, bytes): (String, Source, Option<Uint8Array>)| {
+                status.set(Some((true, format!("Opening {name}…"))));
+                let (status, on_load, shown) = (status.clone(), on_load.clone(), name.clone());
+                worker.open(name, source, bytes, move |reply| match reply {
+                    Reply::Answer(Answer::Opened(Ok(tables))) => {
                         status.set(None);
-                        on_load.emit(loaded);
+                        on_load.emit(LoadedDb::new(shown, tables));
                     }
+                    Reply::Answer(Answer::Opened(Err(err))) => status.set(Some((false, err))),
+                    _ => status.set(Some((false, format!("{shown} was not opened")))),
+                });
+            },
+        )
+    };
+    let load_files = {
+        let (status, open) = (status.clone(), open.clone());
+        Callback::from(move |files: Vec<File>| {
+            let (status, open) = (status.clone(), open.clone());
+            spawn_local(async move {
+                match read_files(&files, &status).await {
+                    Ok(opened) => open.emit(opened),
                     Err(err) => status.set(Some((false, err))),
                 }
             });
@@ -65,14 +83,19 @@ pub fn DatabasePanel(props: &Props) -> Html {
         input.set_value("");
     });
     let on_build = {
-        let (status, script, on_load) = (status.clone(), script.clone(), props.on_load.clone());
-        Callback::from(move |_| match Database::from_script(&script) {
-            Ok(database) => {
-                status.set(None);
-                on_load.emit(LoadedDb::new("built from SQL".into(), database));
-            }
-            Err(err) => status.set(Some((false, err.to_string()))),
+        let (script, open) = (script.clone(), open.clone());
+        Callback::from(move |_| {
+            open.emit((
+                "built from SQL".into(),
+                Source::Script((*script).clone()),
+                None,
+            ))
         })
+    };
+    // Opening the panel is the first sign a database is coming: SQLite starts loading then.
+    let on_toggle = {
+        let worker = worker.clone();
+        Callback::from(move |_: Event| worker.warm_up())
     };
     let on_script = {
         let script = script.clone();
@@ -81,13 +104,17 @@ pub fn DatabasePanel(props: &Props) -> Html {
         })
     };
     html! {
-        <details class="database" id="database" open={props.db.is_loaded()}>
+        <details class="database" id="database" open={props.db.is_loaded()} ontoggle={on_toggle}>
             <summary data-testid="database-summary">
                 { if props.db.is_loaded() { format!("Database: {} (both queries run on it)", props.db.name) } else { "Database (optional): run both queries on SQLite in this page".into() } }
             </summary>
             <div class="drop" data-testid="db-drop" ondrop={on_drop} ondragover={Callback::from(|e: DragEvent| e.prevent_default())}>
                 <p>{ "Drop a .sqlite or .db file here, or CSV files (one table each, named after the file, with a header row), or pick them. They stay in this page: nothing is uploaded, and no file is written." }</p>
-                <p class="note">{ "SQLite " }<span data-testid="sqlite-version">{ qeval_sqlite::sqlite_version() }</span>{ ", the same as the qeval command line." }</p>
+                if let Some(version) = &worker_status.sqlite_version {
+                    <p class="note">{ "SQLite " }<span data-testid="sqlite-version">{ version.clone() }</span>{ ", the same as the qeval command line." }</p>
+                } else {
+                    <p class="note" data-testid="sqlite-loading">{ "SQLite loads on the first database action…" }</p>
+                }
                 <label class="button">{ "Pick a database or CSV files" }<input id="db-file" type="file" multiple=true accept=".sqlite,.sqlite3,.db,.csv" onchange={on_pick} /></label>
             </div>
             <label class="field"><span>{ "Or build one from SQL (CREATE TABLE and INSERT statements)" }</span>
@@ -138,10 +165,11 @@ pub fn DatabasePanel(props: &Props) -> Html {
 }
 
 /// CSV files become one table each; otherwise the first file is opened as a SQLite database.
-async fn open_files(
+/// Reads them here (with progress); the worker opens them.
+async fn read_files(
     files: &[File],
     status: &UseStateHandle<Option<(bool, String)>>,
-) -> Result<LoadedDb, String> {
+) -> Result<(String, Source, Option<Uint8Array>), String> {
     let first = files.first().ok_or("no file")?;
     if files
         .iter()
@@ -157,14 +185,14 @@ async fn open_files(
         } else {
             format!("{} CSV files", texts.len())
         };
-        return Database::from_csv(&texts)
-            .map(|db| LoadedDb::new(name, db))
-            .map_err(|e| e.to_string());
+        return Ok((name, Source::Csv(texts), None));
     }
     let bytes = read_file(first, status).await?;
-    Database::open_bytes(&bytes)
-        .map(|db| LoadedDb::new(first.name(), db))
-        .map_err(|e| format!("{}: {e}", first.name()))
+    Ok((
+        first.name(),
+        Source::File,
+        Some(Uint8Array::from(bytes.as_slice())),
+    ))
 }
 
 /// The file's bytes, read in slices with the progress shown in `status`.

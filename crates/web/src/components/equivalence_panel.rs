@@ -23,6 +23,16 @@ pub struct Props {
     pub on_checks: Callback<u32>,
     pub seed: u64,
     pub on_seed: Callback<u64>,
+    /// A check is running in the worker; `report` is the one before, if any.
+    #[prop_or_default]
+    pub checking: bool,
+    /// The last check was cancelled.
+    #[prop_or_default]
+    pub cancelled: bool,
+    /// Set while the check waits for the user to act (the page's untouched example): a button
+    /// runs it.
+    #[prop_or_default]
+    pub on_check: Option<Callback<()>>,
 }
 
 #[component]
@@ -68,8 +78,18 @@ pub fn EquivalencePanel(props: &Props) -> Html {
                     <input id="eq-seed" type="number" min="0" value={props.seed.to_string()} oninput={on_seed} />
                 </label>
             </div>
+            if let Some(on_check) = &props.on_check {
+                <p class="note" data-testid="equivalence-waiting">
+                    { "Edit a query to check it, or " }
+                    <button type="button" id="eq-check" onclick={on_check.reform(|_| ())}>{ "check the example now" }</button>
+                </p>
+            } else if props.checking {
+                <p class="muted" role="status" data-testid="equivalence-checking">{ "Checking on generated databases…" }</p>
+            } else if props.cancelled {
+                <p class="muted" role="status" data-testid="equivalence-cancelled">{ "The check was cancelled. Edit a query to check again." }</p>
+            }
             if let Some(report) = report {
-                <p class="verdict" data-testid="equivalence-verdict">
+                <p class={classes!("verdict", props.checking.then_some("stale"))} data-testid="equivalence-verdict">
                     { verdict_badge(report.verdict) }{ " " }
                     <span data-testid="equivalence-explanation">{ report.explanation() }</span>
                     if let Some(millis) = props.millis {

@@ -9,18 +9,24 @@ use qeval_core::profiles::ProfileName;
 use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use qeval_core::{Language, Scorecard, add_equivalence};
+use qeval_worker::protocol::Answer;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, EquivalencePanel, JudgeSettingsPanel,
-    LangfuseSend, MetricCard, ProfileSummary, QueryEditor, QueryResults, ResultEditor,
+    ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, EquivalencePanel, JobStatus,
+    JudgeSettingsPanel, LangfuseSend, MetricCard, ProfileSummary, QueryEditor, QueryResults,
+    ResultEditor,
 };
-use crate::execution::{LoadedDb, equivalence, limits};
-use crate::hooks::{JudgeStatus, initial_state, use_debounced, use_llm_judge, use_shared_url};
+use crate::db_worker::Kind;
+use crate::execution::{LoadedDb, equivalence_task, execute_task, suite_task};
+use crate::hooks::{
+    JobState, JudgeStatus, initial_state, use_debounced, use_llm_judge, use_shared_url,
+    use_worker_job,
+};
 use crate::judge::{JudgeRun, JudgeSettings, VerdictCache};
 use crate::scoring::{options_of, pair_of, score};
-use crate::state::Action;
+use crate::state::{Action, Playground};
 
 /// How long typing must pause before the queries are scored again.
 const SETTLE_MILLIS: u32 = 150;
@@ -68,25 +74,49 @@ pub fn PlaygroundView(props: &Props) -> Html {
     let run = judge.run_for(&settled);
     let db = &props.db;
     let time_limit = use_state_eq(|| 10.0f64);
-    let executed = use_memo(
-        (settled.clone(), db.clone(), *time_limit),
-        |(state, db, seconds)| db.execute(&state.expected, &state.generated, &limits(*seconds)),
+    let running_key = (settled.clone(), db.clone(), *time_limit);
+    let executed = use_worker_job(
+        Kind::Execute,
+        running_key.clone(),
+        |(state, db, seconds)| execute_task(state, db, *seconds),
     );
-    let suite = use_memo(
-        (settled.clone(), db.clone(), *time_limit),
-        |(state, db, seconds)| db.suite(state, &limits(*seconds)),
-    );
-    // Without a database, both queries run on databases generated from their schema.
-    let checked = use_memo((settled.clone(), db.is_loaded()), |(state, loaded)| {
-        (!loaded).then(|| equivalence(state)).flatten()
+    let suite = use_worker_job(Kind::Suite, running_key, |(state, db, seconds)| {
+        suite_task(state, db, *seconds)
     });
+    // Without a database, both queries run on databases generated from their schema. Not for
+    // the untouched example the page opens with: SQLite loads on the first database action.
+    let example_checked = use_state_eq(|| false);
+    let pristine = !*example_checked && settled == Playground::example();
+    let checked = use_worker_job(
+        Kind::Equivalence,
+        (settled.clone(), db.clone(), pristine),
+        |(state, db, pristine)| (!pristine).then(|| equivalence_task(state, db)).flatten(),
+    );
+    let executed = match executed.answer() {
+        Some(Answer::Executed(executed)) => Some(executed.clone()),
+        _ => None,
+    };
+    let suite = match suite.answer() {
+        Some(Answer::Suite(metric)) => metric.clone(),
+        _ => None,
+    };
+    let shown_check = match checked.latest() {
+        Some(Answer::Checked(shown)) => shown.clone(),
+        _ => None,
+    };
+    let checking = checked.is_running();
+    let check_cancelled = checked == JobState::Cancelled;
+    let checked = match checked.answer() {
+        Some(Answer::Checked(checked)) => checked.clone(),
+        _ => None,
+    };
     let card = use_memo(
         (
             settled.clone(),
             run.clone(),
-            (*executed).clone(),
-            (*suite).clone(),
-            (*checked).clone(),
+            executed.clone(),
+            suite.clone(),
+            checked.clone(),
         ),
         |(state, run, executed, suite, checked)| {
             let empty = BTreeMap::new();
@@ -214,7 +244,8 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     time_limit={*time_limit}
                     on_time_limit={let time_limit = time_limit.clone(); Callback::from(move |s| time_limit.set(s))}
                 />
-                if let Some(executed) = &*executed {
+                <JobStatus />
+                if let Some(executed) = &executed {
                     <QueryResults executed={executed.clone()} />
                 }
                 if db.is_loaded() && (!state.expected_result.trim().is_empty() || !state.generated_result.trim().is_empty()) {
@@ -227,8 +258,11 @@ pub fn PlaygroundView(props: &Props) -> Html {
                 }
                 if !db.is_loaded() && state.language == Language::Sql {
                     <EquivalencePanel
-                        report={checked.as_ref().as_ref().map(|c| c.report.clone())}
-                        millis={checked.as_ref().as_ref().map(|c| c.millis)}
+                        report={shown_check.as_ref().map(|c| c.report.clone())}
+                        millis={shown_check.as_ref().map(|c| c.millis)}
+                        {checking}
+                        cancelled={check_cancelled}
+                        on_check={pristine.then(|| { let example_checked = example_checked.clone(); Callback::from(move |()| example_checked.set(true)) })}
                         schema={state.schema.clone()}
                         on_schema={dispatch.reform(Action::SetSchema)}
                         checks={state.checks}

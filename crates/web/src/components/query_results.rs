@@ -1,7 +1,7 @@
 use qeval_sqlite::{QueryError, QueryOutput};
 use yew::prelude::*;
 
-use crate::execution::Executed;
+use qeval_worker::protocol::Executed;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -18,7 +18,7 @@ fn side(id: &str, title: &str, result: &Option<Result<QueryOutput, QueryError>>)
                 Some(Ok(out)) => html! {
                     <>
                         <p class="note" data-testid={format!("{id}-execution-status")}>
-                            { format!("Executes without errors: {} rows in {:.0} ms{}", out.rows.len(), out.millis, if out.truncated { " (cut at the row cap or at 64 MB)" } else { "" }) }
+                            { format!("Executes without errors: {} in {:.0} ms{}", rows(out.rows.len()), out.millis, if out.truncated { " (cut at the row cap or at 64 MB)" } else { "" }) }
                         </p>
                         <table class="result">
                             <tr>{ for out.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
@@ -41,5 +41,13 @@ pub fn QueryResults(props: &Props) -> Html {
             { side("generated", "Generated query on the database", &props.executed.generated) }
             { side("expected", "Expected query on the database", &props.executed.expected) }
         </section>
+    }
+}
+
+fn rows(n: usize) -> String {
+    if n == 1 {
+        "1 row".into()
+    } else {
+        format!("{n} rows")
     }
 }

@@ -59,6 +59,7 @@ enum Slot {
 
 #[component]
 pub fn ReportView(props: &Props) -> Html {
+    let worker = use_context::<crate::db_worker::DbWorker>().unwrap_or_default();
     let run = use_state(|| None::<Rc<LoadedRun>>);
     let other = use_state(|| None::<Rc<LoadedRun>>);
     let work = use_state(|| Work::Idle);
@@ -198,6 +199,7 @@ pub fn ReportView(props: &Props) -> Html {
             *profile,
         );
         let db = props.db.clone();
+        let worker = worker.clone();
         let cache_revision = cache_revision.clone();
         Callback::from(move |_| {
             let Some(loaded) = (*run).clone() else { return };
@@ -206,8 +208,13 @@ pub fn ReportView(props: &Props) -> Html {
             };
             let flag = Rc::new(Cell::new(false));
             *cancel.borrow_mut() = flag.clone();
-            let (run, work, settings, db) =
-                (run.clone(), work.clone(), settings.clone(), db.clone());
+            let (run, work, settings, db, worker) = (
+                run.clone(),
+                work.clone(),
+                settings.clone(),
+                db.clone(),
+                worker.clone(),
+            );
             let cache_revision = cache_revision.clone();
             work.set(Work::Scoring {
                 done: 0,
@@ -218,7 +225,8 @@ pub fn ReportView(props: &Props) -> Html {
                     let work = work.clone();
                     move |done, total| work.set(Work::Scoring { done, total })
                 };
-                let records = score_run(&raw, profile, &settings, &db, flag, progress).await;
+                let records =
+                    score_run(&raw, profile, &settings, &db, &worker, flag, progress).await;
                 work.set(Work::Idle);
                 if let Some(records) = records {
                     run.set(Some(Rc::new(LoadedRun {

@@ -12,7 +12,10 @@ use qeval_core::run::{EvaluationRecord, evaluate_test, pair_of_test};
 use qeval_core::{ScoreOptions, judge_tasks, score_pair_judged};
 
 use super::RawRun;
-use crate::execution::{LoadedDb, limits};
+use qeval_worker::protocol::{Answer, Fill, Task};
+
+use crate::db_worker::{DbWorker, Kind, Reply};
+use crate::execution::LoadedDb;
 use crate::judge::{JudgeSettings, VerdictCache, judge_all};
 
 /// Tests scored between two pauses when no judge is called (a judge call pauses anyway).
@@ -25,6 +28,7 @@ pub async fn score_run(
     profile: ProfileName,
     settings: &JudgeSettings,
     db: &LoadedDb,
+    worker: &DbWorker,
     cancel: Rc<Cell<bool>>,
     progress: impl Fn(usize, usize),
 ) -> Option<Vec<EvaluationRecord>> {
@@ -43,7 +47,9 @@ pub async fn score_run(
         }
         let question = raw.questions.get(&test_key(&test.test_id));
         let mut pair = pair_of_test(test, question);
-        db.fill(&mut pair, &limits(10.0));
+        if db.is_loaded() {
+            fill(&mut pair, worker).await;
+        }
         let judged = if settings.enabled && settings.problem().is_none() {
             judge_all(judge_tasks(&pair, &options), settings, &cache)
                 .await
@@ -60,6 +66,31 @@ pub async fn score_run(
     }
     progress(total, total);
     Some(records)
+}
+
+/// Runs the queries of a test that lacks results on the loaded database (in the worker), as
+/// `qeval run --db` does.
+async fn fill(pair: &mut qeval_core::PairInput, worker: &DbWorker) {
+    let fill = Fill {
+        expected_sql: pair
+            .expected_result
+            .is_none()
+            .then(|| pair.expected_sql.clone())
+            .flatten(),
+        generated_sql: (pair.generated_result.is_none()
+            && pair.generated_error.is_none()
+            && !pair.generated_sql.trim().is_empty())
+        .then(|| pair.generated_sql.clone()),
+        time_limit_s: 10.0,
+    };
+    if fill.expected_sql.is_none() && fill.generated_sql.is_none() {
+        return;
+    }
+    if let Reply::Answer(Answer::Filled(filled)) = worker.ask(Kind::Fill, Task::Fill(fill)).await {
+        pair.expected_result = pair.expected_result.take().or(filled.expected_result);
+        pair.generated_result = pair.generated_result.take().or(filled.generated_result);
+        pair.generated_error = pair.generated_error.take().or(filled.generated_error);
+    }
 }
 
 /// The records as `evaluation-results.jsonl` text, one per line, as `qeval run` writes them.

@@ -1,0 +1,74 @@
+//! What running a query gives, as data: the page shows it and the command line prints it. No
+//! SQLite here, so the page's main bundle can hold these without the database engine.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    pub name: String,
+    /// The declared type, as written in the schema.
+    pub kind: String,
+    pub not_null: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub name: String,
+    pub columns: Vec<Column>,
+    pub rows: u64,
+}
+
+/// Why a database could not be opened or built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DbError(pub String);
+
+impl fmt::Display for DbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why a query gave no result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum QueryError {
+    /// The safety validator refused it before it reached SQLite.
+    Refused(String),
+    /// SQLite's authorizer denied an action while preparing it.
+    Denied(String),
+    /// Interrupted at the time limit.
+    TimedOut { ms: f64 },
+    /// SQLite reported an error (no such table, syntax...).
+    Failed(String),
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryError::Refused(reason) => write!(f, "refused before running: {reason}"),
+            QueryError::Denied(reason) => write!(f, "denied by the read-only policy: {reason}"),
+            QueryError::TimedOut { ms } => {
+                write!(f, "interrupted after {ms:.0} ms (the time limit)")
+            }
+            QueryError::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+/// A query's result: its columns and rows, whether the row cap cut it, how long it took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryOutput {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+    pub truncated: bool,
+    pub millis: f64,
+}
+
+impl QueryOutput {
+    /// `{columns, rows}`: a shape every comparison mode reads.
+    pub fn to_json(&self) -> Value {
+        json!({ "columns": self.columns, "rows": self.rows })
+    }
+}

@@ -1,0 +1,61 @@
+//! What the database worker is doing, with a Cancel button that stops it at once, and what was
+//! cancelled afterwards.
+
+use yew::prelude::*;
+
+use crate::db_worker::{DbWorker, Kind, WorkerStatus};
+
+fn doing(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Open => "Opening the database",
+        Kind::Execute => "Running both queries on the database",
+        Kind::Suite => "Checking on test-suite databases",
+        Kind::Equivalence => "Checking on generated databases",
+        Kind::Fill => "Running the run's queries on the database",
+    }
+}
+
+#[component]
+pub fn JobStatus() -> Html {
+    let worker = use_context::<DbWorker>().unwrap_or_default();
+    let status = use_context::<WorkerStatus>().unwrap_or_default();
+    // What the last Cancel stopped and after how long; cleared when the next job starts.
+    let cancelled = use_state_eq(|| None::<(Kind, f64)>);
+    {
+        let cancelled = cancelled.clone();
+        use_effect_with(
+            status.running.map(|(_, since)| since.to_bits()),
+            move |running| {
+                if running.is_some() {
+                    cancelled.set(None);
+                }
+            },
+        );
+    }
+    let on_cancel = {
+        let (worker, cancelled, running) = (worker.clone(), cancelled.clone(), status.running);
+        Callback::from(move |_| {
+            if let (Some((kind, _)), Some(ran)) = (running, worker.cancel()) {
+                cancelled.set(Some((kind, ran)));
+            }
+        })
+    };
+    html! {
+        <>
+            if let Some(error) = &status.error {
+                <p class="error-text" role="alert" data-testid="worker-error">{ format!("SQLite could not be used: {error}") }</p>
+            }
+            if let Some((kind, _)) = status.running.filter(|(kind, _)| *kind != Kind::Open) {
+                <p class="job-status" role="status" data-testid="job-status">
+                    <span class="boot-spinner small" aria-hidden="true"></span>
+                    { format!("{}…", doing(kind)) }
+                    <button type="button" id="cancel-job" onclick={on_cancel}>{ "Cancel" }</button>
+                </p>
+            } else if let Some((kind, ran)) = *cancelled {
+                <p class="notice" role="status" data-testid="job-cancelled">
+                    { format!("Cancelled after {:.1} s: {} was stopped. The database is loaded again; edit a query to run it again.", ran / 1000.0, doing(kind).to_lowercase()) }
+                </p>
+            }
+        </>
+    }
+}

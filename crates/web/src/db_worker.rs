@@ -1,0 +1,344 @@
+//! The page's side of the database worker (the `qeval-worker` crate). SQLite, test suites and
+//! equivalence checks run there, so the page stays responsive however long they take.
+//!
+//! The worker starts on the first database action, not with the page. One job runs at a time;
+//! of the jobs waiting, only the newest of each kind is kept (typing sends a job per pause, and
+//! only the last one matters). Cancel terminates the worker (a query cannot be interrupted from
+//! outside any other way), answers the running and the waiting jobs with [`Reply::Cancelled`]
+//! and starts a new worker with the same database.
+//!
+//! The plumbing is written here over `web_sys::Worker` rather than taken from `gloo-worker`:
+//! its bridge offers no way to terminate a worker, which Cancel needs.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use qeval_worker::protocol::{Answer, Request, Response, Source, Task};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+/// What a job gets back.
+#[allow(clippy::large_enum_variant)] // one per job, moved once
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Answer(Answer),
+    /// Stopped by Cancel (or the worker failed to start): no answer will come.
+    Cancelled,
+}
+
+/// Kinds of job; a waiting job is replaced by a newer one of the same kind, except for these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Open,
+    Execute,
+    Suite,
+    Equivalence,
+    Fill,
+}
+
+impl Kind {
+    fn replaceable(self) -> bool {
+        matches!(self, Kind::Execute | Kind::Suite | Kind::Equivalence)
+    }
+}
+
+type OnReply = Box<dyn FnOnce(Reply)>;
+
+struct Job {
+    id: u64,
+    kind: Kind,
+    task: Task,
+    bytes: Option<js_sys::Uint8Array>,
+    on_reply: OnReply,
+}
+
+struct Started {
+    worker: Worker,
+    _on_message: Closure<dyn Fn(MessageEvent)>,
+    _on_error: Closure<dyn Fn(ErrorEvent)>,
+}
+
+#[derive(Default)]
+struct Inner {
+    started: RefCell<Option<Started>>,
+    next_id: Cell<u64>,
+    running: RefCell<Option<(u64, Kind, OnReply, f64)>>,
+    waiting: RefCell<VecDeque<Job>>,
+    /// The open database's source, to open it again in a new worker after Cancel.
+    database: RefCell<Option<(String, Source, Option<js_sys::Uint8Array>)>>,
+    sqlite_version: RefCell<Option<String>>,
+    /// The started worker has said Ready: messages sent before would find no handler there.
+    ready: Cell<bool>,
+    /// Told when the version arrives or a job starts or ends, so the page can re-render.
+    on_change: RefCell<Option<Rc<dyn Fn()>>>,
+    startup_error: RefCell<Option<String>>,
+}
+
+/// What the page shows of the worker: re-read after every change it reports.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorkerStatus {
+    /// The running job's kind and since when it runs (page milliseconds).
+    pub running: Option<(Kind, f64)>,
+    /// Known once the worker has started.
+    pub sqlite_version: Option<String>,
+    /// Why the worker could not start or stopped.
+    pub error: Option<String>,
+}
+
+/// A handle to the page's database worker; clones share it.
+#[derive(Clone, Default)]
+pub struct DbWorker(Rc<Inner>);
+
+impl PartialEq for DbWorker {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl DbWorker {
+    /// Calls `on_change` whenever the worker's state the page shows changes.
+    pub fn set_on_change(&self, on_change: Rc<dyn Fn()>) {
+        *self.0.on_change.borrow_mut() = Some(on_change);
+    }
+
+    pub fn status(&self) -> WorkerStatus {
+        WorkerStatus {
+            running: self
+                .0
+                .running
+                .borrow()
+                .as_ref()
+                .map(|(_, kind, _, since)| (*kind, *since)),
+            sqlite_version: self.0.sqlite_version.borrow().clone(),
+            error: self.0.startup_error.borrow().clone(),
+        }
+    }
+
+    /// Starts the worker now if it has not started: loading SQLite takes a moment, and a page
+    /// that knows a database action is coming can hide it.
+    pub fn warm_up(&self) {
+        self.start();
+    }
+
+    /// Queues `task`; `on_reply` gets its answer. Returns the job's number.
+    pub fn send(&self, kind: Kind, task: Task, on_reply: impl FnOnce(Reply) + 'static) -> u64 {
+        self.send_with_bytes(kind, task, None, Box::new(on_reply))
+    }
+
+    /// Opens a database in the worker (and again in every worker started after a Cancel).
+    pub fn open(
+        &self,
+        name: String,
+        source: Source,
+        bytes: Option<js_sys::Uint8Array>,
+        on_reply: impl FnOnce(Reply) + 'static,
+    ) {
+        *self.0.database.borrow_mut() = Some((name.clone(), source.clone(), bytes.clone()));
+        self.send_with_bytes(
+            Kind::Open,
+            Task::Open { name, source },
+            bytes,
+            Box::new(on_reply),
+        );
+    }
+
+    /// The answer to `task`, awaited.
+    pub async fn ask(&self, kind: Kind, task: Task) -> Reply {
+        let (sender, receiver) = futures::channel::oneshot::channel();
+        self.send(kind, task, move |reply| {
+            let _ = sender.send(reply);
+        });
+        receiver.await.unwrap_or(Reply::Cancelled)
+    }
+
+    /// Stops the running job at once: the worker is terminated and a new one started with the
+    /// same database. Returns how long the stopped job had run (ms), if one was running.
+    pub fn cancel(&self) -> Option<f64> {
+        let running = self.0.running.borrow_mut().take();
+        if let Some(started) = self.0.started.borrow_mut().take() {
+            started.worker.terminate();
+        }
+        let ran = running.map(|(_, _, on_reply, since)| {
+            on_reply(Reply::Cancelled);
+            js_sys::Date::now() - since
+        });
+        // Waiting jobs go too: they were asked for the same input, and would run the query
+        // that was just stopped again.
+        let waiting: Vec<Job> = self.0.waiting.borrow_mut().drain(..).collect();
+        for job in waiting {
+            (job.on_reply)(Reply::Cancelled);
+        }
+        let database = self.0.database.borrow().clone();
+        if let Some((name, source, bytes)) = database {
+            let id = self.next_id();
+            self.0.waiting.borrow_mut().push_front(Job {
+                id,
+                kind: Kind::Open,
+                task: Task::Open { name, source },
+                bytes,
+                on_reply: Box::new(|_| {}),
+            });
+        }
+        self.pump();
+        self.changed();
+        ran
+    }
+
+    fn next_id(&self) -> u64 {
+        let id = self.0.next_id.get() + 1;
+        self.0.next_id.set(id);
+        id
+    }
+
+    fn send_with_bytes(
+        &self,
+        kind: Kind,
+        task: Task,
+        bytes: Option<js_sys::Uint8Array>,
+        on_reply: OnReply,
+    ) -> u64 {
+        let id = self.next_id();
+        {
+            let mut waiting = self.0.waiting.borrow_mut();
+            if kind.replaceable() {
+                waiting.retain(|job| job.kind != kind);
+            }
+            waiting.push_back(Job {
+                id,
+                kind,
+                task,
+                bytes,
+                on_reply,
+            });
+        }
+        self.pump();
+        id
+    }
+
+    /// Sends the next waiting job when none is running.
+    fn pump(&self) {
+        if self.0.running.borrow().is_some() {
+            return;
+        }
+        if self.0.waiting.borrow().is_empty() {
+            return;
+        }
+        let Some(worker) = self.start() else {
+            let jobs: Vec<Job> = self.0.waiting.borrow_mut().drain(..).collect();
+            for job in jobs {
+                (job.on_reply)(Reply::Cancelled);
+            }
+            self.changed();
+            return;
+        };
+        if !self.0.ready.get() {
+            return;
+        }
+        let Some(job) = self.0.waiting.borrow_mut().pop_front() else {
+            return;
+        };
+        let text = serde_json::to_string(&Request {
+            job: job.id,
+            task: job.task,
+        })
+        .unwrap_or_default();
+        let message = js_sys::Array::of1(&text.into());
+        if let Some(bytes) = &job.bytes {
+            message.push(bytes);
+        }
+        *self.0.running.borrow_mut() = Some((job.id, job.kind, job.on_reply, js_sys::Date::now()));
+        let _ = worker.post_message(&message);
+        self.changed();
+    }
+
+    fn changed(&self) {
+        let on_change = self.0.on_change.borrow().clone();
+        if let Some(on_change) = on_change {
+            on_change();
+        }
+    }
+
+    /// The running worker, started if need be; `None` when it cannot start.
+    fn start(&self) -> Option<Worker> {
+        if let Some(started) = self.0.started.borrow().as_ref() {
+            return Some(started.worker.clone());
+        }
+        let worker = match Worker::new(&loader_url()) {
+            Ok(worker) => worker,
+            Err(err) => {
+                *self.0.startup_error.borrow_mut() =
+                    Some(format!("the database worker could not start: {err:?}"));
+                return None;
+            }
+        };
+        let on_message = {
+            let this = self.clone();
+            Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+                let text = event.data().as_string().unwrap_or_default();
+                if let Ok(response) = serde_json::from_str::<Response>(&text) {
+                    this.received(response);
+                }
+            })
+        };
+        let on_error = {
+            let this = self.clone();
+            Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
+                *this.0.startup_error.borrow_mut() =
+                    Some(format!("the database worker stopped: {}", event.message()));
+                let running = this.0.running.borrow_mut().take();
+                if let Some((_, _, on_reply, _)) = running {
+                    on_reply(Reply::Cancelled);
+                }
+                if let Some(started) = this.0.started.borrow_mut().take() {
+                    started.worker.terminate();
+                }
+                this.changed();
+            })
+        };
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        *self.0.started.borrow_mut() = Some(Started {
+            worker: worker.clone(),
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+        self.0.ready.set(false);
+        *self.0.startup_error.borrow_mut() = None;
+        Some(worker)
+    }
+
+    fn received(&self, response: Response) {
+        if let Answer::Ready { sqlite_version } = &response.answer {
+            *self.0.sqlite_version.borrow_mut() = Some(sqlite_version.clone());
+            self.0.ready.set(true);
+            self.pump();
+            self.changed();
+            return;
+        }
+        let running = self.0.running.borrow_mut().take();
+        match running {
+            Some((id, _, on_reply, _)) if id == response.job => {
+                on_reply(Reply::Answer(response.answer))
+            }
+            other => *self.0.running.borrow_mut() = other,
+        }
+        self.pump();
+        self.changed();
+    }
+}
+
+/// The worker's loader script, as the build hook named it (with its content hash) in the page.
+fn loader_url() -> String {
+    web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .query_selector("meta[name=qeval-worker]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|meta| meta.get_attribute("content"))
+        .unwrap_or_else(|| "./qeval-worker_loader.js".to_string())
+}

@@ -1,0 +1,156 @@
+//! The worker's work: one open database and the tasks the page sends. Nothing here knows about
+//! messages, so the same code runs in the browser's worker and in native tests.
+
+use qeval_core::results::compare::Mode;
+use qeval_core::{Language, PairInput};
+use qeval_sqlite::{
+    Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence, sqlite_version,
+};
+
+use crate::protocol::{Answer, Check, Checked, Executed, Fill, Filled, Source, Task};
+
+/// Rows a query in the page may return before the result is cut.
+const MAX_ROWS: usize = 100_000;
+
+#[derive(Debug, Default)]
+pub struct Jobs {
+    database: Option<Database>,
+}
+
+impl Jobs {
+    /// What the worker says when it has started.
+    pub fn ready() -> Answer {
+        Answer::Ready {
+            sqlite_version: sqlite_version().to_string(),
+        }
+    }
+
+    /// Does one task; `bytes` is the database file that came with an `Open` of a file.
+    pub fn run(&mut self, task: Task, bytes: Option<&[u8]>) -> Answer {
+        match task {
+            Task::Open { name, source } => Answer::Opened(self.open(&name, source, bytes)),
+            Task::Execute {
+                expected,
+                generated,
+                time_limit_s,
+            } => Answer::Executed(self.execute(&expected, &generated, time_limit_s)),
+            Task::Suite(check) => Answer::Suite(self.suite(&check)),
+            Task::Equivalence(check) => Answer::Checked(equivalence(&check)),
+            Task::Fill(fill) => Answer::Filled(self.fill(fill)),
+        }
+    }
+
+    fn open(
+        &mut self,
+        name: &str,
+        source: Source,
+        bytes: Option<&[u8]>,
+    ) -> Result<Vec<qeval_sqlite::Table>, String> {
+        let opened = match source {
+            Source::File => Database::open_bytes(bytes.unwrap_or_default())
+                .map_err(|err| format!("{name}: {err}")),
+            Source::Csv(files) => Database::from_csv(&files).map_err(|err| err.to_string()),
+            Source::Script(script) => Database::from_script(&script).map_err(|err| err.to_string()),
+        };
+        // A database that fails to open leaves the one before it in place.
+        let database = opened?;
+        let tables = database.tables().to_vec();
+        self.database = Some(database);
+        Ok(tables)
+    }
+
+    fn execute(&mut self, expected: &str, generated: &str, seconds: f64) -> Executed {
+        let limits = limits(seconds);
+        let mut run = |sql: &str| {
+            let database = self.database.as_mut()?;
+            (!sql.trim().is_empty()).then(|| database.query(sql, &limits))
+        };
+        Executed {
+            expected: run(expected),
+            generated: run(generated),
+        }
+    }
+
+    fn suite(&mut self, check: &Check) -> Option<qeval_core::Metric> {
+        let database = self.database.as_mut()?;
+        if check.suite == 0 || check.expected.trim().is_empty() || check.generated.trim().is_empty()
+        {
+            return None;
+        }
+        let options = EquivalenceOptions {
+            databases: check.suite as usize,
+            limits: limits(check.time_limit_s),
+            ..options_of(check)
+        };
+        Some(
+            check_equivalence(
+                &check.expected,
+                &check.generated,
+                SchemaChoice::Database(database),
+                &options,
+            )
+            .metric(),
+        )
+    }
+
+    fn fill(&mut self, fill: Fill) -> Filled {
+        let Some(database) = self.database.as_mut() else {
+            return Filled::default();
+        };
+        let mut pair = PairInput {
+            expected_sql: fill.expected_sql,
+            generated_sql: fill.generated_sql.unwrap_or_default(),
+            ..PairInput::default()
+        };
+        database.fill_results(&mut pair, &limits(fill.time_limit_s));
+        Filled {
+            expected_result: pair.expected_result,
+            generated_result: pair.generated_result,
+            generated_error: pair.generated_error,
+        }
+    }
+}
+
+/// The equivalence check without a database: both queries on databases generated from the
+/// user's schema, or from one inferred from the queries. `None` when there is nothing to check.
+fn equivalence(check: &Check) -> Option<Checked> {
+    if check.language != Language::Sql
+        || check.checks == 0
+        || check.expected.trim().is_empty()
+        || check.generated.trim().is_empty()
+    {
+        return None;
+    }
+    let schema = if check.schema.trim().is_empty() {
+        SchemaChoice::Infer
+    } else {
+        SchemaChoice::Written(&check.schema)
+    };
+    let options = options_of(check);
+    let started = (options.limits.now)();
+    let report = check_equivalence(&check.expected, &check.generated, schema, &options);
+    Some(Checked {
+        report,
+        millis: (options.limits.now)() - started,
+    })
+}
+
+/// The options the CLI would use for the same state (`qeval score --seed N --suite K`).
+fn options_of(check: &Check) -> EquivalenceOptions {
+    EquivalenceOptions {
+        databases: check.checks as usize,
+        seed: check.seed,
+        mode: check.mode.unwrap_or(Mode::Bag),
+        dialect: check.dialect,
+        ..EquivalenceOptions::default()
+    }
+}
+
+/// The time limit of one query, and the page's row cap.
+fn limits(seconds: f64) -> Limits {
+    Limits {
+        time_ms: seconds.clamp(0.1, 600.0) * 1000.0,
+        max_rows: MAX_ROWS,
+        ..Limits::default()
+    }
+}

@@ -1,0 +1,139 @@
+//! The worker's jobs, natively, through their messages' JSON: what the page sends and gets.
+
+use qeval_worker::jobs::Jobs;
+use qeval_worker::protocol::{Answer, Check, Fill, Request, Response, Source, Task};
+
+/// A task as the page sends it, and the answer as the page reads it: through JSON both ways.
+fn run(jobs: &mut Jobs, task: Task) -> Answer {
+    let text = serde_json::to_string(&Request { job: 7, task }).expect("a request is JSON");
+    let request: Request = serde_json::from_str(&text).expect("the worker reads it");
+    let response = Response {
+        job: request.job,
+        answer: jobs.run(request.task, None),
+    };
+    let text = serde_json::to_string(&response).expect("a response is JSON");
+    let back: Response = serde_json::from_str(&text).expect("the page reads it");
+    assert_eq!(back.job, 7);
+    back.answer
+}
+
+fn check(expected: &str, generated: &str) -> Check {
+    Check {
+        expected: expected.into(),
+        generated: generated.into(),
+        language: qeval_core::Language::Sql,
+        dialect: qeval_core::sql::SqlDialect::Sqlite,
+        mode: None,
+        schema: String::new(),
+        checks: 40,
+        suite: 5,
+        seed: 1,
+        time_limit_s: 10.0,
+    }
+}
+
+#[test]
+fn a_built_database_answers_queries_and_a_bad_one_keeps_it() {
+    let mut jobs = Jobs::default();
+    let script = "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b');";
+    let Answer::Opened(Ok(tables)) = run(
+        &mut jobs,
+        Task::Open {
+            name: "built".into(),
+            source: Source::Script(script.into()),
+        },
+    ) else {
+        panic!("the script builds a database");
+    };
+    assert_eq!(tables[0].name, "t");
+    assert_eq!(tables[0].rows, 2);
+    let Answer::Opened(Err(message)) = run(
+        &mut jobs,
+        Task::Open {
+            name: "broken.sqlite".into(),
+            source: Source::File,
+        },
+    ) else {
+        panic!("no bytes is no database");
+    };
+    assert!(message.starts_with("broken.sqlite: "), "{message}");
+    let Answer::Executed(executed) = run(
+        &mut jobs,
+        Task::Execute {
+            expected: "SELECT name FROM t ORDER BY id".into(),
+            generated: "SELECT nme FROM t".into(),
+            time_limit_s: 5.0,
+        },
+    ) else {
+        panic!("executed");
+    };
+    let expected = executed.expected.unwrap().unwrap();
+    assert_eq!(
+        expected.rows,
+        vec![vec![serde_json::json!("a")], vec![serde_json::json!("b")]]
+    );
+    assert!(executed.generated.unwrap().is_err(), "no such column");
+}
+
+#[test]
+fn the_checks_give_verdicts_with_and_without_a_database() {
+    let mut jobs = Jobs::default();
+    let Answer::Checked(Some(checked)) = run(
+        &mut jobs,
+        Task::Equivalence(check(
+            "SELECT name FROM singer WHERE age > 30",
+            "SELECT name FROM singer WHERE age >= 30",
+        )),
+    ) else {
+        panic!("checked");
+    };
+    assert_eq!(checked.report.verdict, qeval_sqlite::Verdict::Different);
+    assert!(checked.report.counterexample.is_some());
+    // Test-suite checking needs an open database.
+    let pair = check("SELECT id FROM t", "SELECT id FROM t WHERE id > 0");
+    assert_eq!(
+        run(&mut jobs, Task::Suite(pair.clone())),
+        Answer::Suite(None)
+    );
+    let script = "CREATE TABLE t(id INTEGER); INSERT INTO t VALUES (1);";
+    run(
+        &mut jobs,
+        Task::Open {
+            name: "built".into(),
+            source: Source::Script(script.into()),
+        },
+    );
+    let Answer::Suite(Some(metric)) = run(&mut jobs, Task::Suite(pair)) else {
+        panic!("a suite metric");
+    };
+    assert_eq!(metric.passed, Some(false), "{}", metric.explanation);
+}
+
+#[test]
+fn a_test_without_results_gets_them_and_a_failing_query_its_error() {
+    let mut jobs = Jobs::default();
+    let script = "CREATE TABLE t(id INTEGER); INSERT INTO t VALUES (1), (2);";
+    run(
+        &mut jobs,
+        Task::Open {
+            name: "built".into(),
+            source: Source::Script(script.into()),
+        },
+    );
+    let Answer::Filled(filled) = run(
+        &mut jobs,
+        Task::Fill(Fill {
+            expected_sql: Some("SELECT count(*) AS n FROM t".into()),
+            generated_sql: Some("SELECT count(*) FROM nowhere".into()),
+            time_limit_s: 5.0,
+        }),
+    ) else {
+        panic!("filled");
+    };
+    assert_eq!(
+        filled.expected_result,
+        Some(serde_json::json!({"columns": ["n"], "rows": [[2]]}))
+    );
+    assert!(filled.generated_result.is_none());
+    assert!(filled.generated_error.unwrap().contains("nowhere"));
+}

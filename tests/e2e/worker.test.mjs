@@ -1,0 +1,76 @@
+// SQLite runs in a worker: the page stays responsive while a query runs, Cancel stops a runaway
+// query at once, and no SQLite is fetched before the first database action.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+
+const ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("no SQLite is fetched until the first database action, then the database panel names its version", async () => {
+  const context = await browser.newContext();
+  const fetched = [];
+  context.on("request", (request) => fetched.push(request.url()));
+  const page = await openPage(context, server.url);
+  // One query alone needs no database: nothing to check it against.
+  await page.locator("textarea#expected").fill("");
+  await page.locator("textarea#generated").fill("SELECT name FROM singer");
+  await page.waitForTimeout(500);
+  assert.deepEqual(fetched.filter((url) => url.includes("qeval-worker")), [], "the worker is not loaded yet");
+  await page.locator("#database summary").click();
+  await waitForText(page, "[data-testid=sqlite-version]", /^3\.\d+\.\d+$/);
+  assert.ok(fetched.some((url) => /qeval-worker-[0-9a-f]+_bg\.wasm$/.test(url)), `the worker's wasm, with a content hash: ${fetched}`);
+  await context.close();
+});
+
+test("while a long query runs the page keeps responding, and Cancel stops it so the next query runs", async () => {
+  const page = await openPage(await browser.newContext({ viewport: { width: 1280, height: 1000 } }), server.url);
+  await page.locator("#database summary").click();
+  await page.fill("#db-script", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
+  await page.click("#db-build");
+  await waitForText(page, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
+  // Long enough that only Cancel can end it within this test.
+  await page.fill("#db-time-limit", "120");
+  await page.locator("textarea#expected").fill("SELECT x FROM t");
+  await page.locator("textarea#generated").fill(ENDLESS);
+  await waitForText(page, "[data-testid=job-status]", /Running both queries on the database/);
+  // From here the worker is busy with the endless query; the page's own thread must stay free.
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration));
+    }).observe({ type: "longtask" });
+  });
+
+  // The page answers typing while the worker is busy: a syntax error is pointed out, then gone.
+  await page.locator("textarea#expected").fill("SELECT x FROM t WHERE");
+  await page.locator("[data-testid=expected-error]").waitFor({ timeout: 5_000 });
+  await page.locator("textarea#expected").fill("SELECT x FROM t");
+  await page.locator("[data-testid=expected-error]").waitFor({ state: "detached", timeout: 5_000 });
+  assert.match(await page.locator("[data-testid=job-status]").textContent(), /Running/, "the query still runs");
+  const longTasks = await page.evaluate(() => window.longTasks);
+  assert.deepEqual(longTasks.filter((ms) => ms > 50), [], `main-thread tasks over 50 ms: ${longTasks}`);
+  await page.screenshot({ path: join(artifacts, "worker-running.png") });
+
+  await page.click("#cancel-job");
+  await waitForText(page, "[data-testid=job-cancelled]", /^Cancelled after \d+\.\d s: running both queries on the database was stopped/);
+  assert.equal(await page.locator("[data-testid=job-status]").count(), 0);
+  // A new worker has the same database: the next query runs at once.
+  await page.locator("textarea#generated").fill("SELECT count(*) FROM t");
+  await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 row in \d+ ms$/);
+  await waitForText(page, "[data-testid=expected-execution-status]", /^Executes without errors: 3 rows/);
+  await page.screenshot({ path: join(artifacts, "worker-after-cancel.png") });
+});
