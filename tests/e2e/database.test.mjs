@@ -1,31 +1,20 @@
 // Running both queries on a SQLite database inside the page (SQLite compiled to wasm).
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+import { artifacts, openPage, useBrowser, waitForText } from "./harness.mjs";
 
 const DB = resolve("../../tests/fixtures/shop.sqlite");
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = useBrowser();
 
 async function withDatabase() {
-  const page = await openPage(await browser.newContext({ viewport: { width: 1280, height: 1000 } }), server.url);
+  const page = await openPage(await shared.browser.newContext({ viewport: { width: 1280, height: 1000 } }), shared.server.url);
   await page.locator("#database summary").click();
   await page.setInputFiles("#db-file", DB);
   await waitForText(page, "[data-testid=database-summary]", "Database: shop.sqlite (both queries run on it)");
@@ -88,7 +77,7 @@ test("writes, ATTACH, a write in a CTE and an endless recursion are refused or i
 });
 
 test("the page runs the same SQLite version as the command line", async () => {
-  const page = await openPage(await browser.newContext(), server.url);
+  const page = await openPage(await shared.browser.newContext(), shared.server.url);
   await page.locator("#database summary").click();
   const version = (await page.locator("[data-testid=sqlite-version]").textContent()).trim();
   const native = execFileSync(CLI, ["--version"]).toString();
@@ -96,7 +85,7 @@ test("the page runs the same SQLite version as the command line", async () => {
 });
 
 test("a database built from pasted SQL is queried the same way", async () => {
-  const page = await openPage(await browser.newContext(), server.url);
+  const page = await openPage(await shared.browser.newContext(), shared.server.url);
   await page.locator("#database summary").click();
   await page.fill("#db-script", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
   await page.click("#db-build");
@@ -143,11 +132,11 @@ test("test-suite checking catches a pair that agrees only on the given database;
   await waitForText(page, "[data-testid=metric-test_suite-score]", "1.00");
 
   const context = page.context();
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.server.url });
   await page.getByRole("button", { name: "Copy link" }).click();
   await waitForText(page, "[data-testid=copy-status]", "Link copied");
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  const other = await openPage(await browser.newContext(), link);
+  const other = await openPage(await shared.browser.newContext(), link);
   await waitForText(other, "[data-testid=database-needed]", /made with the database shop\.sqlite/);
   await other.locator("#database summary").click();
   assert.equal(await other.inputValue("#db-suite"), "20");
@@ -157,7 +146,7 @@ test("test-suite checking catches a pair that agrees only on the given database;
 });
 
 test("dropped CSV files become tables with inferred types", async () => {
-  const page = await openPage(await browser.newContext(), server.url);
+  const page = await openPage(await shared.browser.newContext(), shared.server.url);
   await page.locator("#database summary").click();
   await page.setInputFiles("#db-file", [
     { name: "users.csv", mimeType: "text/csv", buffer: Buffer.from('id,name,score\n1,ann,9.5\n2,"Lovelace, Ada",\n') },

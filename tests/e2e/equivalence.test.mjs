@@ -1,33 +1,22 @@
 // The equivalence check in the playground: two pasted queries and nothing else give a verdict,
 // the inferred schema, and a counterexample; editing the schema changes the verdict; the page,
 // the CLI and the same seed agree to the counterexample.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+import { artifacts, openPage, useBrowser, waitForText } from "./harness.mjs";
 
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = useBrowser();
 
 async function freshPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-  return openPage(context, server.url);
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.server.url });
+  return openPage(context, shared.server.url);
 }
 
 // Waits until a form field's value matches (text areas keep their text in `value`).
@@ -109,8 +98,8 @@ test("a link that asks for a million generated databases gets the page's limit, 
   const { deflateRawSync } = await import("node:zlib");
   const state = { g: "SELECT name FROM singer WHERE age >= 30", e: "SELECT name FROM singer WHERE age > 30", d: "generic", k: 1_000_000 };
   const fragment = `s=1.${deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64url")}`;
-  const context = await browser.newContext();
-  const page = await openPage(context, `${server.url}#${fragment}`);
+  const context = await shared.browser.newContext();
+  const page = await openPage(context, `${shared.server.url}#${fragment}`);
   await waitForText(page, "p.notice[role=alert]", /asked for 1000000 generated databases; the page checks at most 1000/);
   assert.equal(await page.inputValue("#eq-databases"), "1000");
   await waitForText(page, "[data-testid=equivalence-badge]", "Different");

@@ -2,6 +2,7 @@
 import { createServer } from "node:http";
 import { readFile, stat, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 const TYPES = {
@@ -59,6 +60,29 @@ export async function launchBrowser() {
       "--no-first-run",
     ],
   });
+}
+
+/** For a test file: serves `dist` and launches the browser before its tests, closes both after.
+ * The returned object's `server` and `browser` are set once the tests start. */
+export function useBrowser() {
+  const shared = {};
+  before(async () => {
+    shared.server = await serveDist();
+    shared.browser = await launchBrowser();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
+}
+
+/** Builds the playground's database from SQL statements and waits until it is loaded. */
+export async function buildDatabase(page, script) {
+  await page.locator("#database summary").click();
+  await page.fill("#db-script", script);
+  await page.click("#db-build");
+  await waitForText(page, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
 }
 
 /** A page that fails the test on uncaught errors and records every dialog it dismisses. */

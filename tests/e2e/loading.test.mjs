@@ -1,26 +1,15 @@
 // The page before the app runs: a loading screen from the first paint, and a clear error with a
 // retry (never a blank page) when the app cannot start.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { artifacts, dist, launchBrowser, serveDist } from "./harness.mjs";
+import { artifacts, dist, useBrowser } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = useBrowser();
 
 test("on a throttled network the loading screen is the first thing painted, and the app replaces it", async () => {
-  const context = await browser.newContext();
+  const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(() => {
     addEventListener("TrunkApplicationStarted", () => {
@@ -36,7 +25,7 @@ test("on a throttled network the loading screen is the first thing painted, and 
     downloadThroughput: 200_000,
     uploadThroughput: 100_000,
   });
-  await page.goto(server.url, { waitUntil: "commit" });
+  await page.goto(shared.server.url, { waitUntil: "commit" });
   await page.locator("#boot").waitFor({ state: "visible" });
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
   await page.screenshot({ path: join(artifacts, "loading-throttled.png") });
@@ -52,11 +41,11 @@ test("on a throttled network the loading screen is the first thing painted, and 
 });
 
 test("when the wasm does not load the page says so and offers a retry that works", async () => {
-  const context = await browser.newContext();
+  const context = await shared.browser.newContext();
   const page = await context.newPage();
   const broken = (route) => route.fulfill({ status: 404, body: "not found" });
   await page.route("**/*_bg.wasm", broken);
-  await page.goto(server.url);
+  await page.goto(shared.server.url);
   await page.locator("#boot.failed").waitFor({ timeout: 15_000 });
   const message = await page.locator("#boot-message").textContent();
   assert.match(message, /could not start/);
@@ -71,12 +60,12 @@ test("when the wasm does not load the page says so and offers a retry that works
 });
 
 test("a browser without WebAssembly is told so instead of seeing a blank page", async () => {
-  const context = await browser.newContext();
+  const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(() => {
     delete globalThis.WebAssembly;
   });
-  await page.goto(server.url);
+  await page.goto(shared.server.url);
   await page.locator("#boot.failed").waitFor({ timeout: 15_000 });
   assert.match(await page.locator("#boot-message").textContent(), /cannot run WebAssembly/);
   await context.close();

@@ -1,25 +1,14 @@
 // The playground in a real headless Chromium, against the release build.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+import { artifacts, openPage, useBrowser, waitForText } from "./harness.mjs";
 
-let server;
-let browser;
+const shared = useBrowser();
 
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function freshPage(url = server.url) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+async function freshPage(url = shared.server.url) {
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.server.url });
   return openPage(context, url);
 }
 
@@ -92,7 +81,7 @@ test("a copied link opens the same state in a fresh page", async () => {
 });
 
 test("a damaged link says so and opens the example instead", async () => {
-  const page = await freshPage(`${server.url}#s=1.not-a-real-state`);
+  const page = await freshPage(`${shared.server.url}#s=1.not-a-real-state`);
   await waitForText(page, "[role=alert].notice", /This link could not be opened: the link is damaged/);
   assert.notEqual(await page.inputValue("textarea#generated"), "");
 });

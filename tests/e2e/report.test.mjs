@@ -1,31 +1,20 @@
 // The run report in a real headless Chromium: loading runs every way a user can, scoring in the
 // page, the static export opened from file://, and record text that must stay text.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, writeFile, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, launchBrowser, serveDist, waitForText } from "./harness.mjs";
+import { artifacts, launchBrowser, useBrowser, waitForText } from "./harness.mjs";
 
 const EXAMPLE = resolve("../../static/example-run");
 const RUN = join(EXAMPLE, "run-2026-11-20T14-30-00");
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = useBrowser();
 
 /** The report view, recording errors, dialogs and CSP violations. */
 async function reportPage(query = "?view=report") {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
   const page = await context.newPage();
   page.errors = [];
   page.dialogs = [];
@@ -38,7 +27,7 @@ async function reportPage(query = "?view=report") {
   page.on("console", (m) => {
     if (m.text().includes("Content Security Policy")) page.violations.push(m.text());
   });
-  await page.goto(`${server.url}${query}`);
+  await page.goto(`${shared.server.url}${query}`);
   await page.locator("#run-files").waitFor({ state: "attached" });
   return page;
 }
@@ -162,7 +151,7 @@ test("record text with markup is shown as text, in the page and in the export", 
   const html = await download(page, "#export-report");
   const dir = await mkdtemp(join(tmpdir(), "qeval-xss-"));
   await writeFile(join(dir, "report.html"), html);
-  const view = await (await browser.newContext()).newPage();
+  const view = await (await shared.browser.newContext()).newPage();
   view.dialogs = [];
   view.on("dialog", (d) => {
     view.dialogs.push(d.message());

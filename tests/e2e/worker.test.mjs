@@ -1,30 +1,19 @@
 // SQLite runs in a worker: the page stays responsive while a query runs, Cancel stops a runaway
 // query at once, and no SQLite is fetched before the first database action.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+import { artifacts, buildDatabase, openPage, useBrowser, waitForText } from "./harness.mjs";
 
 const ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = useBrowser();
 
 test("no SQLite is fetched until the first database action, then the database panel names its version", async () => {
-  const context = await browser.newContext();
+  const context = await shared.browser.newContext();
   const fetched = [];
   context.on("request", (request) => fetched.push(request.url()));
-  const page = await openPage(context, server.url);
+  const page = await openPage(context, shared.server.url);
   // One query alone needs no database: nothing to check it against.
   await page.locator("textarea#expected").fill("");
   await page.locator("textarea#generated").fill("SELECT name FROM singer");
@@ -37,11 +26,8 @@ test("no SQLite is fetched until the first database action, then the database pa
 });
 
 test("while a long query runs the page keeps responding, and Cancel stops it so the next query runs", async () => {
-  const page = await openPage(await browser.newContext({ viewport: { width: 1280, height: 1000 } }), server.url);
-  await page.locator("#database summary").click();
-  await page.fill("#db-script", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
-  await page.click("#db-build");
-  await waitForText(page, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
+  const page = await openPage(await shared.browser.newContext({ viewport: { width: 1280, height: 1000 } }), shared.server.url);
+  await buildDatabase(page, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
   // Long enough that only Cancel can end it within this test.
   await page.fill("#db-time-limit", "120");
   await page.locator("textarea#expected").fill("SELECT x FROM t");

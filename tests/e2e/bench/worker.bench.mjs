@@ -2,7 +2,7 @@
 // the longest main-thread task while typing for 3 s, and the time from clicking Cancel until the
 // page says the query was cancelled (measured in the page), median of 5. Run by
 // `cargo xtask bench`.
-import { launchBrowser, openPage, serveDist, waitForText } from "../harness.mjs";
+import { buildDatabase, launchBrowser, openPage, serveDist, waitForText } from "../harness.mjs";
 
 const ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
 
@@ -13,10 +13,7 @@ try {
   let longest = 0;
   for (let run = 0; run < 5; run++) {
     const page = await openPage(await browser.newContext(), server.url);
-    await page.locator("#database summary").click();
-    await page.fill("#db-script", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
-    await page.click("#db-build");
-    await waitForText(page, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
+    await buildDatabase(page, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
     await page.fill("#db-time-limit", "120");
     await page.locator("textarea#expected").fill("SELECT x FROM t");
     await page.locator("textarea#generated").fill(ENDLESS);
