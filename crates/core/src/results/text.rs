@@ -28,6 +28,7 @@ enum Repr {
 }
 
 impl Text {
+    #[inline]
     pub fn new(text: &str) -> Text {
         let mut bytes = [0u8; INLINE];
         match bytes.get_mut(..text.len()) {
@@ -43,6 +44,7 @@ impl Text {
     }
 
     /// The text's bytes, without the UTF-8 check `as_str` makes: what hashing and equality need.
+    #[inline]
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             Repr::Inline { len, bytes } => &bytes[..usize::from(*len)],
@@ -50,6 +52,7 @@ impl Text {
         }
     }
 
+    #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {
             // The bytes were copied from a `str` whole, so they are UTF-8.
@@ -62,6 +65,7 @@ impl Text {
 }
 
 impl From<&str> for Text {
+    #[inline]
     fn from(text: &str) -> Text {
         Text::new(text)
     }
