@@ -60,3 +60,18 @@ test("while a long query runs the page keeps responding, and Cancel stops it so 
   await waitForText(page, "[data-testid=expected-execution-status]", /^Executes without errors: 3 rows/);
   await page.screenshot({ path: join(artifacts, "worker-after-cancel.png") });
 });
+
+test("a long test-suite check shows how many databases it has checked", async () => {
+  const page = await openPage(await shared.browser.newContext(), shared.server.url);
+  await buildDatabase(page, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
+  await page.fill("#db-suite", "200");
+  // The same rows as the expected query, slowly: a few hundred thousand steps per database.
+  const slow = "SELECT x FROM t WHERE (WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 300000) SELECT count(*) FROM c) > 0";
+  await page.locator("textarea#expected").fill("SELECT x FROM t");
+  await page.locator("textarea#generated").fill(slow);
+  const status = await waitForText(page, "[data-testid=job-status]", /^Checking on test-suite databases: \d+ of 200 databases…/, 30_000);
+  const done = Number(status.match(/: (\d+) of/)[1]);
+  assert.ok(done >= 1 && done <= 200, status);
+  await page.click("#cancel-job");
+  await waitForText(page, "[data-testid=job-cancelled]", /checking on test-suite databases was stopped/);
+});

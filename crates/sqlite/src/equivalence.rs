@@ -37,6 +37,9 @@ pub struct EquivalenceOptions {
     /// Rows per table in an ordinary generated database, at most.
     pub max_rows: usize,
     pub limits: Limits,
+    /// Told (databases checked, databases in all) after each generated database, for a
+    /// progress display. Not told while an assumption is looked for.
+    pub progress: Option<fn(usize, usize)>,
 }
 
 impl Default for EquivalenceOptions {
@@ -52,6 +55,7 @@ impl Default for EquivalenceOptions {
                 max_rows: 10_000,
                 ..Limits::default()
             },
+            progress: None,
         }
     }
 }
@@ -203,7 +207,7 @@ pub fn check_equivalence(
         fractional: source == SchemaSource::Inferred,
     };
     let suite = generate(&schema, &hints, &known, &plan);
-    let (agreed, outcome) = check.suite(&schema, &suite);
+    let (agreed, outcome) = check.suite(&schema, &suite, options.progress);
     report.agreed = agreed;
     match outcome {
         SuiteOutcome::Agree => {}
@@ -307,9 +311,18 @@ type Ran = Result<QueryOutput, String>;
 
 impl Check<'_> {
     /// Runs the suite until the first difference. Returns how many agreed, and the outcome.
-    fn suite(&self, schema: &Schema, suite: &[TestDatabase]) -> (usize, SuiteOutcome) {
+    fn suite(
+        &self,
+        schema: &Schema,
+        suite: &[TestDatabase],
+        progress: Option<fn(usize, usize)>,
+    ) -> (usize, SuiteOutcome) {
         for (index, db) in suite.iter().enumerate() {
-            match self.database(schema, db) {
+            let outcome = self.database(schema, db);
+            if let Some(progress) = progress {
+                progress(index + 1, suite.len());
+            }
+            match outcome {
                 Outcome::Agree => {}
                 Outcome::Differ => return (index, SuiteOutcome::Differ(index)),
                 Outcome::Unusable(reason) => return (index, SuiteOutcome::NoVerdict(reason)),
@@ -631,7 +644,7 @@ fn find_assumption(
     };
     let agrees = |candidate: &Schema| {
         let suite = generate(candidate, hints, &Vec::new(), &plan);
-        matches!(check.suite(candidate, &suite).1, SuiteOutcome::Agree)
+        matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
     };
     let name = |(t, c): (usize, usize)| {
         format!(

@@ -69,6 +69,8 @@ struct Inner {
     /// The open database's source, to open it again in a new worker after Cancel.
     database: RefCell<Option<(String, Source, Option<js_sys::Uint8Array>)>>,
     sqlite_version: RefCell<Option<String>>,
+    /// The running job's last progress report.
+    progress: Cell<Option<(usize, usize)>>,
     /// The started worker has said Ready: messages sent before would find no handler there.
     ready: Cell<bool>,
     /// Told when the version arrives or a job starts or ends, so the page can re-render.
@@ -81,6 +83,8 @@ struct Inner {
 pub struct WorkerStatus {
     /// The running job's kind and since when it runs (page milliseconds).
     pub running: Option<(Kind, f64)>,
+    /// How far the running check is: (databases checked, databases in all).
+    pub progress: Option<(usize, usize)>,
     /// Known once the worker has started.
     pub sqlite_version: Option<String>,
     /// Why the worker could not start or stopped.
@@ -111,6 +115,7 @@ impl DbWorker {
                 .borrow()
                 .as_ref()
                 .map(|(_, kind, _, since)| (*kind, *since)),
+            progress: self.0.progress.get(),
             sqlite_version: self.0.sqlite_version.borrow().clone(),
             error: self.0.startup_error.borrow().clone(),
         }
@@ -156,6 +161,7 @@ impl DbWorker {
     /// Stops the running job at once: the worker is terminated and a new one started with the
     /// same database. Returns how long the stopped job had run (ms), if one was running.
     pub fn cancel(&self) -> Option<f64> {
+        self.0.progress.set(None);
         let running = self.0.running.borrow_mut().take();
         if let Some(started) = self.0.started.borrow_mut().take() {
             started.worker.terminate();
@@ -317,6 +323,15 @@ impl DbWorker {
             self.changed();
             return;
         }
+        if let Answer::Progress { done, total } = response.answer {
+            let current = self.0.running.borrow().as_ref().map(|(id, ..)| *id);
+            if current == Some(response.job) {
+                self.0.progress.set(Some((done, total)));
+                self.changed();
+            }
+            return;
+        }
+        self.0.progress.set(None);
         let running = self.0.running.borrow_mut().take();
         match running {
             Some((id, _, on_reply, _)) if id == response.job => {

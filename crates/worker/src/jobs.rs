@@ -15,9 +15,19 @@ const MAX_ROWS: usize = 100_000;
 #[derive(Debug, Default)]
 pub struct Jobs {
     database: Option<Database>,
+    /// Told (databases checked, databases in all) as a check goes.
+    progress: Option<fn(usize, usize)>,
 }
 
 impl Jobs {
+    /// Jobs whose checks tell `progress` how far they are.
+    pub fn with_progress(progress: fn(usize, usize)) -> Jobs {
+        Jobs {
+            database: None,
+            progress: Some(progress),
+        }
+    }
+
     /// What the worker says when it has started.
     pub fn ready() -> Answer {
         Answer::Ready {
@@ -35,7 +45,7 @@ impl Jobs {
                 time_limit_s,
             } => Answer::Executed(self.execute(&expected, &generated, time_limit_s)),
             Task::Suite(check) => Answer::Suite(self.suite(&check)),
-            Task::Equivalence(check) => Answer::Checked(equivalence(&check)),
+            Task::Equivalence(check) => Answer::Checked(equivalence(&check, self.progress)),
             Task::Fill(fill) => Answer::Filled(self.fill(fill)),
         }
     }
@@ -80,7 +90,7 @@ impl Jobs {
         let options = EquivalenceOptions {
             databases: check.suite as usize,
             limits: limits(check.time_limit_s),
-            ..options_of(check)
+            ..options_of(check, self.progress)
         };
         Some(
             check_equivalence(
@@ -113,7 +123,7 @@ impl Jobs {
 
 /// The equivalence check without a database: both queries on databases generated from the
 /// user's schema, or from one inferred from the queries. `None` when there is nothing to check.
-fn equivalence(check: &Check) -> Option<Checked> {
+fn equivalence(check: &Check, progress: Option<fn(usize, usize)>) -> Option<Checked> {
     if check.language != Language::Sql
         || check.checks == 0
         || check.expected.trim().is_empty()
@@ -126,7 +136,7 @@ fn equivalence(check: &Check) -> Option<Checked> {
     } else {
         SchemaChoice::Written(&check.schema)
     };
-    let options = options_of(check);
+    let options = options_of(check, progress);
     let started = (options.limits.now)();
     let report = check_equivalence(&check.expected, &check.generated, schema, &options);
     Some(Checked {
@@ -136,12 +146,13 @@ fn equivalence(check: &Check) -> Option<Checked> {
 }
 
 /// The options the CLI would use for the same state (`qeval score --seed N --suite K`).
-fn options_of(check: &Check) -> EquivalenceOptions {
+fn options_of(check: &Check, progress: Option<fn(usize, usize)>) -> EquivalenceOptions {
     EquivalenceOptions {
         databases: check.checks as usize,
         seed: check.seed,
         mode: check.mode.unwrap_or(Mode::Bag),
         dialect: check.dialect,
+        progress,
         ..EquivalenceOptions::default()
     }
 }

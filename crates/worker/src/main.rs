@@ -2,6 +2,34 @@
 //! page starts it on its first database action. Each message is `[json]` or `[json, bytes]`.
 
 #[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The job running now, and when its progress was last sent (page milliseconds).
+    static RUNNING: std::cell::Cell<(u64, f64)> = const { std::cell::Cell::new((0, 0.0)) };
+}
+
+/// Sends the running job's progress, at most every 100 ms (and always the last step).
+#[cfg(target_arch = "wasm32")]
+fn progress(done: usize, total: usize) {
+    use qeval_worker::protocol::{Answer, Response};
+    use wasm_bindgen::JsCast;
+
+    let now = js_sys::Date::now();
+    let (job, last) = RUNNING.with(std::cell::Cell::get);
+    if now - last < 100.0 && done < total {
+        return;
+    }
+    RUNNING.with(|running| running.set((job, now)));
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let response = Response {
+        job,
+        answer: Answer::Progress { done, total },
+    };
+    if let Ok(text) = serde_json::to_string(&response) {
+        let _ = scope.post_message(&text.into());
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
 fn main() {
     use std::cell::RefCell;
 
@@ -17,7 +45,7 @@ fn main() {
             let _ = scope.post_message(&text.into());
         }
     };
-    let jobs = RefCell::new(Jobs::default());
+    let jobs = RefCell::new(Jobs::with_progress(progress));
     let on_message = {
         let scope = scope.clone();
         Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
@@ -30,7 +58,10 @@ fn main() {
                 .map(|array| array.to_vec());
             let response = match serde_json::from_str::<Request>(&text) {
                 Ok(request) => Response {
-                    job: request.job,
+                    job: {
+                        RUNNING.with(|running| running.set((request.job, js_sys::Date::now())));
+                        request.job
+                    },
                     answer: jobs.borrow_mut().run(request.task, bytes.as_deref()),
                 },
                 Err(err) => Response {

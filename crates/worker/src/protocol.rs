@@ -93,6 +93,12 @@ pub enum Answer {
     Suite(Option<Metric>),
     Checked(Option<Checked>),
     Filled(Filled),
+    /// Sent while a check runs (test suite or equivalence), at most every 100 ms; the job's
+    /// answer comes after.
+    Progress {
+        done: usize,
+        total: usize,
+    },
     /// The request could not be read.
     Refused(String),
 }

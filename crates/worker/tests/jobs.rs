@@ -137,3 +137,32 @@ fn a_test_without_results_gets_them_and_a_failing_query_its_error() {
     assert!(filled.generated_result.is_none());
     assert!(filled.generated_error.unwrap().contains("nowhere"));
 }
+
+#[test]
+fn a_check_reports_its_progress_database_by_database() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    static LAST: AtomicUsize = AtomicUsize::new(0);
+    fn progress(done: usize, total: usize) {
+        assert_eq!(total, 40);
+        CALLS.fetch_add(1, Ordering::SeqCst);
+        LAST.store(done, Ordering::SeqCst);
+    }
+    let mut jobs = Jobs::with_progress(progress);
+    let Answer::Checked(Some(checked)) = run(
+        &mut jobs,
+        Task::Equivalence(check(
+            "SELECT name FROM singer WHERE age > 30",
+            "SELECT name FROM singer WHERE 30 < age",
+        )),
+    ) else {
+        panic!("checked");
+    };
+    assert_eq!(checked.report.agreed, 40, "{:?}", checked.report.verdict);
+    assert_eq!(
+        CALLS.load(Ordering::SeqCst),
+        40,
+        "once per generated database"
+    );
+    assert_eq!(LAST.load(Ordering::SeqCst), 40);
+}

@@ -48,7 +48,10 @@ pub fn JobStatus() -> Html {
             if let Some((kind, _)) = status.running.filter(|(kind, _)| *kind != Kind::Open) {
                 <p class="job-status" role="status" data-testid="job-status">
                     <span class="boot-spinner small" aria-hidden="true"></span>
-                    { format!("{}…", doing(kind)) }
+                    { match status.progress {
+                        Some((done, total)) => format!("{}: {done} of {total} databases…", doing(kind)),
+                        None => format!("{}…", doing(kind)),
+                    } }
                     <button type="button" id="cancel-job" onclick={on_cancel}>{ "Cancel" }</button>
                 </p>
             } else if let Some((kind, ran)) = *cancelled {
