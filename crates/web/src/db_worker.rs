@@ -132,7 +132,9 @@ impl DbWorker {
         self.send_with_bytes(kind, task, None, Box::new(on_reply))
     }
 
-    /// Opens a database in the worker (and again in every worker started after a Cancel).
+    /// Opens a database in the worker (and, once it opened, again in every worker started after
+    /// a Cancel; a database that fails to open leaves the one before it in place, there and
+    /// here).
     pub fn open(
         &self,
         name: String,
@@ -140,7 +142,14 @@ impl DbWorker {
         bytes: Option<js_sys::Uint8Array>,
         on_reply: impl FnOnce(Reply) + 'static,
     ) {
-        *self.0.database.borrow_mut() = Some((name.clone(), source.clone(), bytes.clone()));
+        let kept = (name.clone(), source.clone(), bytes.clone());
+        let this = self.clone();
+        let on_reply = move |reply: Reply| {
+            if matches!(reply, Reply::Answer(Answer::Opened(Ok(_)))) {
+                *this.0.database.borrow_mut() = Some(kept);
+            }
+            on_reply(reply);
+        };
         self.send_with_bytes(
             Kind::Open,
             Task::Open { name, source },

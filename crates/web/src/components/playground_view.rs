@@ -92,24 +92,12 @@ pub fn PlaygroundView(props: &Props) -> Html {
         (settled.clone(), db.clone(), pristine),
         |(state, db, pristine)| (!pristine).then(|| equivalence_task(state, db)).flatten(),
     );
-    let executed = match executed.answer() {
-        Some(Answer::Executed(executed)) => Some(executed.clone()),
-        _ => None,
-    };
-    let suite = match suite.answer() {
-        Some(Answer::Suite(metric)) => metric.clone(),
-        _ => None,
-    };
     let shown_check = match checked.latest() {
         Some(Answer::Checked(shown)) => shown.clone(),
         _ => None,
     };
     let checking = checked.is_running();
     let check_cancelled = checked == JobState::Cancelled;
-    let checked = match checked.answer() {
-        Some(Answer::Checked(checked)) => checked.clone(),
-        _ => None,
-    };
     let card = use_memo(
         (
             settled.clone(),
@@ -119,11 +107,23 @@ pub fn PlaygroundView(props: &Props) -> Html {
             checked.clone(),
         ),
         |(state, run, executed, suite, checked)| {
+            let executed = match executed.answer() {
+                Some(Answer::Executed(executed)) => Some(executed),
+                _ => None,
+            };
+            let suite = match suite.answer() {
+                Some(Answer::Suite(metric)) => metric.as_ref(),
+                _ => None,
+            };
+            let checked = match checked.answer() {
+                Some(Answer::Checked(checked)) => checked.as_ref(),
+                _ => None,
+            };
             let empty = BTreeMap::new();
             let mut card = score(
                 state,
                 run.as_ref().map_or(&empty, |run| &run.outcomes),
-                executed.as_ref(),
+                executed,
             );
             let (pair, options) = (pair_of(state), options_of(state));
             if let Some(suite) = suite {
@@ -245,8 +245,8 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     on_time_limit={let time_limit = time_limit.clone(); Callback::from(move |s| time_limit.set(s))}
                 />
                 <JobStatus />
-                if let Some(executed) = &executed {
-                    <QueryResults executed={executed.clone()} />
+                if let JobState::Done(answer) = &executed {
+                    <QueryResults answer={answer.clone()} />
                 }
                 if db.is_loaded() && (!state.expected_result.trim().is_empty() || !state.generated_result.trim().is_empty()) {
                     <p class="notice" role="status" data-testid="typed-results-win">

@@ -6,15 +6,34 @@ use yew::prelude::*;
 
 use crate::db_worker::{DbWorker, Kind, Reply};
 
-/// A job's state as the page shows it.
-#[derive(Debug, Clone, PartialEq)]
+/// A job's state as the page shows it. Answers are shared, not copied: a result can hold
+/// 100,000 rows, and the page re-renders on every keystroke.
+#[derive(Debug, Clone)]
 pub enum JobState {
     /// Nothing to do for the current input.
     Idle,
     /// With the answer for the input before, to show (marked as being redone) meanwhile.
-    Running(Option<Answer>),
-    Done(Answer),
+    Running(Option<Rc<Answer>>),
+    Done(Rc<Answer>),
     Cancelled,
+}
+
+/// Answers compare by identity: the same answer is the same job's, and comparing two large
+/// results value by value on every render would cost what sharing them saves.
+impl PartialEq for JobState {
+    fn eq(&self, other: &JobState) -> bool {
+        let same = |a: &Rc<Answer>, b: &Rc<Answer>| Rc::ptr_eq(a, b);
+        match (self, other) {
+            (JobState::Idle, JobState::Idle) | (JobState::Cancelled, JobState::Cancelled) => true,
+            (JobState::Running(a), JobState::Running(b)) => match (a, b) {
+                (Some(a), Some(b)) => same(a, b),
+                (None, None) => true,
+                _ => false,
+            },
+            (JobState::Done(a), JobState::Done(b)) => same(a, b),
+            _ => false,
+        }
+    }
 }
 
 impl JobState {
@@ -66,7 +85,7 @@ where
                     worker.send(kind, task, move |reply| {
                         if current.get() {
                             state.set(match reply {
-                                Reply::Answer(answer) => JobState::Done(answer),
+                                Reply::Answer(answer) => JobState::Done(Rc::new(answer)),
                                 Reply::Cancelled => JobState::Cancelled,
                             });
                         }
