@@ -38,7 +38,7 @@ pub struct Playground {
 
 /// Generated databases for the equivalence check, unless the user picks another number.
 pub const DEFAULT_CHECKS: u32 = 40;
-/// At most this many generated databases: each runs both queries on the page's thread.
+/// At most this many generated databases: each runs both queries (in the database worker).
 pub const MAX_CHECKS: u32 = 1_000;
 /// At most this many test-suite databases on a loaded database (they can be large).
 pub const MAX_SUITE: u32 = 200;

@@ -32,17 +32,34 @@ fn check(expected: &str, generated: &str) -> Check {
     }
 }
 
-#[test]
-fn a_built_database_answers_queries_and_a_bad_one_keeps_it() {
-    let mut jobs = Jobs::default();
-    let script = "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b');";
-    let Answer::Opened(Ok(tables)) = run(
-        &mut jobs,
+/// The equivalence check's answer for two queries.
+fn equivalence(
+    jobs: &mut Jobs,
+    expected: &str,
+    generated: &str,
+) -> qeval_worker::protocol::Checked {
+    match run(jobs, Task::Equivalence(check(expected, generated))) {
+        Answer::Checked(Some(checked)) => checked,
+        other => panic!("no check: {other:?}"),
+    }
+}
+
+/// Opens a database built from `script`.
+fn open_script(jobs: &mut Jobs, script: &str) -> Answer {
+    run(
+        jobs,
         Task::Open {
             name: "built".into(),
             source: Source::Script(script.into()),
         },
-    ) else {
+    )
+}
+
+#[test]
+fn a_built_database_answers_queries_and_a_bad_one_keeps_it() {
+    let mut jobs = Jobs::default();
+    let script = "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b');";
+    let Answer::Opened(Ok(tables)) = open_script(&mut jobs, script) else {
         panic!("the script builds a database");
     };
     assert_eq!(tables[0].name, "t");
@@ -78,15 +95,11 @@ fn a_built_database_answers_queries_and_a_bad_one_keeps_it() {
 #[test]
 fn the_checks_give_verdicts_with_and_without_a_database() {
     let mut jobs = Jobs::default();
-    let Answer::Checked(Some(checked)) = run(
+    let checked = equivalence(
         &mut jobs,
-        Task::Equivalence(check(
-            "SELECT name FROM singer WHERE age > 30",
-            "SELECT name FROM singer WHERE age >= 30",
-        )),
-    ) else {
-        panic!("checked");
-    };
+        "SELECT name FROM singer WHERE age > 30",
+        "SELECT name FROM singer WHERE age >= 30",
+    );
     assert_eq!(checked.report.verdict, qeval_sqlite::Verdict::Different);
     assert!(checked.report.counterexample.is_some());
     // Test-suite checking needs an open database.
@@ -95,13 +108,9 @@ fn the_checks_give_verdicts_with_and_without_a_database() {
         run(&mut jobs, Task::Suite(pair.clone())),
         Answer::Suite(None)
     );
-    let script = "CREATE TABLE t(id INTEGER); INSERT INTO t VALUES (1);";
-    run(
+    open_script(
         &mut jobs,
-        Task::Open {
-            name: "built".into(),
-            source: Source::Script(script.into()),
-        },
+        "CREATE TABLE t(id INTEGER); INSERT INTO t VALUES (1);",
     );
     let Answer::Suite(Some(metric)) = run(&mut jobs, Task::Suite(pair)) else {
         panic!("a suite metric");
@@ -112,13 +121,9 @@ fn the_checks_give_verdicts_with_and_without_a_database() {
 #[test]
 fn a_test_without_results_gets_them_and_a_failing_query_its_error() {
     let mut jobs = Jobs::default();
-    let script = "CREATE TABLE t(id INTEGER); INSERT INTO t VALUES (1), (2);";
-    run(
+    open_script(
         &mut jobs,
-        Task::Open {
-            name: "built".into(),
-            source: Source::Script(script.into()),
-        },
+        "CREATE TABLE t(id INTEGER); INSERT INTO t VALUES (1), (2);",
     );
     let Answer::Filled(filled) = run(
         &mut jobs,
@@ -149,15 +154,11 @@ fn a_check_reports_its_progress_database_by_database() {
         LAST.store(done, Ordering::SeqCst);
     }
     let mut jobs = Jobs::with_progress(progress);
-    let Answer::Checked(Some(checked)) = run(
+    let checked = equivalence(
         &mut jobs,
-        Task::Equivalence(check(
-            "SELECT name FROM singer WHERE age > 30",
-            "SELECT name FROM singer WHERE 30 < age",
-        )),
-    ) else {
-        panic!("checked");
-    };
+        "SELECT name FROM singer WHERE age > 30",
+        "SELECT name FROM singer WHERE 30 < age",
+    );
     assert_eq!(checked.report.agreed, 40, "{:?}", checked.report.verdict);
     assert_eq!(
         CALLS.load(Ordering::SeqCst),
