@@ -29,7 +29,12 @@ async function nameWorker() {
   const name = `qeval-worker-${hash.digest("hex").slice(0, 16)}`;
   await rename(js, join(dir, `${name}.js`));
   await rename(wasm, join(dir, `${name}_bg.wasm`));
-  await writeFile(join(dir, `${name}_loader.js`), `importScripts("./${name}.js");wasm_bindgen({ module_or_path: "./${name}_bg.wasm" });\n`);
+  // A wasm that fails to load rejects a promise, which a worker does not report to its page;
+  // thrown again outside the promise it becomes the worker's error event, which the page shows.
+  await writeFile(
+    join(dir, `${name}_loader.js`),
+    `importScripts("./${name}.js");wasm_bindgen({ module_or_path: "./${name}_bg.wasm" }).catch((error) => setTimeout(() => { throw error; }));\n`,
+  );
   return `<meta name="qeval-worker" content="./${name}_loader.js" />`;
 }
 

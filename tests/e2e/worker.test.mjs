@@ -75,3 +75,15 @@ test("a long test-suite check shows how many databases it has checked", async ()
   await page.click("#cancel-job");
   await waitForText(page, "[data-testid=job-cancelled]", /checking on test-suite databases was stopped/);
 });
+
+test("a worker that cannot load is reported, not waited for", async () => {
+  const context = await shared.browser.newContext();
+  await context.route(/qeval-worker-[0-9a-f]+_bg\.wasm$/, (route) => route.fulfill({ status: 404, body: "not found" }));
+  const page = await openPage(context, shared.server.url);
+  await page.locator("#database summary").click();
+  await page.fill("#db-script", "CREATE TABLE t (x INTEGER);");
+  await page.click("#db-build");
+  await waitForText(page, "[data-testid=worker-error]", /^SQLite could not be used: the database worker stopped: /);
+  await waitForText(page, "[data-testid=db-status]", "built from SQL was not opened");
+  await context.close();
+});

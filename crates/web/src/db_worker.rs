@@ -181,10 +181,7 @@ impl DbWorker {
         });
         // Waiting jobs go too: they were asked for the same input, and would run the query
         // that was just stopped again.
-        let waiting: Vec<Job> = self.0.waiting.borrow_mut().drain(..).collect();
-        for job in waiting {
-            (job.on_reply)(Reply::Cancelled);
-        }
+        self.give_up_waiting();
         let database = self.0.database.borrow().clone();
         if let Some((name, source, bytes)) = database {
             let id = self.next_id();
@@ -199,6 +196,14 @@ impl DbWorker {
         self.pump();
         self.changed();
         ran
+    }
+
+    /// Answers every waiting job as cancelled.
+    fn give_up_waiting(&self) {
+        let waiting: Vec<Job> = self.0.waiting.borrow_mut().drain(..).collect();
+        for job in waiting {
+            (job.on_reply)(Reply::Cancelled);
+        }
     }
 
     fn next_id(&self) -> u64 {
@@ -241,10 +246,7 @@ impl DbWorker {
             return;
         }
         let Some(worker) = self.start() else {
-            let jobs: Vec<Job> = self.0.waiting.borrow_mut().drain(..).collect();
-            for job in jobs {
-                (job.on_reply)(Reply::Cancelled);
-            }
+            self.give_up_waiting();
             self.changed();
             return;
         };
@@ -309,6 +311,8 @@ impl DbWorker {
                 if let Some(started) = this.0.started.borrow_mut().take() {
                     started.worker.terminate();
                 }
+                // Nothing waiting will run on a worker that is gone.
+                this.give_up_waiting();
                 this.changed();
             })
         };
