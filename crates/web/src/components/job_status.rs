@@ -15,6 +15,14 @@ fn doing(kind: Kind) -> &'static str {
     }
 }
 
+/// What the page is like after a Cancel: a check without a database leaves none to reload.
+fn after_cancel(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Equivalence => "Edit a query to check again.",
+        _ => "The database is loaded again; edit a query to run it again.",
+    }
+}
+
 #[component]
 pub fn JobStatus() -> Html {
     let worker = use_context::<DbWorker>().unwrap_or_default();
@@ -56,7 +64,7 @@ pub fn JobStatus() -> Html {
                 </p>
             } else if let Some((kind, ran)) = *cancelled {
                 <p class="notice" role="status" data-testid="job-cancelled">
-                    { format!("Cancelled after {:.1} s: {} was stopped. The database is loaded again; edit a query to run it again.", ran / 1000.0, doing(kind).to_lowercase()) }
+                    { format!("Cancelled after {:.1} s: {} was stopped. {}", ran / 1000.0, doing(kind).to_lowercase(), after_cancel(kind)) }
                 </p>
             }
         </>
