@@ -333,9 +333,7 @@ fn bag_fingerprint(row: &[Value]) -> u128 {
     let mut print = MultisetPrint::default();
     for value in row {
         // The print mixes each hash for its high half; one mix per value is enough.
-        let mut state = Fx::default();
-        python::hash(value, &mut state);
-        print.add(state.finish());
+        print.add(python::hash64(value));
     }
     print.finish128()
 }
@@ -373,9 +371,7 @@ enum Search {
 }
 
 fn value_hash(value: &Value) -> u64 {
-    let mut state = Fx::default();
-    python::hash(value, &mut state);
-    avalanche(state.finish())
+    avalanche(python::hash64(value))
 }
 
 /// Every column's signature under `hash`: its multiset of values, or its sequence when order

@@ -7,11 +7,8 @@
 //! As in BIRD's code, a generated row can score more matches than the expected row has values,
 //! and an expected row with no values makes the whole comparison 0 (a division by zero there).
 
-use std::hash::Hasher;
-
-use super::key::Fx;
 use super::{Comparison, Mode, f1_of};
-use crate::results::python::{eq, hash, row_fingerprint};
+use crate::results::python::{eq, hash64, row_fingerprint};
 use crate::results::{ResultSet, Value};
 
 pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
@@ -98,11 +95,7 @@ fn dedupe(rows: &[Vec<Value>]) -> Vec<&[Value]> {
 /// hashes, and runs the full equality only where they agree.
 fn hash_into(values: &[Value], out: &mut Vec<u64>) {
     out.clear();
-    out.extend(values.iter().map(|value| {
-        let mut state = Fx::default();
-        hash(value, &mut state);
-        state.finish()
-    }));
+    out.extend(values.iter().map(hash64));
 }
 
 /// How many of `values` are found in `other` (each with its hashes).
