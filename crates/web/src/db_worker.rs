@@ -56,23 +56,32 @@ struct Job {
 
 struct Started {
     worker: Worker,
+    /// The worker has said Ready: messages sent before would find no handler there.
+    ready: Cell<bool>,
     _on_message: Closure<dyn Fn(MessageEvent)>,
     _on_error: Closure<dyn Fn(ErrorEvent)>,
+}
+
+/// The job the worker is on.
+struct Running {
+    id: u64,
+    kind: Kind,
+    on_reply: OnReply,
+    /// Page milliseconds when it was sent.
+    since: f64,
+    /// Its last progress report: (databases checked, databases in all).
+    progress: Option<(usize, usize)>,
 }
 
 #[derive(Default)]
 struct Inner {
     started: RefCell<Option<Started>>,
     next_id: Cell<u64>,
-    running: RefCell<Option<(u64, Kind, OnReply, f64)>>,
+    running: RefCell<Option<Running>>,
     waiting: RefCell<VecDeque<Job>>,
     /// The open database's source, to open it again in a new worker after Cancel.
     database: RefCell<Option<(String, Source, Option<js_sys::Uint8Array>)>>,
     sqlite_version: RefCell<Option<String>>,
-    /// The running job's last progress report.
-    progress: Cell<Option<(usize, usize)>>,
-    /// The started worker has said Ready: messages sent before would find no handler there.
-    ready: Cell<bool>,
     /// Told when the version arrives or a job starts or ends, so the page can re-render.
     on_change: RefCell<Option<Rc<dyn Fn()>>>,
     startup_error: RefCell<Option<String>>,
@@ -108,14 +117,10 @@ impl DbWorker {
     }
 
     pub fn status(&self) -> WorkerStatus {
+        let running = self.0.running.borrow();
         WorkerStatus {
-            running: self
-                .0
-                .running
-                .borrow()
-                .as_ref()
-                .map(|(_, kind, _, since)| (*kind, *since)),
-            progress: self.0.progress.get(),
+            running: running.as_ref().map(|job| (job.kind, job.since)),
+            progress: running.as_ref().and_then(|job| job.progress),
             sqlite_version: self.0.sqlite_version.borrow().clone(),
             error: self.0.startup_error.borrow().clone(),
         }
@@ -127,9 +132,9 @@ impl DbWorker {
         self.start();
     }
 
-    /// Queues `task`; `on_reply` gets its answer. Returns the job's number.
-    pub fn send(&self, kind: Kind, task: Task, on_reply: impl FnOnce(Reply) + 'static) -> u64 {
-        self.send_with_bytes(kind, task, None, Box::new(on_reply))
+    /// Queues `task`; `on_reply` gets its answer.
+    pub fn send(&self, kind: Kind, task: Task, on_reply: impl FnOnce(Reply) + 'static) {
+        self.send_with_bytes(kind, task, None, Box::new(on_reply));
     }
 
     /// Opens a database in the worker (and, once it opened, again in every worker started after
@@ -170,18 +175,9 @@ impl DbWorker {
     /// Stops the running job at once: the worker is terminated and a new one started with the
     /// same database. Returns how long the stopped job had run (ms), if one was running.
     pub fn cancel(&self) -> Option<f64> {
-        self.0.progress.set(None);
-        let running = self.0.running.borrow_mut().take();
-        if let Some(started) = self.0.started.borrow_mut().take() {
-            started.worker.terminate();
-        }
-        let ran = running.map(|(_, _, on_reply, since)| {
-            on_reply(Reply::Cancelled);
-            js_sys::Date::now() - since
-        });
         // Waiting jobs go too: they were asked for the same input, and would run the query
         // that was just stopped again.
-        self.give_up_waiting();
+        let ran = self.stop();
         let database = self.0.database.borrow().clone();
         if let Some((name, source, bytes)) = database {
             let id = self.next_id();
@@ -195,6 +191,21 @@ impl DbWorker {
         }
         self.pump();
         self.changed();
+        ran
+    }
+
+    /// Terminates the worker and answers the running and every waiting job as cancelled.
+    /// Returns how long the running job had run (ms), if one was running.
+    fn stop(&self) -> Option<f64> {
+        if let Some(started) = self.0.started.borrow_mut().take() {
+            started.worker.terminate();
+        }
+        let running = self.0.running.borrow_mut().take();
+        let ran = running.map(|job| {
+            (job.on_reply)(Reply::Cancelled);
+            js_sys::Date::now() - job.since
+        });
+        self.give_up_waiting();
         ran
     }
 
@@ -218,7 +229,7 @@ impl DbWorker {
         task: Task,
         bytes: Option<js_sys::Uint8Array>,
         on_reply: OnReply,
-    ) -> u64 {
+    ) {
         let id = self.next_id();
         {
             let mut waiting = self.0.waiting.borrow_mut();
@@ -234,7 +245,6 @@ impl DbWorker {
             });
         }
         self.pump();
-        id
     }
 
     /// Sends the next waiting job when none is running.
@@ -250,7 +260,7 @@ impl DbWorker {
             self.changed();
             return;
         };
-        if !self.0.ready.get() {
+        if !self.ready() {
             return;
         }
         let Some(job) = self.0.waiting.borrow_mut().pop_front() else {
@@ -265,9 +275,23 @@ impl DbWorker {
         if let Some(bytes) = &job.bytes {
             message.push(bytes);
         }
-        *self.0.running.borrow_mut() = Some((job.id, job.kind, job.on_reply, js_sys::Date::now()));
+        *self.0.running.borrow_mut() = Some(Running {
+            id: job.id,
+            kind: job.kind,
+            on_reply: job.on_reply,
+            since: js_sys::Date::now(),
+            progress: None,
+        });
         let _ = worker.post_message(&message);
         self.changed();
+    }
+
+    fn ready(&self) -> bool {
+        self.0
+            .started
+            .borrow()
+            .as_ref()
+            .is_some_and(|started| started.ready.get())
     }
 
     fn changed(&self) {
@@ -304,15 +328,8 @@ impl DbWorker {
             Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
                 *this.0.startup_error.borrow_mut() =
                     Some(format!("the database worker stopped: {}", event.message()));
-                let running = this.0.running.borrow_mut().take();
-                if let Some((_, _, on_reply, _)) = running {
-                    on_reply(Reply::Cancelled);
-                }
-                if let Some(started) = this.0.started.borrow_mut().take() {
-                    started.worker.terminate();
-                }
-                // Nothing waiting will run on a worker that is gone.
-                this.give_up_waiting();
+                // Nothing running or waiting will be answered by a worker that is gone.
+                this.stop();
                 this.changed();
             })
         };
@@ -320,10 +337,10 @@ impl DbWorker {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         *self.0.started.borrow_mut() = Some(Started {
             worker: worker.clone(),
+            ready: Cell::new(false),
             _on_message: on_message,
             _on_error: on_error,
         });
-        self.0.ready.set(false);
         *self.0.startup_error.borrow_mut() = None;
         Some(worker)
     }
@@ -331,25 +348,29 @@ impl DbWorker {
     fn received(&self, response: Response) {
         if let Answer::Ready { sqlite_version } = &response.answer {
             *self.0.sqlite_version.borrow_mut() = Some(sqlite_version.clone());
-            self.0.ready.set(true);
+            if let Some(started) = self.0.started.borrow().as_ref() {
+                started.ready.set(true);
+            }
             self.pump();
             self.changed();
             return;
         }
         if let Answer::Progress { done, total } = response.answer {
-            let current = self.0.running.borrow().as_ref().map(|(id, ..)| *id);
-            if current == Some(response.job) {
-                self.0.progress.set(Some((done, total)));
+            let reported = match self.0.running.borrow_mut().as_mut() {
+                Some(job) if job.id == response.job => {
+                    job.progress = Some((done, total));
+                    true
+                }
+                _ => false,
+            };
+            if reported {
                 self.changed();
             }
             return;
         }
-        self.0.progress.set(None);
         let running = self.0.running.borrow_mut().take();
         match running {
-            Some((id, _, on_reply, _)) if id == response.job => {
-                on_reply(Reply::Answer(response.answer))
-            }
+            Some(job) if job.id == response.job => (job.on_reply)(Reply::Answer(response.answer)),
             other => *self.0.running.borrow_mut() = other,
         }
         self.pump();
