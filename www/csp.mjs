@@ -1,6 +1,6 @@
-// Trunk post-build hook. First it names the database worker's files after their content (Trunk
-// names a worker's files after its binary, so a new release could mix with a cached old worker)
-// and tells the page where the worker's loader is. Then it adds the Content Security Policy to
+// Trunk post-build hook. First it names each worker's files after their content (Trunk names a
+// worker's files after its binary, so a new release could mix with a cached old worker) and
+// tells the page where each worker's loader is. Then it adds the Content Security Policy to
 // the built index.html. Trunk writes
 // an inline module script that loads the app; the policy allows exactly that script by its hash,
 // the app's own files, WebAssembly, and network calls only to what the LLM judge settings offer:
@@ -15,18 +15,18 @@ const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error("csp.mjs runs as a Trunk post_build hook (TRUNK_STAGING_DIR is unset)");
 const file = join(dir, "index.html");
 
-/** Renames `qeval-worker.js` and `qeval-worker_bg.wasm` to names with their content's hash, writes
- * a loader for them, and returns the `<meta>` that tells the page the loader's name. Nothing to
- * do (an empty string) when the build has no worker. */
-async function nameWorker() {
-  const js = join(dir, "qeval-worker.js");
-  const wasm = join(dir, "qeval-worker_bg.wasm");
+/** Renames `<binary>.js` and `<binary>_bg.wasm` to names with their content's hash, writes a
+ * loader for them, and returns the `<meta>` that tells the page the loader's name. Nothing to
+ * do (an empty string) when the build has no such worker. */
+async function nameWorker(binary) {
+  const js = join(dir, `${binary}.js`);
+  const wasm = join(dir, `${binary}_bg.wasm`);
   const exists = await stat(js).then(() => true, () => false);
   if (!exists) return "";
   const hash = createHash("sha256");
   hash.update(await readFile(js));
   hash.update(await readFile(wasm));
-  const name = `qeval-worker-${hash.digest("hex").slice(0, 16)}`;
+  const name = `${binary}-${hash.digest("hex").slice(0, 16)}`;
   await rename(js, join(dir, `${name}.js`));
   await rename(wasm, join(dir, `${name}_bg.wasm`));
   // A wasm that fails to load rejects a promise, which a worker does not report to its page;
@@ -35,10 +35,10 @@ async function nameWorker() {
     join(dir, `${name}_loader.js`),
     `importScripts("./${name}.js");wasm_bindgen({ module_or_path: "./${name}_bg.wasm" }).catch((error) => setTimeout(() => { throw error; }));\n`,
   );
-  return `<meta name="qeval-worker" content="./${name}_loader.js" />`;
+  return `<meta name="${binary}" content="./${name}_loader.js" />`;
 }
 
-const workerMeta = await nameWorker();
+const workerMeta = (await nameWorker("qeval-scorer")) + (await nameWorker("qeval-worker"));
 const html = await readFile(file, "utf8");
 const hashes = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map(
   ([, body]) => `'sha256-${createHash("sha256").update(body, "utf8").digest("base64")}'`,
@@ -76,7 +76,7 @@ const policy = [
     "http://127.0.0.1:*",
     ...extraSources(),
   ].join(" "),
-  // The database worker: the page's own file, started with `new Worker`.
+  // The workers: the page's own files, started with `new Worker`.
   "worker-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

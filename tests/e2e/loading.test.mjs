@@ -81,9 +81,12 @@ test("the app's script, wasm and style sheet carry a content hash in their names
       assert.ok((await stat(join(dist, file))).size > 0);
     }
   }
-  // The database worker's loader, named by the build hook after the worker's content.
-  const loaders = files.filter((file) => file.endsWith("_loader.js"));
-  assert.deepEqual(loaders.map((file) => /^qeval-worker-[0-9a-f]{16}_loader\.js$/.test(file)), [true]);
+  // Each worker's loader (scoring, database), named by the build hook after the worker's content,
+  // and named to the page in a <meta>.
   const html = await readFile(join(dist, "index.html"), "utf8");
-  assert.match(html, new RegExp(`<meta name="qeval-worker" content="\\./${loaders[0].replaceAll(".", "\\.")}" />`));
+  for (const worker of ["qeval-scorer", "qeval-worker"]) {
+    const loaders = files.filter((file) => new RegExp(`^${worker}-[0-9a-f]{16}_loader\\.js$`).test(file));
+    assert.equal(loaders.length, 1, `one ${worker} loader in ${files}`);
+    assert.match(html, new RegExp(`<meta name="${worker}" content="\\./${loaders[0].replaceAll(".", "\\.")}" />`));
+  }
 });

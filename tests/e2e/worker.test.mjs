@@ -76,6 +76,14 @@ test("a long test-suite check shows how many databases it has checked", async ()
   await waitForText(page, "[data-testid=job-cancelled]", /checking on test-suite databases was stopped/);
 });
 
+test("a scoring worker that cannot load is named on the page, not waited for", async () => {
+  const context = await shared.browser.newContext();
+  await context.route(/qeval-scorer-[0-9a-f]+_bg\.wasm$/, (route) => route.fulfill({ status: 404, body: "not found" }));
+  const page = await openPage(context, shared.server.url);
+  await waitForText(page, "#scoring-error", /^Scoring is unavailable: the scoring worker stopped: .*Reload the page/);
+  await context.close();
+});
+
 test("a worker that cannot load is reported, not waited for", async () => {
   const context = await shared.browser.newContext();
   await context.route(/qeval-worker-[0-9a-f]+_bg\.wasm$/, (route) => route.fulfill({ status: 404, body: "not found" }));

@@ -50,7 +50,11 @@ impl std::str::FromStr for Language {
 }
 
 /// One generated query and its expectation.
-#[derive(Debug, Clone, PartialEq, Default)]
+///
+/// Its serde form carries a pair between the page and its scoring worker; pairs files are read
+/// by [`read_pair`], which accepts the field names users write.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct PairInput {
     /// Echoed into the scorecard: a string or a number.
     pub id: Option<Value>,
@@ -92,7 +96,8 @@ pub struct PairInput {
 
 /// Seed 004's workflow fields: `agents_called`, `tools_used`, `agents_should_include`,
 /// `agents_should_exclude`, `tools_should_include`, `tools_should_exclude`.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct WorkflowInput {
     pub agents_called: Vec<String>,
     pub tools_used: Vec<String>,

@@ -193,7 +193,7 @@ impl Profile {
 }
 
 /// The profile applied to one scorecard.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProfileResult {
     pub name: ProfileName,
     pub label: String,
@@ -208,10 +208,10 @@ pub struct ProfileResult {
     pub missing: Vec<String>,
     /// Result metrics that no result was given for, taken from the equivalence check instead
     /// (metric -> the check's metric name).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stand_ins: BTreeMap<String, String>,
     /// Weighted metrics left out because they grade a result nobody supplied.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_applicable: Vec<String>,
     pub explanation: String,
 }
@@ -230,7 +230,7 @@ fn equivalence_of(metrics: &BTreeMap<String, Metric>) -> Option<(&'static str, f
         .find_map(|name| metrics.get(name).and_then(|m| m.score).map(|s| (name, s)))
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProfilePart {
     pub score: f64,
     pub weight: f64,

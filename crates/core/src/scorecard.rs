@@ -5,20 +5,20 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::pairs::Language;
 use crate::profiles::ProfileResult;
 use crate::sql::{ParseError, SqlDialect, TableName};
 
 /// The result of scoring one generated query against its expectation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scorecard {
     /// The input line this came from, when read from a file (1-based).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// The caller's identifier for the pair, echoed unchanged.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<serde_json::Value>,
     pub language: Language,
     /// The SQL dialect (ignored for KQL).
@@ -77,7 +77,7 @@ impl Scorecard {
 }
 
 /// What the analysis found in one query.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueryReport {
     /// The canonical text used for the exact-match shortcut.
     pub normalized: String,
@@ -87,7 +87,7 @@ pub struct QueryReport {
 }
 
 /// One metric's verdict. `score` is in 0..=1, or null when the metric does not apply.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Metric {
     pub score: Option<f64>,
     /// Whether the metric's own pass rule held, for metrics that have one.
@@ -113,7 +113,7 @@ impl Metric {
 }
 
 /// Why a metric failed: which metric, on what input, with what message, and when.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricError {
     pub metric: String,
     pub message: String,
@@ -125,7 +125,7 @@ pub struct MetricError {
 }
 
 /// Where a diagnostic comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     GeneratedSql,
@@ -135,7 +135,7 @@ pub enum Source {
     LlmJudge,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -143,13 +143,13 @@ pub enum Severity {
 }
 
 /// A problem in the input, pointing at its place.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub source: Source,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column: Option<u64>,
 }

@@ -23,8 +23,12 @@ impl Verdict {
 }
 
 /// Why a reply gave no verdict. Every one becomes a 0.0 with this error: never a silent score.
+///
+/// Its serde form (`{"kind": "malformed", "detail": "..."}`) carries a judging's failure from the
+/// page to its scoring worker; a tag beside the fields could not hold the variants that wrap a
+/// bare string.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
 pub enum ReplyError {
     /// The HTTP status was not 2xx.
     Http {

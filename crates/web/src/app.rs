@@ -3,9 +3,9 @@
 use yew::prelude::*;
 
 use crate::components::{PlaygroundView, ReportView};
-use crate::db_worker::{DbWorker, WorkerStatus};
 use crate::execution::LoadedDb;
 use crate::judge::JudgeSettings;
+use crate::workers::{WorkerStatus, Workers};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum View {
@@ -67,17 +67,27 @@ pub fn App() -> Html {
         let db = db.clone();
         Callback::from(move |next| db.set(next))
     };
-    // SQLite lives in a worker the page starts on its first database action; the page re-renders
-    // when the worker's state changes (a job starts or ends, the worker starts).
-    let worker = use_memo((), |()| DbWorker::default());
+    // Scoring runs in a worker started with the page; SQLite in one the page starts on its first
+    // database action. The page re-renders when the database worker's state changes (a job
+    // starts or ends, the worker starts), and when the scoring worker fails.
+    let workers = use_memo((), |()| Workers::new());
     let update = use_force_update();
+    let scoring_error = use_state_eq(|| None::<String>);
     {
-        let worker = (*worker).clone();
+        let workers = (*workers).clone();
+        let scoring_error = scoring_error.clone();
         use_effect_with((), move |()| {
-            worker.set_on_change(std::rc::Rc::new(move || update.force_update()));
+            workers
+                .database
+                .set_on_change(std::rc::Rc::new(move || update.force_update()));
+            let scorer = workers.scorer.clone();
+            workers.scorer.set_on_change(std::rc::Rc::new(move || {
+                scoring_error.set(scorer.status().error);
+            }));
+            workers.scorer.warm_up();
         });
     }
-    let status: WorkerStatus = worker.status();
+    let status: WorkerStatus = workers.database.status();
     let tab = |target: View, label: &'static str, id: &'static str| {
         let view = view.clone();
         let current = *view == target;
@@ -88,13 +98,18 @@ pub fn App() -> Html {
         }
     };
     html! {
-        <ContextProvider<DbWorker> context={(*worker).clone()}>
+        <ContextProvider<Workers> context={(*workers).clone()}>
         <ContextProvider<WorkerStatus> context={status}>
         <div class="app">
             <nav class="views" aria-label="Views">
                 { tab(View::Playground, "Playground", "tab-playground") }
                 { tab(View::Report, "Run report", "tab-report") }
             </nav>
+            if let Some(error) = &*scoring_error {
+                <p class="error-text" role="alert" id="scoring-error">
+                    { format!("Scoring is unavailable: {error}. Reload the page to try again.") }
+                </p>
+            }
             if *view == View::Playground {
                 <PlaygroundView settings={(*settings).clone()} {on_settings} db={(*db).clone()} {on_db} />
             } else {
@@ -102,6 +117,6 @@ pub fn App() -> Html {
             }
         </div>
         </ContextProvider<WorkerStatus>>
-        </ContextProvider<DbWorker>>
+        </ContextProvider<Workers>>
     }
 }

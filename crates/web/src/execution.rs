@@ -1,5 +1,5 @@
 //! The playground's database and checks, as the page sees them: the database itself lives in
-//! the worker (see `db_worker`); the page keeps its name and tables, and builds the worker's
+//! the worker (see `workers`); the page keeps its name and tables, and builds the worker's
 //! tasks from its state.
 
 use qeval_core::Language;

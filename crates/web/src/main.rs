@@ -4,7 +4,6 @@
 mod app;
 mod components;
 mod connect_policy;
-mod db_worker;
 mod download;
 mod execution;
 mod hooks;
@@ -13,6 +12,7 @@ mod report;
 mod scoring;
 mod share;
 mod state;
+mod workers;
 
 fn main() {
     yew::Renderer::<app::App>::new().render();

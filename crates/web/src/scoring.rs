@@ -1,13 +1,13 @@
-//! From what the user typed to what the core scores: the pair, the options, the scorecard.
+//! From what the user typed to what the scoring worker scores: the pair, the options, and the
+//! results a database or a check added.
 
 use std::collections::BTreeMap;
 
-use qeval_core::profiles::Profile;
-use qeval_core::score::{JudgeOutcome, JudgeTask, judge_tasks};
-use qeval_core::{PairInput, ScoreOptions, Scorecard, score_pair_judged};
+use qeval_core::score::JudgeOutcome;
+use qeval_core::{Metric, PairInput};
+use qeval_worker::protocol::{Executed, ScorePair, Scoring, Task};
 
 use crate::state::Playground;
-use qeval_worker::protocol::Executed;
 
 pub fn pair_of(state: &Playground) -> PairInput {
     // Text that is not JSON is left out (its editor says why) rather than scored as a string.
@@ -24,30 +24,36 @@ pub fn pair_of(state: &Playground) -> PairInput {
     }
 }
 
-pub fn options_of(state: &Playground) -> ScoreOptions {
-    ScoreOptions {
-        profile: Profile::preset(state.profile),
+pub fn scoring_of(state: &Playground) -> Scoring {
+    Scoring {
+        profile: state.profile,
         mode: state.mode,
         evaluated_at: Some(String::from(js_sys::Date::new_0().to_iso_string())),
-        ..ScoreOptions::default()
     }
 }
 
-/// The judgings the LLM judge would be asked for; none until both queries are given.
-pub fn tasks_of(state: &Playground) -> Vec<JudgeTask> {
+/// The task asking for the judgings the LLM judge would be asked for; none until both queries
+/// are given.
+pub fn judge_tasks_task(state: &Playground) -> Option<Task> {
     if state.generated.trim().is_empty() || state.expected.trim().is_empty() {
-        return Vec::new();
+        return None;
     }
-    judge_tasks(&pair_of(state), &options_of(state))
+    Some(Task::JudgeTasks {
+        pair: pair_of(state),
+        scoring: scoring_of(state),
+    })
 }
 
-/// The scorecard, with the LLM verdicts (when given) in place of the structural judge's, and
-/// the results from the database (when one is loaded) where no result was typed.
-pub fn score(
+/// What the scoring worker needs for the playground's scorecard: the pair, with the results
+/// from the database (when one is loaded) where no result was typed; the LLM verdicts (when
+/// given) to use in place of the structural judge's; and the equivalence checks that reached a
+/// verdict (`test_suite`, `equivalence`).
+pub fn score_task(
     state: &Playground,
     judged: &BTreeMap<String, JudgeOutcome>,
     executed: Option<&Executed>,
-) -> Scorecard {
+    checks: Vec<(String, Metric)>,
+) -> Task {
     let mut pair = pair_of(state);
     if let Some(executed) = executed {
         if state.expected_result.trim().is_empty()
@@ -63,5 +69,10 @@ pub fn score(
             }
         }
     }
-    score_pair_judged(&pair, &options_of(state), judged)
+    Task::Score(ScorePair {
+        pair,
+        scoring: scoring_of(state),
+        judged: judged.clone(),
+        checks,
+    })
 }

@@ -31,7 +31,7 @@ impl Jobs {
     /// What the worker says when it has started.
     pub fn ready() -> Answer {
         Answer::Ready {
-            sqlite_version: sqlite_version().to_string(),
+            sqlite_version: Some(sqlite_version().to_string()),
         }
     }
 
@@ -47,6 +47,7 @@ impl Jobs {
             Task::Suite(check) => Answer::Suite(self.suite(&check)),
             Task::Equivalence(check) => Answer::Checked(equivalence(&check, self.progress)),
             Task::Fill(fill) => Answer::Filled(self.fill(fill)),
+            scoring => crate::scoring::run(scoring),
         }
     }
 

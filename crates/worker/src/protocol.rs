@@ -1,10 +1,14 @@
-//! The messages between the page and its database worker. Each travels as JSON text; a database
-//! file's bytes travel beside the text, transferred rather than copied.
+//! The messages between the page and its workers. Each travels as JSON text; a database file's
+//! bytes travel beside the text, transferred rather than copied.
 
-use qeval_core::Language;
-use qeval_core::Metric;
+use std::collections::BTreeMap;
+
+use qeval_core::profiles::{Profile, ProfileName};
 use qeval_core::results::compare::Mode;
+use qeval_core::run::{EvaluationRecord, Question, TestResult};
+use qeval_core::score::{JudgeOutcome, JudgeTask};
 use qeval_core::sql::SqlDialect;
+use qeval_core::{Language, Metric, PairInput, ScoreOptions, Scorecard};
 use qeval_sqlite::{EquivalenceReport, QueryError, QueryOutput, Table};
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +19,8 @@ pub struct Request {
     pub task: Task,
 }
 
+// One task per job, built once and moved: the size of the largest is no cost worth boxing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Task {
     /// Opens a database, replacing the one open before.
@@ -32,6 +38,55 @@ pub enum Task {
     Equivalence(Check),
     /// Runs the queries of a test that lacks results, as `qeval run --db` does.
     Fill(Fill),
+    /// Scores one pair (the playground). Both workers do the scoring tasks.
+    Score(ScorePair),
+    /// The judgings the LLM judge would be asked for.
+    JudgeTasks { pair: PairInput, scoring: Scoring },
+    /// Scores tests of a run into evaluation records, as `qeval run` does.
+    ScoreTests {
+        tests: Vec<TestToScore>,
+        scoring: Scoring,
+    },
+}
+
+/// The scoring options the page offers; the rest are the CLI's defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scoring {
+    pub profile: ProfileName,
+    pub mode: Option<Mode>,
+    /// Stamped on error records: the worker's clock is the page's, but the core has none.
+    pub evaluated_at: Option<String>,
+}
+
+impl Scoring {
+    pub fn options(&self) -> ScoreOptions {
+        ScoreOptions {
+            profile: Profile::preset(self.profile),
+            mode: self.mode,
+            evaluated_at: self.evaluated_at.clone(),
+            ..ScoreOptions::default()
+        }
+    }
+}
+
+/// A pair and what is known about it beyond its own fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScorePair {
+    pub pair: PairInput,
+    pub scoring: Scoring,
+    /// The LLM judge's verdicts, by metric; empty: the structural judge decides.
+    pub judged: BTreeMap<String, JudgeOutcome>,
+    /// Equivalence checks that reached the page (`test_suite`, `equivalence`) and their metric.
+    pub checks: Vec<(String, Metric)>,
+}
+
+/// One test of a run, with its pair already filled from a database when one is loaded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestToScore {
+    pub test: TestResult,
+    pub question: Option<Question>,
+    pub pair: PairInput,
+    pub judged: BTreeMap<String, JudgeOutcome>,
 }
 
 /// Where a database comes from.
@@ -83,9 +138,10 @@ pub struct Response {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Answer {
-    /// Sent once, unasked (job 0), when the worker has started.
+    /// Sent once, unasked (job 0), when the worker has started. The scoring worker has no
+    /// SQLite.
     Ready {
-        sqlite_version: String,
+        sqlite_version: Option<String>,
     },
     Opened(Result<Vec<Table>, String>),
     Executed(Executed),
@@ -93,6 +149,9 @@ pub enum Answer {
     Suite(Option<Metric>),
     Checked(Option<Checked>),
     Filled(Filled),
+    Scored(Scorecard),
+    JudgeTasks(Vec<JudgeTask>),
+    Records(Vec<EvaluationRecord>),
     /// Sent while a check runs (test suite or equivalence), at most every 100 ms; the job's
     /// answer comes after.
     Progress {

@@ -14,9 +14,9 @@ use crate::profiles::{Profile, ProfileName};
 use crate::scorecard::{Diagnostic, Metric, Severity, Source};
 
 /// One judging a pair needs: the metric it fills, the task and what is judged.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JudgeTask {
-    pub metric: &'static str,
+    pub metric: String,
     pub task: Task,
     pub input: JudgeInput,
 }
@@ -63,7 +63,7 @@ pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
             .any(|m| profile.weights.contains_key(*m))
     {
         tasks.push(JudgeTask {
-            metric: QUALITY,
+            metric: QUALITY.into(),
             task: Task::AgentQuality,
             input: JudgeInput {
                 question: pair.question.clone().unwrap_or_default(),
@@ -118,14 +118,14 @@ fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> V
             Task::QasSemantic
         };
         tasks.push(JudgeTask {
-            metric: "semantic_similarity",
+            metric: "semantic_similarity".into(),
             task,
             input: input.clone(),
         });
     }
     if profile.weights.contains_key("query_correctness") {
         tasks.push(JudgeTask {
-            metric: "query_correctness",
+            metric: "query_correctness".into(),
             task: Task::SqlCorrectness,
             input,
         });

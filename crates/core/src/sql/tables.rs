@@ -8,7 +8,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sqlparser::ast::{
     Ident, ObjectName, ObjectNamePart, Query, Statement, TableFactor, Visit, Visitor,
 };
@@ -125,6 +125,17 @@ impl fmt::Display for TableName {
 impl Serialize for TableName {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.qualified())
+    }
+}
+
+/// Reads the dotted form back. A part that itself held a dot comes back as two parts; the form
+/// is for showing names (the page reads scorecards its worker made), not for matching them.
+impl<'de> Deserialize<'de> for TableName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Ok(TableName {
+            parts: text.split('.').map(str::to_string).collect(),
+        })
     }
 }
 

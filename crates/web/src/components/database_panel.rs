@@ -6,8 +6,8 @@ use web_sys::{DragEvent, File, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::TextField;
-use crate::db_worker::{DbWorker, Reply, WorkerStatus};
 use crate::execution::LoadedDb;
+use crate::workers::{Reply, WorkerStatus, Workers};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -32,7 +32,7 @@ const MAX_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 /// from pasted DDL and INSERTs. Shows its tables.
 #[component]
 pub fn DatabasePanel(props: &Props) -> Html {
-    let worker = use_context::<DbWorker>().unwrap_or_default();
+    let worker = use_context::<Workers>().unwrap_or_default().database;
     let worker_status = use_context::<WorkerStatus>().unwrap_or_default();
     let status = use_state(|| None::<(bool, String)>);
     let script = use_state(String::new);

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::db_worker::{DbWorker, Kind, WorkerStatus};
+use crate::workers::{Kind, WorkerStatus, Workers};
 
 fn doing(kind: Kind) -> &'static str {
     match kind {
@@ -12,6 +12,7 @@ fn doing(kind: Kind) -> &'static str {
         Kind::Suite => "Checking on test-suite databases",
         Kind::Equivalence => "Checking on generated databases",
         Kind::Fill => "Running the run's queries on the database",
+        Kind::Score | Kind::JudgeTasks | Kind::ScoreTests => "Scoring",
     }
 }
 
@@ -25,7 +26,7 @@ fn after_cancel(kind: Kind) -> &'static str {
 
 #[component]
 pub fn JobStatus() -> Html {
-    let worker = use_context::<DbWorker>().unwrap_or_default();
+    let worker = use_context::<Workers>().unwrap_or_default().database;
     let status = use_context::<WorkerStatus>().unwrap_or_default();
     // What the last Cancel stopped and after how long; cleared when the next job starts.
     let cancelled = use_state_eq(|| None::<(Kind, f64)>);

@@ -161,7 +161,7 @@ pub fn JudgeSettingsPanel(props: &Props) -> Html {
 /// A small, real judging: two SQL queries that differ by a filter.
 fn connection_check() -> JudgeTask {
     JudgeTask {
-        metric: "connection",
+        metric: "connection".into(),
         task: Task::QasSemantic,
         input: JudgeInput {
             generated: "SELECT name FROM users".into(),

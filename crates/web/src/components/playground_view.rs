@@ -2,13 +2,12 @@
 //! the URL.
 
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 use qeval_core::datatype::AnswerType;
 use qeval_core::profiles::ProfileName;
 use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
-use qeval_core::{Language, Scorecard, add_equivalence};
+use qeval_core::{Language, Scorecard};
 use qeval_worker::protocol::Answer;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
@@ -18,15 +17,15 @@ use super::{
     JudgeSettingsPanel, LangfuseSend, MetricCard, ProfileSummary, QueryEditor, QueryResults,
     ResultEditor,
 };
-use crate::db_worker::Kind;
 use crate::execution::{LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::hooks::{
-    JobState, JudgeStatus, initial_state, use_debounced, use_llm_judge, use_shared_url,
-    use_worker_job,
+    JobState, JudgeStatus, Scored, initial_state, use_debounced, use_llm_judge, use_scorecard,
+    use_shared_url, use_worker_job,
 };
 use crate::judge::{JudgeRun, JudgeSettings, VerdictCache};
-use crate::scoring::{options_of, pair_of, score};
+use crate::scoring::score_task;
 use crate::state::{Action, Playground};
+use crate::workers::Kind;
 
 /// How long typing must pause before the queries are scored again.
 const SETTLE_MILLIS: u32 = 150;
@@ -98,7 +97,8 @@ pub fn PlaygroundView(props: &Props) -> Html {
     };
     let checking = checked.is_running();
     let check_cancelled = checked == JobState::Cancelled;
-    let card = use_memo(
+    // The scorecard is the scoring worker's; until its first answer the scores say so.
+    let scored = use_scorecard(
         (
             settled.clone(),
             run.clone(),
@@ -120,28 +120,17 @@ pub fn PlaygroundView(props: &Props) -> Html {
                 _ => None,
             };
             let empty = BTreeMap::new();
-            let mut card = score(
-                state,
-                run.as_ref().map_or(&empty, |run| &run.outcomes),
-                executed,
-            );
-            let (pair, options) = (pair_of(state), options_of(state));
+            let mut checks = Vec::new();
             if let Some(suite) = suite {
-                add_equivalence(&mut card, "test_suite", suite.clone(), &pair, &options);
+                checks.push(("test_suite".to_string(), suite.clone()));
             }
             if let Some(checked) = checked {
-                add_equivalence(
-                    &mut card,
-                    "equivalence",
-                    checked.report.metric(),
-                    &pair,
-                    &options,
-                );
+                checks.push(("equivalence".to_string(), checked.report.metric()));
             }
-            Rc::new(card)
+            let judged = run.as_ref().map_or(&empty, |run| &run.outcomes);
+            (state.clone(), score_task(state, judged, executed, checks))
         },
     );
-    let card: Rc<Scorecard> = (*card).clone();
 
     // The cache's counts change as verdicts come and go; this re-reads them.
     let cache_revision = use_state(|| 0u32);
@@ -160,6 +149,22 @@ pub fn PlaygroundView(props: &Props) -> Html {
     };
 
     let both_given = !settled.generated.trim().is_empty() && !settled.expected.trim().is_empty();
+    // What the scorecard says of each query, with the text it was said of.
+    let report_of = |side: fn(&Scorecard) -> Option<qeval_core::scorecard::QueryReport>,
+                     text: fn(&Playground) -> &String| {
+        scored.as_ref().and_then(|scored| {
+            let text = text(&scored.state);
+            (!text.trim().is_empty())
+                .then(|| side(&scored.card))
+                .flatten()
+        })
+    };
+    let analysed = |text: fn(&Playground) -> &String| {
+        scored
+            .as_ref()
+            .map(|scored| text(&scored.state).clone())
+            .unwrap_or_default()
+    };
     html! {
         <>
             <header class="top">
@@ -214,16 +219,16 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         label="Generated query"
                         value={state.generated.clone()}
                         on_input={dispatch.reform(Action::SetGenerated)}
-                        report={(!settled.generated.trim().is_empty()).then(|| card.generated.clone())}
-                        analysed_text={settled.generated.clone()}
+                        report={report_of(|card| Some(card.generated.clone()), |state| &state.generated)}
+                        analysed_text={analysed(|state| &state.generated)}
                     />
                     <QueryEditor
                         id="expected"
                         label="Expected query"
                         value={state.expected.clone()}
                         on_input={dispatch.reform(Action::SetExpected)}
-                        report={(!settled.expected.trim().is_empty()).then(|| card.expected.clone()).flatten()}
-                        analysed_text={settled.expected.clone()}
+                        report={report_of(|card| card.expected.clone(), |state| &state.expected)}
+                        analysed_text={analysed(|state| &state.expected)}
                     />
                 </div>
                 if !state.database.is_empty() && !db.is_loaded() {
@@ -296,7 +301,9 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     />
                 </details>
                 <section class="results" aria-label="Scores">
-                    if both_given {
+                    if !both_given {
+                        <p class="muted">{ "Type both queries to see their scores." }</p>
+                    } else if let Some(Scored { card, .. }) = scored.as_deref() {
                         <p class="identical" data-testid="identical">
                             if card.identical {
                                 <span class="badge pass">{ "Queries are identical" }</span>
@@ -310,7 +317,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                             <ProfileSummary result={result.clone()} unsafe_query={card.unsafe_query} />
                         }
                         <div class="metrics">
-                            { for ordered_metrics(&card).into_iter().map(|(name, weight)| html! {
+                            { for ordered_metrics(card).into_iter().map(|(name, weight)| html! {
                                 <MetricCard name={name.clone()} metric={card.metrics[&name].clone()} {weight} />
                             }) }
                         </div>
@@ -325,7 +332,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                             }
                         </div>
                     } else {
-                        <p class="muted">{ "Type both queries to see their scores." }</p>
+                        <p class="muted" role="status" data-testid="scoring">{ "Scoring…" }</p>
                     }
                 </section>
             </main>

@@ -59,7 +59,7 @@ enum Slot {
 
 #[component]
 pub fn ReportView(props: &Props) -> Html {
-    let worker = use_context::<crate::db_worker::DbWorker>().unwrap_or_default();
+    let workers = use_context::<crate::workers::Workers>().unwrap_or_default();
     let run = use_state(|| None::<Rc<LoadedRun>>);
     let other = use_state(|| None::<Rc<LoadedRun>>);
     let work = use_state(|| Work::Idle);
@@ -199,7 +199,7 @@ pub fn ReportView(props: &Props) -> Html {
             *profile,
         );
         let db = props.db.clone();
-        let worker = worker.clone();
+        let workers = workers.clone();
         let cache_revision = cache_revision.clone();
         Callback::from(move |_| {
             let Some(loaded) = (*run).clone() else { return };
@@ -208,12 +208,12 @@ pub fn ReportView(props: &Props) -> Html {
             };
             let flag = Rc::new(Cell::new(false));
             *cancel.borrow_mut() = flag.clone();
-            let (run, work, settings, db, worker) = (
+            let (run, work, settings, db, workers) = (
                 run.clone(),
                 work.clone(),
                 settings.clone(),
                 db.clone(),
-                worker.clone(),
+                workers.clone(),
             );
             let cache_revision = cache_revision.clone();
             work.set(Work::Scoring {
@@ -226,7 +226,7 @@ pub fn ReportView(props: &Props) -> Html {
                     move |done, total| work.set(Work::Scoring { done, total })
                 };
                 let records =
-                    score_run(&raw, profile, &settings, &db, &worker, flag, progress).await;
+                    score_run(&raw, profile, &settings, &db, &workers, flag, progress).await;
                 work.set(Work::Idle);
                 if let Some(records) = records {
                     run.set(Some(Rc::new(LoadedRun {

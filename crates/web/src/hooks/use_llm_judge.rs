@@ -4,8 +4,11 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::judge::{JudgeRun, JudgeSettings, VerdictCache, judge_all, judge_from_cache};
-use crate::scoring::tasks_of;
+use qeval_worker::protocol::Answer;
+
+use crate::scoring::judge_tasks_task;
 use crate::state::Playground;
+use crate::workers::{Kind, Reply, Workers};
 
 /// Where the LLM judging of the current pair stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +45,7 @@ impl JudgeStatus {
 /// cache is read.
 #[hook]
 pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings, armed: bool) -> JudgeStatus {
+    let scorer = use_context::<Workers>().unwrap_or_default().scorer;
     let status = use_state_eq(|| JudgeStatus::Off);
     let generation = use_mut_ref(|| 0u64);
     {
@@ -59,13 +63,25 @@ pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings, armed: bool) 
                     status.set(JudgeStatus::Blocked(problem));
                     return;
                 }
-                let tasks = tasks_of(state);
+                let task = judge_tasks_task(state);
                 let armed = *armed;
-                if armed {
-                    status.set(JudgeStatus::Asking(tasks.len()));
-                }
                 let (state, settings) = (state.clone(), settings.clone());
                 spawn_local(async move {
+                    // Which judgings the pair needs is the scoring worker's to say (identical
+                    // queries need none).
+                    let tasks = match task {
+                        Some(task) => match scorer.ask(Kind::JudgeTasks, task).await {
+                            Reply::Answer(Answer::JudgeTasks(tasks)) => tasks,
+                            _ => return,
+                        },
+                        None => Vec::new(),
+                    };
+                    if *generation.borrow() != mine {
+                        return;
+                    }
+                    if armed {
+                        status.set(JudgeStatus::Asking(tasks.len()));
+                    }
                     let cache = VerdictCache::shared();
                     let run = if armed {
                         judge_all(tasks, &settings, &cache).await

@@ -4,7 +4,7 @@ use std::rc::Rc;
 use qeval_worker::protocol::{Answer, Task};
 use yew::prelude::*;
 
-use crate::db_worker::{DbWorker, Kind, Reply};
+use crate::workers::{Kind, Reply, Workers};
 
 /// A job's state as the page shows it. Answers are shared, not copied: a result can hold
 /// 100,000 rows, and the page re-renders on every keystroke.
@@ -58,7 +58,7 @@ impl JobState {
     }
 }
 
-/// Runs the task `make` builds from `key` in the database worker whenever `key` changes, and
+/// Runs the task `make` builds from `key` in the worker for `kind` whenever `key` changes, and
 /// gives the answer for the current key (answers to earlier keys are dropped).
 #[hook]
 pub fn use_worker_job<K, F>(kind: Kind, key: K, make: F) -> JobState
@@ -66,7 +66,10 @@ where
     K: PartialEq + Clone + 'static,
     F: FnOnce(&K) -> Option<Task> + 'static,
 {
-    let worker = use_context::<DbWorker>().unwrap_or_default();
+    let worker = use_context::<Workers>()
+        .unwrap_or_default()
+        .of(kind)
+        .clone();
     let state = use_state_eq(|| JobState::Idle);
     {
         let state = state.clone();

@@ -33,7 +33,7 @@ pub async fn judge_all(
 ) -> JudgeRun {
     let started = js_sys::Date::now();
     let limit = settings.concurrency();
-    let results: Vec<(&'static str, JudgeOutcome, u32, bool)> = futures::stream::iter(tasks)
+    let results: Vec<(String, JudgeOutcome, u32, bool)> = futures::stream::iter(tasks)
         .map(|task| async move {
             let (outcome, calls, hit) = judge_one(&task, settings, cache).await;
             (task.metric, outcome, calls, hit)

@@ -1,68 +1,90 @@
 //! Scoring raw results in the browser, test by test, with the judge the user configured:
-//! the same steps as `qeval run`, so the records come out the same.
+//! the same steps as `qeval run`, so the records come out the same. The scoring itself is the
+//! scoring worker's; the page fills missing results from the database worker and asks the
+//! judge, then sends the tests in batches.
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use gloo_timers::future::TimeoutFuture;
-use qeval_core::profiles::{Profile, ProfileName};
+use qeval_core::profiles::ProfileName;
+use qeval_core::run::EvaluationRecord;
+use qeval_core::run::pair_of_test;
 use qeval_core::run::record::test_key;
-use qeval_core::run::{EvaluationRecord, evaluate_test, pair_of_test};
-use qeval_core::{ScoreOptions, judge_tasks, score_pair_judged};
 
 use super::RawRun;
-use qeval_worker::protocol::{Answer, Fill, Task};
+use qeval_worker::protocol::{Answer, Fill, Scoring, Task, TestToScore};
 
-use crate::db_worker::{DbWorker, Kind, Reply};
 use crate::execution::LoadedDb;
 use crate::judge::{JudgeSettings, VerdictCache, judge_all};
+use crate::workers::{Kind, Reply, WorkerHandle, Workers};
 
-/// Tests scored between two pauses when no judge is called (a judge call pauses anyway).
+/// Tests sent to the scoring worker in one job: progress shows between batches.
 const BATCH: usize = 25;
 
-/// Scores every test; `progress(done, total)` after each; stops (returning `None`) when `cancel`
-/// is set.
+/// Scores every test; `progress(done, total)` after each batch; stops (returning `None`) when
+/// `cancel` is set or the scoring worker stopped.
 pub async fn score_run(
     raw: &RawRun,
     profile: ProfileName,
     settings: &JudgeSettings,
     db: &LoadedDb,
-    worker: &DbWorker,
+    workers: &Workers,
     cancel: Rc<Cell<bool>>,
     progress: impl Fn(usize, usize),
 ) -> Option<Vec<EvaluationRecord>> {
-    let profile = Profile::preset(profile);
-    let options = ScoreOptions {
-        profile: profile.clone(),
+    let scoring = Scoring {
+        profile,
+        mode: None,
         evaluated_at: Some(String::from(js_sys::Date::new_0().to_iso_string())),
-        ..ScoreOptions::default()
     };
+    let judging = settings.enabled && settings.problem().is_none();
     let cache = VerdictCache::shared();
     let total = raw.tests.len();
     let mut records = Vec::with_capacity(total);
-    for (index, test) in raw.tests.iter().enumerate() {
-        if cancel.get() {
-            return None;
+    for batch in raw.tests.chunks(BATCH) {
+        let mut tests = Vec::with_capacity(batch.len());
+        for test in batch {
+            if cancel.get() {
+                return None;
+            }
+            let question = raw.questions.get(&test_key(&test.test_id)).cloned();
+            let mut pair = pair_of_test(test, question.as_ref());
+            if db.is_loaded() {
+                fill(&mut pair, &workers.database).await;
+            }
+            let judged = if judging {
+                let task = Task::JudgeTasks {
+                    pair: pair.clone(),
+                    scoring: scoring.clone(),
+                };
+                let Reply::Answer(Answer::JudgeTasks(tasks)) =
+                    workers.scorer.ask(Kind::JudgeTasks, task).await
+                else {
+                    return None;
+                };
+                judge_all(tasks, settings, &cache).await.outcomes
+            } else {
+                BTreeMap::new()
+            };
+            tests.push(TestToScore {
+                test: test.clone(),
+                question,
+                pair,
+                judged,
+            });
         }
-        let question = raw.questions.get(&test_key(&test.test_id));
-        let mut pair = pair_of_test(test, question);
-        if db.is_loaded() {
-            fill(&mut pair, worker).await;
-        }
-        let judged = if settings.enabled && settings.problem().is_none() {
-            judge_all(judge_tasks(&pair, &options), settings, &cache)
-                .await
-                .outcomes
-        } else {
-            BTreeMap::new()
+        let task = Task::ScoreTests {
+            tests,
+            scoring: scoring.clone(),
         };
-        let card = score_pair_judged(&pair, &options, &judged);
-        records.push(evaluate_test(test, question, &pair, &card, &profile));
-        if index % BATCH == BATCH - 1 {
-            progress(index + 1, total);
-            TimeoutFuture::new(0).await;
-        }
+        let Reply::Answer(Answer::Records(scored)) =
+            workers.scorer.ask(Kind::ScoreTests, task).await
+        else {
+            return None;
+        };
+        records.extend(scored);
+        progress(records.len(), total);
     }
     progress(total, total);
     Some(records)
@@ -70,7 +92,7 @@ pub async fn score_run(
 
 /// Runs the queries of a test that lacks results on the loaded database (in the worker), as
 /// `qeval run --db` does.
-async fn fill(pair: &mut qeval_core::PairInput, worker: &DbWorker) {
+async fn fill(pair: &mut qeval_core::PairInput, worker: &WorkerHandle) {
     let fill = Fill {
         expected_sql: pair
             .expected_result

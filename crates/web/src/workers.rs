@@ -1,11 +1,16 @@
-//! The page's side of the database worker (the `qeval-worker` crate). SQLite, test suites and
-//! equivalence checks run there, so the page stays responsive however long they take.
+//! The page's side of its two workers (the `qeval-worker` crate). The scoring worker parses and
+//! scores every pair and run; the database worker adds SQLite, test suites and equivalence
+//! checks. The page's own thread only shows what they answer, so it stays responsive however
+//! long they take, and its bundle holds no SQL parser.
 //!
-//! The worker starts on the first database action, not with the page. One job runs at a time;
+//! The scoring worker starts with the page; the database worker on the first database action
+//! (SQLite is as large as the rest of the page). In each, one job runs at a time;
 //! of the jobs waiting, only the newest of each kind is kept (typing sends a job per pause, and
 //! only the last one matters). Cancel terminates the worker (a query cannot be interrupted from
 //! outside any other way), answers the running and the waiting jobs with [`Reply::Cancelled`]
 //! and starts a new worker with the same database.
+//!
+//! Which worker does a job is the job's [`Kind`]'s to say ([`Workers::of`]).
 //!
 //! The plumbing is written here over `web_sys::Worker` rather than taken from `gloo-worker`:
 //! its bridge offers no way to terminate a worker, which Cancel needs.
@@ -36,11 +41,78 @@ pub enum Kind {
     Suite,
     Equivalence,
     Fill,
+    /// The playground's scorecard.
+    Score,
+    JudgeTasks,
+    /// A batch of a run's tests.
+    ScoreTests,
 }
 
 impl Kind {
     fn replaceable(self) -> bool {
-        matches!(self, Kind::Execute | Kind::Suite | Kind::Equivalence)
+        matches!(
+            self,
+            Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::Score | Kind::JudgeTasks
+        )
+    }
+
+    /// The worker that does jobs of this kind.
+    pub fn role(self) -> Role {
+        match self {
+            Kind::Open | Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::Fill => {
+                Role::Database
+            }
+            Kind::Score | Kind::JudgeTasks | Kind::ScoreTests => Role::Scorer,
+        }
+    }
+}
+
+/// Which of the page's workers a handle drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Role {
+    #[default]
+    Database,
+    Scorer,
+}
+
+impl Role {
+    /// Its binary's name: the build hook names its loader in a `<meta>` of this name.
+    fn binary(self) -> &'static str {
+        match self {
+            Role::Database => "qeval-worker",
+            Role::Scorer => "qeval-scorer",
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Role::Database => "the database worker",
+            Role::Scorer => "the scoring worker",
+        }
+    }
+}
+
+/// Both workers, as the page shares them with its components.
+#[derive(Clone, Default, PartialEq)]
+pub struct Workers {
+    pub database: WorkerHandle,
+    pub scorer: WorkerHandle,
+}
+
+impl Workers {
+    pub fn new() -> Workers {
+        Workers {
+            database: WorkerHandle::new(Role::Database),
+            scorer: WorkerHandle::new(Role::Scorer),
+        }
+    }
+
+    /// The worker that does jobs of `kind`.
+    pub fn of(&self, kind: Kind) -> &WorkerHandle {
+        match kind.role() {
+            Role::Database => &self.database,
+            Role::Scorer => &self.scorer,
+        }
     }
 }
 
@@ -75,6 +147,7 @@ struct Running {
 
 #[derive(Default)]
 struct Inner {
+    role: Role,
     started: RefCell<Option<Started>>,
     next_id: Cell<u64>,
     running: RefCell<Option<Running>>,
@@ -100,17 +173,24 @@ pub struct WorkerStatus {
     pub error: Option<String>,
 }
 
-/// A handle to the page's database worker; clones share it.
+/// A handle to one of the page's workers; clones share it.
 #[derive(Clone, Default)]
-pub struct DbWorker(Rc<Inner>);
+pub struct WorkerHandle(Rc<Inner>);
 
-impl PartialEq for DbWorker {
+impl PartialEq for WorkerHandle {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl DbWorker {
+impl WorkerHandle {
+    pub fn new(role: Role) -> WorkerHandle {
+        WorkerHandle(Rc::new(Inner {
+            role,
+            ..Inner::default()
+        }))
+    }
+
     /// Calls `on_change` whenever the worker's state the page shows changes.
     pub fn set_on_change(&self, on_change: Rc<dyn Fn()>) {
         *self.0.on_change.borrow_mut() = Some(on_change);
@@ -266,11 +346,21 @@ impl DbWorker {
         let Some(job) = self.0.waiting.borrow_mut().pop_front() else {
             return;
         };
-        let text = serde_json::to_string(&Request {
+        let text = match serde_json::to_string(&Request {
             job: job.id,
             task: job.task,
-        })
-        .unwrap_or_default();
+        }) {
+            Ok(text) => text,
+            Err(err) => {
+                // Never sent, so never answered: answered here, and the next job goes.
+                (job.on_reply)(Reply::Answer(Answer::Refused(format!(
+                    "the page could not write this job for {}: {err}",
+                    self.0.role.noun()
+                ))));
+                self.pump();
+                return;
+            }
+        };
         let message = js_sys::Array::of1(&text.into());
         if let Some(bytes) = &job.bytes {
             message.push(bytes);
@@ -306,11 +396,12 @@ impl DbWorker {
         if let Some(started) = self.0.started.borrow().as_ref() {
             return Some(started.worker.clone());
         }
-        let worker = match Worker::new(&loader_url()) {
+        let role = self.0.role;
+        let worker = match Worker::new(&loader_url(role)) {
             Ok(worker) => worker,
             Err(err) => {
                 *self.0.startup_error.borrow_mut() =
-                    Some(format!("the database worker could not start: {err:?}"));
+                    Some(format!("{} could not start: {err:?}", role.noun()));
                 return None;
             }
         };
@@ -327,7 +418,7 @@ impl DbWorker {
             let this = self.clone();
             Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
                 *this.0.startup_error.borrow_mut() =
-                    Some(format!("the database worker stopped: {}", event.message()));
+                    Some(format!("{} stopped: {}", role.noun(), event.message()));
                 // Nothing running or waiting will be answered by a worker that is gone.
                 this.stop();
                 this.changed();
@@ -347,7 +438,7 @@ impl DbWorker {
 
     fn received(&self, response: Response) {
         if let Answer::Ready { sqlite_version } = &response.answer {
-            *self.0.sqlite_version.borrow_mut() = Some(sqlite_version.clone());
+            sqlite_version.clone_into(&mut self.0.sqlite_version.borrow_mut());
             if let Some(started) = self.0.started.borrow().as_ref() {
                 started.ready.set(true);
             }
@@ -378,16 +469,17 @@ impl DbWorker {
     }
 }
 
-/// The worker's loader script, as the build hook named it (with its content hash) in the page.
-fn loader_url() -> String {
+/// A worker's loader script, as the build hook named it (with its content hash) in the page.
+fn loader_url(role: Role) -> String {
+    let binary = role.binary();
     web_sys::window()
         .and_then(|window| window.document())
         .and_then(|document| {
             document
-                .query_selector("meta[name=qeval-worker]")
+                .query_selector(&format!("meta[name={binary}]"))
                 .ok()
                 .flatten()
         })
         .and_then(|meta| meta.get_attribute("content"))
-        .unwrap_or_else(|| "./qeval-worker_loader.js".to_string())
+        .unwrap_or_else(|| format!("./{binary}_loader.js"))
 }
