@@ -7,10 +7,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use qeval_core::pairs::Language;
 use qeval_core::results::compare::Mode;
 use qeval_core::{Metric, PairInput, ScoreOptions};
-use qeval_sqlite::{Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence};
+use qeval_sqlite::{
+    Database, EquivalenceOptions, Limits, PairCheck, SchemaChoice, check_equivalence,
+};
 
 /// The database flags shared by `qeval score` and `qeval run`.
 #[derive(Debug, clap::Args)]
@@ -60,60 +61,29 @@ pub struct DbArgs {
 /// At most this many generated databases per pair: each one runs both queries.
 const MAX_SUITE: usize = 1_000;
 
-/// Without `--db`: the `equivalence` metric of each pair with two SQL queries.
-pub struct EquivalenceCheck {
-    schema: Option<String>,
-    databases: usize,
-    seed: u64,
-}
-
-impl EquivalenceCheck {
-    pub fn from_args(args: &DbArgs) -> Result<Option<EquivalenceCheck>, String> {
-        if args.db.is_some() || args.no_equivalence {
-            return Ok(None);
-        }
-        let databases = args.suite.unwrap_or(40);
-        if databases == 0 || databases > MAX_SUITE {
-            return Err(format!(
-                "--suite takes 1 to {MAX_SUITE} databases, not {databases}"
-            ));
-        }
-        let schema = match &args.schema {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .map_err(|err| format!("cannot read {}: {err}", path.display()))?,
-            ),
-            None => None,
-        };
-        Ok(Some(EquivalenceCheck {
-            schema,
-            databases,
-            seed: args.seed,
-        }))
+/// Without `--db`: the `equivalence` metric of each pair with two SQL queries, as the flags ask.
+pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
+    if args.db.is_some() || args.no_equivalence {
+        return Ok(None);
     }
-
-    /// The metric for a pair with an expected and a generated SQL query; `None` otherwise (KQL
-    /// pairs, pairs with only expected tables or results).
-    pub fn metric(&self, pair: &PairInput, options: &ScoreOptions) -> Option<Metric> {
-        let expected = pair.expected_sql.as_deref()?;
-        if pair.language.unwrap_or(options.language) != Language::Sql
-            || pair.generated_sql.trim().is_empty()
-        {
-            return None;
-        }
-        let check = EquivalenceOptions {
-            databases: self.databases,
-            seed: self.seed,
-            mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
-            dialect: pair.dialect.unwrap_or(options.dialect),
-            ..EquivalenceOptions::default()
-        };
-        let schema = match &self.schema {
-            Some(text) => SchemaChoice::Written(text),
-            None => SchemaChoice::Infer,
-        };
-        Some(check_equivalence(expected, &pair.generated_sql, schema, &check).metric())
+    let databases = args.suite.unwrap_or(40);
+    if databases == 0 || databases > MAX_SUITE {
+        return Err(format!(
+            "--suite takes 1 to {MAX_SUITE} databases, not {databases}"
+        ));
     }
+    let schema = match &args.schema {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|err| format!("cannot read {}: {err}", path.display()))?,
+        ),
+        None => None,
+    };
+    Ok(Some(PairCheck {
+        schema,
+        databases,
+        seed: args.seed,
+    }))
 }
 
 /// An open database and its limits. Work on it runs on every core: each worker takes its own

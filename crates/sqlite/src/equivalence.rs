@@ -60,6 +60,56 @@ impl Default for EquivalenceOptions {
     }
 }
 
+/// The `equivalence` metric `qeval score` gives each pair without a database: both queries on
+/// databases generated from `schema` (or from one inferred from the queries).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairCheck {
+    /// `CREATE TABLE` statements; `None`: inferred from the two queries.
+    pub schema: Option<String>,
+    pub databases: usize,
+    pub seed: u64,
+}
+
+impl Default for PairCheck {
+    fn default() -> Self {
+        let defaults = EquivalenceOptions::default();
+        PairCheck {
+            schema: None,
+            databases: defaults.databases,
+            seed: defaults.seed,
+        }
+    }
+}
+
+impl PairCheck {
+    /// The metric for a pair with an expected and a generated SQL query; `None` otherwise (KQL
+    /// pairs, pairs with only expected tables or results).
+    pub fn metric(
+        &self,
+        pair: &qeval_core::PairInput,
+        options: &qeval_core::ScoreOptions,
+    ) -> Option<qeval_core::Metric> {
+        let expected = pair.expected_sql.as_deref()?;
+        if pair.language.unwrap_or(options.language) != qeval_core::Language::Sql
+            || pair.generated_sql.trim().is_empty()
+        {
+            return None;
+        }
+        let check = EquivalenceOptions {
+            databases: self.databases,
+            seed: self.seed,
+            mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
+            dialect: pair.dialect.unwrap_or(options.dialect),
+            ..EquivalenceOptions::default()
+        };
+        let schema = match &self.schema {
+            Some(text) => SchemaChoice::Written(text),
+            None => SchemaChoice::Infer,
+        };
+        Some(check_equivalence(expected, &pair.generated_sql, schema, &check).metric())
+    }
+}
+
 /// Where the schema comes from.
 pub enum SchemaChoice<'a> {
     /// Inferred from the two queries.

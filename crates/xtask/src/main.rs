@@ -6,6 +6,7 @@
 
 mod bench;
 mod corpus;
+mod python;
 mod run;
 mod steps;
 mod tools;
@@ -23,8 +24,10 @@ commands:
   setup              install what the other commands need (wasm target, trunk, wasm-bindgen,
                      wasm-opt, Playwright, chromium), skipping what is already there
   serve [--port N]   build the web app and serve it on http://127.0.0.1:N (default 8080)
-  test               setup, then fmt check, clippy, native tests, wasm32 checks, the release web
-                     build and the browser tests: what CI runs
+  test               setup, then fmt check, clippy, native tests, wasm32 checks, the Python
+                     package and its tests, the release web build and the browser tests: what CI
+                     runs
+  python             build the Python package into target/python-venv and run its tests
   dist               build the release web app into dist/ and print its size
   bench              benchmarks, native and wasm (Node), with a summary table
   fuzz [--seconds N] feed generated and mutated queries, results and files to every entry point for N seconds (default 300)
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         "serve" => option_u64(rest, "--port", 8080).and_then(|port| serve(&mut steps, port)),
         "test" => test(&mut steps),
         "dist" => dist(&mut steps),
+        "python" => python_package(&mut steps),
         "bench" => bench::run(&mut steps),
         "fuzz" => option_u64(rest, "--seconds", 300).and_then(|seconds| fuzz(&mut steps, seconds)),
         "corpus" => corpus::write(&root().join(corpus::PATH)),
@@ -117,6 +121,15 @@ fn web_release_build() -> Result<(), String> {
         .status_ok("trunk build --release")
 }
 
+fn python_package(steps: &mut Steps) -> Result<(), String> {
+    steps.run(
+        "python package",
+        "maturin wheel into target/python-venv, with pandas, polars, pyarrow",
+        python::install,
+    )?;
+    steps.run("python tests", "pytest crates/python/tests", python::tests)
+}
+
 fn test(steps: &mut Steps) -> Result<(), String> {
     tools::setup(steps, tools::Needs::ALL)?;
     steps.run("format", "cargo fmt --all -- --check", || {
@@ -178,6 +191,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
         wasm_pkg::node_tests(&pkg)
     })?;
+    python_package(steps)?;
     steps.run(
         "web release build",
         "trunk build --release",

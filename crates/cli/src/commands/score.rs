@@ -17,7 +17,7 @@ use qeval_judge::JudgeConfig;
 use serde_json::{Value, json};
 
 use super::{Failure, Outcome, file_text};
-use crate::execute::{EquivalenceCheck, Executor};
+use crate::execute::{Executor, equivalence_check};
 use crate::judge::{DiskCache, Judge};
 use crate::langfuse::Langfuse;
 use crate::progress::Progress;
@@ -194,7 +194,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         Some(judge) => run_judgings(&pairs, &options, judge, args.judge.concurrency),
         None => lines.iter().map(|_| BTreeMap::new()).collect(),
     };
-    let equivalence = match EquivalenceCheck::from_args(&args.db)? {
+    let equivalence = match equivalence_check(&args.db)? {
         Some(check) => pool::with_progress("checking equivalence", &pairs, |pair| {
             pair.and_then(|pair| check.metric(pair, &options))
         }),

@@ -11,8 +11,13 @@ use std::hash::{Hash, Hasher};
 use super::Value;
 
 /// Python's `a == b` for values that came from JSON via `json.loads`.
+///
+/// NaN (which JSON cannot hold, but a Python caller can pass) equals NaN: Python compares a
+/// NaN by identity, and the NaN a result holds is in practice one object (pandas' `numpy.nan`;
+/// SQLite stores NULL instead). Hashing agrees.
 pub fn eq(a: &Value, b: &Value) -> bool {
     match (numeric(a), numeric(b)) {
+        (Some(Num::Frac(x)), Some(Num::Frac(y))) => x == y || (x.is_nan() && y.is_nan()),
         (Some(x), Some(y)) => x == y,
         (None, None) => match (a, b) {
             (Value::Null, Value::Null) => true,
@@ -63,8 +68,14 @@ pub fn hash<H: Hasher>(value: &Value, state: &mut H) {
         }
         Some(Num::Frac(f)) => {
             1u8.hash(state);
-            // -0.0 is integral, so it never reaches here; NaN cannot come from JSON.
-            f.to_bits().hash(state);
+            // -0.0 is integral, so it never reaches here. Every NaN hashes alike, as `eq` has
+            // them equal.
+            let bits = if f.is_nan() {
+                f64::NAN.to_bits()
+            } else {
+                f.to_bits()
+            };
+            bits.hash(state);
         }
         None => match value {
             Value::Text(s) => {

@@ -1,0 +1,120 @@
+"""qeval: score LLM-generated SQL and KQL queries against expected ones.
+
+The same core as the ``qeval`` command line, in-process::
+
+    import qeval
+    qeval.tables("SELECT * FROM sales.orders o JOIN users u ON u.id = o.user_id")
+    card = qeval.score_pair("SELECT name FROM users", "SELECT name FROM users WHERE active")
+    qeval.compare([(1, "a")], [(1.0, "a")], mode="bag")["equal"]
+
+Scorecards and comparisons are the JSON objects the command line prints, as dicts. Drop-in
+replacements for Spider's and BIRD's comparison functions are in :mod:`qeval.compat`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Optional, Union
+
+from . import _native
+from ._native import InputError, __version__
+from ._rows import rows_of
+
+__all__ = ["InputError", "__version__", "compare", "score_pair", "score_pairs", "tables"]
+
+_OPTIONS = (
+    "profile",
+    "mode",
+    "dialect",
+    "language",
+    "tolerance",
+    "numeric_tolerance",
+    "ignore_case",
+    "equivalence",
+    "databases",
+    "seed",
+    "schema",
+)
+
+
+def tables(sql: str, dialect: str = "generic", language: str = "sql") -> list[str]:
+    """The base tables ``sql`` reads, in order of first appearance, as ``qeval tables`` prints them.
+
+    SQL names are lower-cased and qualified as written (``sales.orders``); KQL names are kept as
+    written. Raises :class:`InputError` when the query does not parse, with the position.
+    """
+    return _native.tables(sql, dialect, language)
+
+
+def _options(options: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise TypeError(f"unknown option {unknown[0]!r} (options: {', '.join(_OPTIONS)})")
+    return options
+
+
+def _line(pair: Union[dict[str, Any], str]) -> str:
+    if isinstance(pair, str):
+        return pair
+    if not isinstance(pair, dict):
+        raise TypeError(f"a pair is a dict of pairs-file fields or a JSON line, not {type(pair).__name__}")
+    return json.dumps(pair, default=str)
+
+
+def score_pair(generated: str, expected: Optional[str] = None, **fields: Any) -> dict[str, Any]:
+    """Scores one generated query against the expected one: the scorecard ``qeval score`` writes.
+
+    ``fields`` are the pairs file's other fields (``expected_result``, ``generated_result``,
+    ``question``, ``expected_tables``, ``id``, ...) and the options of ``qeval score``:
+    ``profile``, ``mode``, ``dialect``, ``language``, ``tolerance``, ``numeric_tolerance``,
+    ``ignore_case``; and for the equivalence check both SQL queries get (as the command runs it
+    by default) ``equivalence=False`` to skip it, ``databases`` (how many generated databases, 40), ``seed``
+    (1) and ``schema`` (``CREATE TABLE`` text; inferred from the queries when absent). Raises
+    :class:`InputError` naming the field at fault.
+    """
+    options = {name: fields.pop(name) for name in _OPTIONS if name in fields}
+    pair = {"generated_sql": generated, **fields}
+    if expected is not None:
+        pair["expected_sql"] = expected
+    [(ok, text)] = _native.score_lines([_line(pair)], False, **options)
+    if not ok:
+        error = json.loads(text)["error"]
+        where = f"field `{error['field']}`: " if "field" in error else ""
+        raise InputError(where + error["message"])
+    return json.loads(text)
+
+
+def score_pairs(pairs: Iterable[Union[dict[str, Any], str]], **options: Any) -> list[dict[str, Any]]:
+    """Scores many pairs (dicts of pairs-file fields, or the file's JSON lines): one dict each, in
+    order, exactly as ``qeval score`` writes its output lines.
+
+    A pair that cannot be read does not stop the others: its entry is the record the command
+    writes for a bad line, ``{"line": n, "error": {"message", "field"?, "column"?}}``.
+    """
+    lines = [_line(pair) for pair in pairs]
+    return [json.loads(text) for _, text in _native.score_lines(lines, True, **_options(options))]
+
+
+def compare(
+    expected: Any,
+    generated: Any,
+    mode: str = "bag",
+    *,
+    order_matters: bool = False,
+    tolerance: float = 1e-9,
+    ignore_case: bool = False,
+) -> dict[str, Any]:
+    """Compares two query results: the comparison ``qeval compare`` prints, as a dict
+    (``equal``, ``score``, ``explanation``, row counts, ...).
+
+    A result is a list of tuples (as ``cursor.fetchall()`` gives it), any iterable of rows, a
+    pandas or polars DataFrame, or a pyarrow Table. ``mode`` is one of ``bag`` (Spider's
+    ``result_eq``), ``set`` (BIRD's EX), ``subset``, ``soft-f1`` (BIRD's Soft-F1), ``f1`` and
+    ``seed``. Values keep the type Python gives them: ``1``, ``1.0`` and ``True`` compare as
+    Python compares them in the modes that follow Python's equality.
+    """
+    text = _native.compare(
+        rows_of(expected), rows_of(generated), mode, order_matters, tolerance, ignore_case
+    )
+    return json.loads(text)

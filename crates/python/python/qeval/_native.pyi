@@ -1,0 +1,38 @@
+from typing import Any, Iterable, Sequence
+
+__version__: str
+
+class InputError(ValueError):
+    """An input qeval cannot read: the message names the field or position at fault."""
+
+def tables(sql: str, dialect: str = "generic", language: str = "sql") -> list[str]: ...
+def score_lines(
+    lines: list[str],
+    numbered: bool,
+    *,
+    profile: str | None = None,
+    mode: str | None = None,
+    dialect: str | None = None,
+    language: str | None = None,
+    tolerance: float | None = None,
+    numeric_tolerance: float | None = None,
+    ignore_case: bool | None = None,
+    equivalence: bool = True,
+    databases: int | None = None,
+    seed: int = 1,
+    schema: str | None = None,
+) -> list[tuple[bool, str]]: ...
+def compare(
+    expected: Iterable[Sequence[Any]],
+    generated: Iterable[Sequence[Any]],
+    mode: str = "bag",
+    order_matters: bool = False,
+    tolerance: float = 1e-9,
+    ignore_case: bool = False,
+) -> str: ...
+def verdict(
+    expected: Iterable[Sequence[Any]],
+    generated: Iterable[Sequence[Any]],
+    mode: str,
+    order_matters: bool = False,
+) -> tuple[bool, float]: ...

@@ -1,0 +1,31 @@
+"""Shared inputs: the repository's cross-check cases and the command line to agree with."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def crosscheck_cases(name: str) -> list[dict]:
+    """The cases of ``tests/crosscheck/<name>``, rows as tuples (as ``cursor.fetchall()`` gives)."""
+    cases = []
+    for line in (ROOT / "tests" / "crosscheck" / name).read_text().splitlines():
+        case = json.loads(line)
+        case["expected"] = [tuple(row) for row in case["expected"]]
+        case["generated"] = [tuple(row) for row in case["generated"]]
+        cases.append(case)
+    return cases
+
+
+@pytest.fixture(scope="session")
+def cli() -> pathlib.Path:
+    """The ``qeval`` binary (``QEVAL_CLI``, set by ``cargo xtask test``)."""
+    path = os.environ.get("QEVAL_CLI")
+    if not path:
+        pytest.fail("QEVAL_CLI is not set: run these tests with `cargo xtask test`, or point it at a built qeval")
+    return pathlib.Path(path)

@@ -1,0 +1,130 @@
+"""The package's API as a user calls it: the same answers as the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+import qeval
+
+
+def test_tables_lists_the_base_tables_as_the_cli_does(cli):
+    sql = "WITH recent AS (SELECT * FROM Sales.Orders) SELECT * FROM recent JOIN users u ON u.id = recent.user_id"
+    got = qeval.tables(sql, dialect="postgresql")
+    printed = subprocess.run(
+        [cli, "tables", "--json", "--dialect", "postgresql", sql], capture_output=True, text=True, check=True
+    ).stdout
+    assert got == json.loads(printed) == ["sales.orders", "users"]
+
+
+def test_kql_tables_keep_their_case():
+    assert qeval.tables("StormEvents | join (PopulationData) on State", language="kql") == [
+        "StormEvents",
+        "PopulationData",
+    ]
+
+
+def test_a_query_that_does_not_parse_raises_with_its_position():
+    with pytest.raises(qeval.InputError, match=r"does not parse as .*SQL: .*[Ll]ine 1"):
+        qeval.tables("SELEC name FROM users")
+    with pytest.raises(ValueError):  # InputError is a ValueError
+        qeval.tables("SELECT * FROM (")
+
+
+def test_score_pair_gives_the_scorecard_qeval_score_writes(cli, tmp_path):
+    pairs = [
+        {"id": "same", "generated_sql": "select id from users", "expected_sql": "SELECT id FROM users"},
+        {
+            "id": "results",
+            "generated_sql": "SELECT name FROM users",
+            "expected_sql": "SELECT name FROM users WHERE active",
+            "expected_result": {"columns": ["name"], "rows": [["a"], ["b"]]},
+            "generated_result": [["a"], ["b"], ["c"]],
+        },
+        {"id": "kql", "generated_sql": "T | where x > 1 | count", "expected_sql": "T | count", "language": "kql"},
+    ]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps(pair) + "\n" for pair in pairs))
+    out = subprocess.run([cli, "score", "--pairs", path], capture_output=True, text=True).stdout
+    from_cli = [json.loads(line) for line in out.splitlines()]
+    assert len(from_cli) == 3
+    for pair, expected in zip(pairs, from_cli):
+        fields = {k: v for k, v in pair.items() if k not in ("generated_sql", "expected_sql")}
+        card = qeval.score_pair(pair["generated_sql"], pair["expected_sql"], **fields)
+        expected.pop("line")
+        assert card == expected
+    assert qeval.score_pairs(pairs) == [json.loads(line) for line in out.splitlines()]
+
+
+def test_options_change_the_score_as_the_cli_flags_do():
+    loose = qeval.score_pair("SELECT a FROM t", "SELECT a FROM t WHERE b", expected_result=[[1], [2]],
+                             generated_result=[[1]], mode="subset")
+    assert loose["metrics"]["execution"]["score"] == 0.0
+    f1 = qeval.score_pair("SELECT a FROM t", "SELECT a FROM t WHERE b", expected_result=[[1], [2]],
+                          generated_result=[[1]], mode="f1")
+    assert 0.0 < f1["metrics"]["execution"]["score"] < 1.0
+    with pytest.raises(qeval.InputError, match="profile"):
+        qeval.score_pair("SELECT 1", "SELECT 1", profile="no-such-profile")
+    with pytest.raises(TypeError, match="unknown option 'modee'"):
+        qeval.score_pairs([], modee="bag")
+
+
+def test_a_bad_field_names_itself_and_a_bad_pair_never_loses_the_others():
+    with pytest.raises(qeval.InputError, match="field `expected_tables`"):
+        qeval.score_pair("SELECT 1", expected_tables="users")
+    out = qeval.score_pairs([
+        {"generated_sql": "SELECT 1", "expected_sql": "SELECT 1"},
+        '{"generated_sql": "SELECT 1", "expected_sql": ',
+        {"generated_sql": "SELECT 2", "expected_sql": "SELECT 2"},
+    ])
+    assert [record["line"] for record in out] == [1, 2, 3]
+    assert out[0]["identical"] and out[2]["identical"]
+    assert "invalid JSON" in out[1]["error"]["message"]
+    assert out[1]["error"]["column"] > 0
+
+
+def test_compare_takes_lists_dataframes_and_arrow_tables_alike():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    gold = [(1, "a", 2.5), (2, "b", None)]
+    pred = [(2, "b", None), (1, "a", 2.5)]
+    columns = ["id", "name", "x"]
+    shapes = [
+        (gold, pred),
+        (pd.DataFrame(gold, columns=columns), pd.DataFrame(pred, columns=columns)),
+        (pl.DataFrame(gold, schema=columns, orient="row"), pl.DataFrame(pred, schema=columns, orient="row")),
+        (pa.table({c: [r[i] for r in gold] for i, c in enumerate(columns)}),
+         pa.table({c: [r[i] for r in pred] for i, c in enumerate(columns)})),
+    ]
+    for expected, generated in shapes:
+        result = qeval.compare(expected, generated, "bag")
+        assert result["equal"] is True, (type(expected), result)
+        assert qeval.compare(expected, generated, "bag", order_matters=True)["equal"] is False
+    near = qeval.compare(gold, [(1, "a", 2.5), (2, "c", None)], "soft-f1")
+    assert 0.0 < near["score"] < 1.0
+    assert near["explanation"]
+
+
+def test_rows_that_are_not_sequences_are_refused_with_the_row_number():
+    with pytest.raises(TypeError, match="generated row 1: a row is a sequence"):
+        qeval.compare([(1,)], [(1,), 5], "bag")
+    with pytest.raises(TypeError, match="expected row 0: a row is a sequence of values, not a string"):
+        qeval.compare(["abc"], [], "set")
+    with pytest.raises(qeval.InputError, match="mode"):
+        qeval.compare([], [], "exact")
+
+
+def test_the_equivalence_check_runs_as_the_cli_runs_it_and_can_be_turned_off():
+    pair = ("SELECT name FROM singer WHERE age >= 30", "SELECT name FROM singer WHERE age > 30")
+    checked = qeval.score_pair(*pair)
+    assert checked["metrics"]["equivalence"]["details"]["verdict"] == "different"
+    assert checked["metrics"]["equivalence"]["details"]["schema_source"] == "inferred"
+    written = qeval.score_pair(*pair, schema="CREATE TABLE singer (name TEXT, age INTEGER);", databases=5, seed=7)
+    assert written["metrics"]["equivalence"]["details"]["schema_source"] == "written"
+    assert written["metrics"]["equivalence"]["details"]["seed"] == 7
+    assert "equivalence" not in qeval.score_pair(*pair, equivalence=False)["metrics"]
+    with pytest.raises(qeval.InputError, match="databases takes 1 to 1000, not 0"):
+        qeval.score_pair(*pair, databases=0)

@@ -1,0 +1,81 @@
+//! The Python package: a virtual environment in `target/python-venv` with the pinned test
+//! requirements, the package built by maturin and installed into it, and its pytest suite.
+
+use std::path::PathBuf;
+
+use crate::root;
+use crate::run;
+
+fn venv() -> PathBuf {
+    root().join("target").join("python-venv")
+}
+
+fn venv_program(name: &str) -> PathBuf {
+    venv().join("bin").join(name)
+}
+
+/// Creates the environment (once) and installs the pinned requirements and the package.
+pub fn install() -> Result<(), String> {
+    if !venv_program("python").exists() {
+        run::program("python3")
+            .args(["-m", "venv"])
+            .args([venv()])
+            .status_ok("python3 -m venv target/python-venv")?;
+    }
+    let requirements = root()
+        .join("crates")
+        .join("python")
+        .join("tests")
+        .join("requirements.txt");
+    run::program(venv_program("python"))
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .args([requirements])
+        .status_ok("pip install -r crates/python/tests/requirements.txt")?;
+    // maturin comes from the requirements, so pip builds with it rather than fetching one.
+    run::program(venv_program("python"))
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-build-isolation",
+            "--force-reinstall",
+            "--no-deps",
+        ])
+        .args([root().join("crates").join("python")])
+        .env("PATH", venv_path())
+        .status_ok("pip install ./crates/python")
+}
+
+/// PATH with the environment's programs (maturin) first.
+fn venv_path() -> std::ffi::OsString {
+    let mut paths = vec![venv().join("bin")];
+    if let Some(path) = std::env::var_os("PATH") {
+        paths.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(paths).unwrap_or_default()
+}
+
+/// The pytest suite, against the debug `qeval` binary (built by the native tests).
+pub fn tests() -> Result<(), String> {
+    run::cargo()
+        .args(["build", "--locked", "-p", "qeval-cli"])
+        .status_ok("cargo build -p qeval-cli")?;
+    let cli = root()
+        .join("target")
+        .join("debug")
+        .join(format!("qeval{}", std::env::consts::EXE_SUFFIX));
+    run::program(venv_program("python"))
+        .args(["-m", "pytest", "-q"])
+        .args([root().join("crates").join("python").join("tests")])
+        .env("QEVAL_CLI", cli)
+        .status_ok("pytest crates/python/tests")
+}
