@@ -6,15 +6,17 @@
 //! scoring do not.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use qeval_core::pairs::clean_line;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare as compare_results};
-use qeval_core::results::{ResultSet, Value};
 use qeval_core::score::analyse_as;
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 use qeval_core::{Language, ScoreOptions, add_equivalence, parse_pair_line, score_pair};
 use qeval_sqlite::PairCheck;
+
+mod rows;
+use rows::rows;
 
 /// Generated databases a check may use, as `qeval score --suite` allows.
 const MAX_SUITE: usize = 1_000;
@@ -101,16 +103,18 @@ impl Options {
 /// Scores pairs given as pairs-file lines (JSON text), each on its own, on every core:
 /// `(True, scorecard)` as `qeval score` writes it, or `(False, rejection)`, the record
 /// `qeval score` writes for a line it cannot read (`{"line", "error": {"message", "field"?,
-/// "column"?}}`). Both are JSON text. With `numbered`, each carries its line number (1-based) as
-/// the command's output does. Unless `equivalence` is false, each pair of SQL queries is also
-/// checked on `databases` generated databases (40 by default, `qeval score --suite`) from `seed`, on `schema` when given.
+/// "column"?}}`). Both are JSON text. With `numbers` (each line's number in its file), a
+/// scorecard carries its line number as the command's output does; a rejection always does (its
+/// position in `lines`, 1-based, without `numbers`). Unless `equivalence` is false, each pair of
+/// SQL queries is also checked on `databases` generated databases (40 by default, as
+/// `qeval score --suite`) from `seed`, on `schema` when given.
 #[pyfunction]
-#[pyo3(signature = (lines, numbered, *, profile = None, mode = None, dialect = None, language = None, tolerance = None, numeric_tolerance = None, ignore_case = None, equivalence = true, databases = None, seed = 1, schema = None))]
+#[pyo3(signature = (lines, numbers = None, *, profile = None, mode = None, dialect = None, language = None, tolerance = None, numeric_tolerance = None, ignore_case = None, equivalence = true, databases = None, seed = 1, schema = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval score` option
 fn score_lines(
     py: Python<'_>,
     lines: Vec<String>,
-    numbered: bool,
+    numbers: Option<Vec<usize>>,
     profile: Option<String>,
     mode: Option<String>,
     dialect: Option<String>,
@@ -146,8 +150,17 @@ fn score_lines(
             seed,
         }),
     };
+    if let Some(numbers) = &numbers
+        && numbers.len() != lines.len()
+    {
+        return Err(PyValueError::new_err(format!(
+            "{} line numbers for {} lines",
+            numbers.len(),
+            lines.len()
+        )));
+    }
     let score = |(index, line): (usize, &String)| -> (bool, String) {
-        let number = numbered.then_some(index + 1);
+        let number = numbers.as_ref().map(|numbers| numbers[index]);
         match parse_pair_line(line) {
             Ok(pair) => {
                 let mut card = score_pair(&pair, &options);
@@ -168,7 +181,8 @@ fn score_lines(
                 if let Some(column) = err.column {
                     error["column"] = column.into();
                 }
-                let record = serde_json::json!({ "line": index + 1, "error": error });
+                let record =
+                    serde_json::json!({ "line": number.unwrap_or(index + 1), "error": error });
                 (false, record.to_string())
             }
         }
@@ -202,54 +216,27 @@ fn on_every_core<T: Sync, R: Send>(items: &[T], work: impl Fn((usize, &T)) -> R 
     })
 }
 
-/// One cell from Python, with the type Python gave it: `True`, `1` and `1.0` stay apart, as the
-/// comparison modes that follow Python's equality need them. Other types (`Decimal`, dates)
-/// compare by their `str()`.
-fn cell(value: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if value.is_none() {
-        Ok(Value::Null)
-    } else if let Ok(flag) = value.cast::<PyBool>() {
-        Ok(Value::Bool(flag.is_true()))
-    } else if value.is_instance_of::<PyInt>() {
-        // An integer beyond 64 bits compares as the nearest float.
-        match value.extract::<i64>() {
-            Ok(int) => Ok(Value::Int(int)),
-            Err(_) => Ok(Value::Float(value.extract::<f64>()?)),
-        }
-    } else if let Ok(float) = value.cast::<PyFloat>() {
-        Ok(Value::Float(float.value()))
-    } else if let Ok(text) = value.cast::<PyString>() {
-        Ok(Value::Text(text.to_cow()?.as_ref().into()))
-    } else {
-        Ok(Value::Text(value.str()?.to_cow()?.as_ref().into()))
-    }
-}
-
-/// Rows from any iterable of sequences (a list of tuples as `cursor.fetchall()` gives it).
-fn rows(value: &Bound<'_, PyAny>, side: &str) -> PyResult<ResultSet> {
-    let mut rows = Vec::new();
-    for (index, row) in value.try_iter()?.enumerate() {
-        let row = row?;
-        if row.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err(format!(
-                "{side} row {index}: a row is a sequence of values, not a string"
-            )));
-        }
-        let cells = row
-            .try_iter()
-            .map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "{side} row {index}: a row is a sequence of values (a tuple or a list), not {}",
-                    row.get_type()
-                        .name()
-                        .map_or_else(|_| "this".to_string(), |n| n.to_string())
-                ))
-            })?
-            .map(|cell_value| cell(&cell_value?))
-            .collect::<PyResult<Vec<Value>>>()?;
-        rows.push(cells);
-    }
-    Ok(ResultSet::unnamed(rows))
+/// A pairs file's lines as `qeval score` reads them: `(number, line, None)` for each line that is
+/// not blank (byte-order mark and carriage return removed), and `(number, None, rejection)` for
+/// a line that is not UTF-8, with the record the command writes for it (JSON text).
+#[pyfunction]
+fn pairs_file_lines(data: &[u8]) -> Vec<(usize, Option<String>, Option<String>)> {
+    data.split(|&byte| byte == b'\n')
+        .enumerate()
+        .filter_map(|(index, raw)| {
+            let number = index + 1;
+            match std::str::from_utf8(raw) {
+                Err(err) => {
+                    let record = serde_json::json!({
+                        "line": number,
+                        "error": { "message": format!("not UTF-8 text: {err}") },
+                    });
+                    Some((number, None, Some(record.to_string())))
+                }
+                Ok(text) => clean_line(text).map(|line| (number, Some(line.to_string()), None)),
+            }
+        })
+        .collect()
 }
 
 fn compare_rows(
@@ -316,6 +303,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(tables, module)?)?;
     module.add_function(wrap_pyfunction!(score_lines, module)?)?;
+    module.add_function(wrap_pyfunction!(pairs_file_lines, module)?)?;
     module.add_function(wrap_pyfunction!(compare, module)?)?;
     module.add_function(wrap_pyfunction!(verdict, module)?)?;
     Ok(())

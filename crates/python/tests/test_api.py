@@ -111,7 +111,7 @@ def test_compare_takes_lists_dataframes_and_arrow_tables_alike():
 def test_rows_that_are_not_sequences_are_refused_with_the_row_number():
     with pytest.raises(TypeError, match="generated row 1: a row is a sequence"):
         qeval.compare([(1,)], [(1,), 5], "bag")
-    with pytest.raises(TypeError, match="expected row 0: a row is a sequence of values, not a string"):
+    with pytest.raises(TypeError, match="expected row 0: a row is a sequence of values .*, not a string"):
         qeval.compare(["abc"], [], "set")
     with pytest.raises(qeval.InputError, match="mode"):
         qeval.compare([], [], "exact")

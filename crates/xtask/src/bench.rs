@@ -123,6 +123,38 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         },
     )?;
 
+    steps.run(
+        "python package",
+        "maturin wheel into target/python-venv",
+        crate::python::install,
+    )?;
+    steps.run(
+        "python drop-ins bench",
+        "crates/python/bench/dropins.py: qeval.compat against the peers' functions",
+        || {
+            run::program(crate::python::python())
+                .args([root().join("crates/python/bench/dropins.py")])
+                .env("QEVAL_BENCH_OUT", out.join("python_dropins.json"))
+                .status_ok("the drop-ins bench")
+        },
+    )?;
+    steps.run(
+        "ray bench",
+        "crates/python/bench/ray_score.py: 100k pairs on a local Ray cluster against qeval score",
+        || {
+            run::cargo()
+                .args(["build", "--release", "--locked", "-p", "qeval-cli"])
+                .status_ok("cargo build --release -p qeval-cli")?;
+            run::program(crate::python::python())
+                .args([
+                    root().join("crates/python/bench/ray_score.py"),
+                    root().join("target/release/qeval"),
+                ])
+                .env("QEVAL_BENCH_OUT", out.join("ray_score.json"))
+                .status_ok("the Ray bench")
+        },
+    )?;
+
     let e2e = root().join("tests").join("e2e");
     let orders = out.join("orders.sqlite");
     steps.run(

@@ -10,6 +10,11 @@ fn venv() -> PathBuf {
     root().join("target").join("python-venv")
 }
 
+/// The environment's interpreter, with the package installed (after [`install`]).
+pub fn python() -> PathBuf {
+    venv_program("python")
+}
+
 fn venv_program(name: &str) -> PathBuf {
     venv().join("bin").join(name)
 }

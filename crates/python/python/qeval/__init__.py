@@ -77,7 +77,7 @@ def score_pair(generated: str, expected: Optional[str] = None, **fields: Any) ->
     pair = {"generated_sql": generated, **fields}
     if expected is not None:
         pair["expected_sql"] = expected
-    [(ok, text)] = _native.score_lines([_line(pair)], False, **options)
+    [(ok, text)] = _native.score_lines([_line(pair)], None, **options)
     if not ok:
         error = json.loads(text)["error"]
         where = f"field `{error['field']}`: " if "field" in error else ""
@@ -93,7 +93,8 @@ def score_pairs(pairs: Iterable[Union[dict[str, Any], str]], **options: Any) -> 
     writes for a bad line, ``{"line": n, "error": {"message", "field"?, "column"?}}``.
     """
     lines = [_line(pair) for pair in pairs]
-    return [json.loads(text) for _, text in _native.score_lines(lines, True, **_options(options))]
+    numbers = list(range(1, len(lines) + 1))
+    return [json.loads(text) for _, text in _native.score_lines(lines, numbers, **_options(options))]
 
 
 def compare(

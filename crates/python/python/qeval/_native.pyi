@@ -8,7 +8,7 @@ class InputError(ValueError):
 def tables(sql: str, dialect: str = "generic", language: str = "sql") -> list[str]: ...
 def score_lines(
     lines: list[str],
-    numbered: bool,
+    numbers: list[int] | None = None,
     *,
     profile: str | None = None,
     mode: str | None = None,
@@ -22,6 +22,7 @@ def score_lines(
     seed: int = 1,
     schema: str | None = None,
 ) -> list[tuple[bool, str]]: ...
+def pairs_file_lines(data: bytes) -> list[tuple[int, str | None, str | None]]: ...
 def compare(
     expected: Iterable[Sequence[Any]],
     generated: Iterable[Sequence[Any]],

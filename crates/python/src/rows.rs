@@ -1,0 +1,118 @@
+//! Result rows from Python objects. Reading them holds the GIL, so it is the part of a
+//! comparison Python users wait for: the common exact types (`int`, `float`, `str`, `bool`,
+//! `None` in tuples and lists) are recognised by their type object, one pointer comparison each,
+//! before the general path that serves subclasses, numpy scalars, `Decimal` and the rest.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
+use qeval_core::results::{ResultSet, Value};
+
+/// The exact built-in types, looked up once per call.
+struct Exact {
+    int: *mut pyo3::ffi::PyTypeObject,
+    float: *mut pyo3::ffi::PyTypeObject,
+    text: *mut pyo3::ffi::PyTypeObject,
+    bool: *mut pyo3::ffi::PyTypeObject,
+}
+
+impl Exact {
+    fn new(py: Python<'_>) -> Exact {
+        Exact {
+            int: py.get_type::<PyInt>().as_type_ptr(),
+            float: py.get_type::<PyFloat>().as_type_ptr(),
+            text: py.get_type::<PyString>().as_type_ptr(),
+            bool: py.get_type::<PyBool>().as_type_ptr(),
+        }
+    }
+}
+
+/// One cell, with the type Python gave it: `True`, `1` and `1.0` stay apart, as the comparison
+/// modes that follow Python's equality need them.
+fn cell(value: &Bound<'_, PyAny>, exact: &Exact) -> PyResult<Value> {
+    let kind = value.get_type_ptr();
+    if value.is_none() {
+        Ok(Value::Null)
+    } else if kind == exact.text {
+        Ok(Value::Text(value.cast::<PyString>()?.to_str()?.into()))
+    } else if kind == exact.int {
+        int(value)
+    } else if kind == exact.float {
+        Ok(Value::Float(value.cast::<PyFloat>()?.value()))
+    } else if kind == exact.bool {
+        Ok(Value::Bool(value.is_truthy()?))
+    } else {
+        other(value)
+    }
+}
+
+/// An integer beyond 64 bits compares as the nearest float.
+fn int(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    match value.extract::<i64>() {
+        Ok(int) => Ok(Value::Int(int)),
+        Err(_) => Ok(Value::Float(value.extract::<f64>()?)),
+    }
+}
+
+/// Subclasses of the built-in types, then what converts to an integer (numpy's integers), then
+/// to a float (numpy's floats and booleans, `Decimal`: Python compares those with numbers by
+/// value); anything else (dates) compares by its `str()`.
+fn other(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if let Ok(flag) = value.cast::<PyBool>() {
+        Ok(Value::Bool(flag.is_true()))
+    } else if value.is_instance_of::<PyInt>() {
+        int(value)
+    } else if let Ok(float) = value.cast::<PyFloat>() {
+        Ok(Value::Float(float.value()))
+    } else if let Ok(text) = value.cast::<PyString>() {
+        Ok(Value::Text(text.to_str()?.into()))
+    } else if let Ok(int) = value.extract::<i64>() {
+        Ok(Value::Int(int))
+    } else if let Ok(float) = value.extract::<f64>() {
+        Ok(Value::Float(float))
+    } else {
+        Ok(Value::Text(value.str()?.to_str()?.into()))
+    }
+}
+
+fn row(row: &Bound<'_, PyAny>, exact: &Exact, side: &str, index: usize) -> PyResult<Vec<Value>> {
+    if let Ok(tuple) = row.cast::<PyTuple>() {
+        return tuple.iter().map(|value| cell(&value, exact)).collect();
+    }
+    if let Ok(list) = row.cast::<PyList>() {
+        return list.iter().map(|value| cell(&value, exact)).collect();
+    }
+    let refuse = |what: String| {
+        PyTypeError::new_err(format!(
+            "{side} row {index}: a row is a sequence of values (a tuple or a list), not {what}"
+        ))
+    };
+    if row.is_instance_of::<PyString>() {
+        return Err(refuse("a string".into()));
+    }
+    let values = row.try_iter().map_err(|_| {
+        refuse(
+            row.get_type()
+                .name()
+                .map_or_else(|_| "this".to_string(), |name| name.to_string()),
+        )
+    })?;
+    values.map(|value| cell(&value?, exact)).collect()
+}
+
+/// Rows from any iterable of sequences (a list of tuples as `cursor.fetchall()` gives it);
+/// `side` names the result in errors.
+pub fn rows(value: &Bound<'_, PyAny>, side: &str) -> PyResult<ResultSet> {
+    let exact = Exact::new(value.py());
+    let mut rows = Vec::with_capacity(value.len().unwrap_or(0));
+    if let Ok(list) = value.cast::<PyList>() {
+        for (index, item) in list.iter().enumerate() {
+            rows.push(row(&item, &exact, side, index)?);
+        }
+    } else {
+        for (index, item) in value.try_iter()?.enumerate() {
+            rows.push(row(&item?, &exact, side, index)?);
+        }
+    }
+    Ok(ResultSet::unnamed(rows))
+}
