@@ -16,6 +16,7 @@ use qeval_core::{Language, ScoreOptions, add_equivalence, parse_pair_line, score
 use qeval_sqlite::PairCheck;
 
 mod rows;
+mod run;
 use rows::rows;
 
 /// Generated databases a check may use, as `qeval score --suite` allows.
@@ -297,6 +298,32 @@ fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// Scores a run folder as `qeval run` does; the report as JSON text (see `run::run`).
+#[pyfunction]
+#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, output = None, db = None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval run` option
+fn run_folder(
+    py: Python<'_>,
+    run_dir: std::path::PathBuf,
+    profile: Option<String>,
+    mode: Option<String>,
+    dialect: Option<String>,
+    language: Option<String>,
+    questions: Option<std::path::PathBuf>,
+    output: Option<std::path::PathBuf>,
+    db: Option<std::path::PathBuf>,
+) -> PyResult<String> {
+    let options = Options {
+        profile,
+        mode,
+        dialect,
+        language,
+        ..Options::default()
+    }
+    .score_options()?;
+    py.detach(|| run::run(&run_dir, &options, questions, output, db))
+}
+
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("InputError", module.py().get_type::<InputError>())?;
@@ -304,6 +331,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(tables, module)?)?;
     module.add_function(wrap_pyfunction!(score_lines, module)?)?;
     module.add_function(wrap_pyfunction!(pairs_file_lines, module)?)?;
+    module.add_function(wrap_pyfunction!(run_folder, module)?)?;
     module.add_function(wrap_pyfunction!(compare, module)?)?;
     module.add_function(wrap_pyfunction!(verdict, module)?)?;
     Ok(())

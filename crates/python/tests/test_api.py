@@ -128,3 +128,30 @@ def test_the_equivalence_check_runs_as_the_cli_runs_it_and_can_be_turned_off():
     assert "equivalence" not in qeval.score_pair(*pair, equivalence=False)["metrics"]
     with pytest.raises(qeval.InputError, match="databases takes 1 to 1000, not 0"):
         qeval.score_pair(*pair, databases=0)
+
+
+def test_run_scores_a_run_folder_into_the_records_qeval_run_writes(cli, tmp_path):
+    import shutil
+    from conftest import ROOT
+
+    example = ROOT / "static" / "example-run"
+    folder = tmp_path / "example-run"
+    shutil.copytree(example, folder)
+    run_dir = folder / "run-2026-11-20T14-30-00"
+    (run_dir / "evaluation-results.jsonl").unlink()
+    subprocess.run([cli, "run", run_dir, "--output", tmp_path / "cli.jsonl"], capture_output=True, check=False)
+    report = qeval.run(run_dir)
+    assert report["output"] == str(run_dir / "evaluation-results.jsonl")
+    ours = [json.loads(line) for line in (run_dir / "evaluation-results.jsonl").read_text().splitlines()]
+    theirs = [json.loads(line) for line in (tmp_path / "cli.jsonl").read_text().splitlines()]
+    for record in ours + theirs:
+        record.pop("evaluated_at", None)
+    assert ours == theirs and len(ours) > 3
+    assert report["summary"]["tests"] == len(ours)
+    assert report["rejected"] == []
+    # Only scored records: their stored scores are checked instead.
+    (run_dir / "test-results.jsonl").unlink()
+    checked = qeval.run(run_dir)
+    assert checked["contradicted"] == [] and checked["summary"]["tests"] == len(ours)
+    with pytest.raises(qeval.InputError, match="is not a folder"):
+        qeval.run(tmp_path / "missing")

@@ -14,6 +14,7 @@ replacements for Spider's and BIRD's comparison functions are in :mod:`qeval.com
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from typing import Any, Optional, Union
 
@@ -21,7 +22,7 @@ from . import _native
 from ._native import InputError, __version__
 from ._rows import rows_of
 
-__all__ = ["InputError", "__version__", "compare", "score_pair", "score_pairs", "tables"]
+__all__ = ["InputError", "__version__", "compare", "run", "score_pair", "score_pairs", "tables"]
 
 _OPTIONS = (
     "profile",
@@ -95,6 +96,42 @@ def score_pairs(pairs: Iterable[Union[dict[str, Any], str]], **options: Any) -> 
     lines = [_line(pair) for pair in pairs]
     numbers = list(range(1, len(lines) + 1))
     return [json.loads(text) for _, text in _native.score_lines(lines, numbers, **_options(options))]
+
+
+def run(
+    run_dir: Union[str, os.PathLike],
+    *,
+    profile: Optional[str] = None,
+    mode: Optional[str] = None,
+    dialect: Optional[str] = None,
+    language: Optional[str] = None,
+    questions: Union[str, os.PathLike, None] = None,
+    output: Union[str, os.PathLike, None] = None,
+    db: Union[str, os.PathLike, None] = None,
+) -> dict[str, Any]:
+    """Scores a run folder as ``qeval run`` does: its ``test-results.jsonl`` into
+    ``evaluation-results.jsonl`` (or ``output``), each test's missing results run on the SQLite
+    database ``db`` first when given; the questions file is ``questions`` or one of the usual
+    names beside the run. A folder with only ``evaluation-results.jsonl`` has each record's
+    stored scores checked against its own data instead.
+
+    Returns ``{"summary", "rejected", "output"?, "unanswered"?, "contradicted"?}``: the summary
+    the report shows, the lines that could not be read (file, line, reason; the others are still
+    scored), where the records went, the questions without a result, and the records whose
+    stored scores their data contradicts.
+    """
+    path = lambda value: None if value is None else os.fspath(value)  # noqa: E731
+    text = _native.run_folder(
+        os.fspath(run_dir),
+        profile=profile,
+        mode=mode,
+        dialect=dialect,
+        language=language,
+        questions=path(questions),
+        output=path(output),
+        db=path(db),
+    )
+    return json.loads(text)
 
 
 def compare(

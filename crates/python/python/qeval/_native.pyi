@@ -23,6 +23,17 @@ def score_lines(
     schema: str | None = None,
 ) -> list[tuple[bool, str]]: ...
 def pairs_file_lines(data: bytes) -> list[tuple[int, str | None, str | None]]: ...
+def run_folder(
+    run_dir: str,
+    *,
+    profile: str | None = None,
+    mode: str | None = None,
+    dialect: str | None = None,
+    language: str | None = None,
+    questions: str | None = None,
+    output: str | None = None,
+    db: str | None = None,
+) -> str: ...
 def compare(
     expected: Iterable[Sequence[Any]],
     generated: Iterable[Sequence[Any]],

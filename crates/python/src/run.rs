@@ -1,0 +1,154 @@
+//! `qeval.run(run_dir)`: a run folder as `qeval run` scores it. Its `test-results.jsonl` is
+//! scored into `evaluation-results.jsonl` (each test's results filled from a SQLite database
+//! first when one is given), or, when the folder holds only scored records, each record's
+//! stored scores are checked against its own data. The command's progress messages become the
+//! returned report's fields.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use pyo3::prelude::*;
+use qeval_core::run::record::test_key;
+use qeval_core::run::{
+    EvaluationRecord, Lines, Question, TestResult, evaluate_test, pair_of_test, read_questions,
+    read_record_bytes, recheck, summarize,
+};
+use qeval_core::{PairInput, ScoreOptions, score_pair};
+use qeval_sqlite::{Database, Limits};
+use serde_json::{Value, json};
+
+use crate::input_error;
+
+const TEST_RESULTS: &str = "test-results.jsonl";
+const EVALUATION_RESULTS: &str = "evaluation-results.jsonl";
+const QUESTION_FILES: [&str; 2] = ["test_questions_answers.json", "questions.json"];
+
+fn read(path: &Path) -> PyResult<Vec<u8>> {
+    std::fs::read(path).map_err(|err| input_error(format!("cannot read {}: {err}", path.display())))
+}
+
+fn rejected_of<T>(path: &Path, lines: &Lines<T>) -> Vec<Value> {
+    lines
+        .rejected
+        .iter()
+        .map(|rejected| json!({"file": path.display().to_string(), "line": rejected.line, "reason": rejected.reason}))
+        .collect()
+}
+
+/// The questions file: `questions`, else one of the usual names in the run folder or its parent.
+fn questions(
+    run_dir: &Path,
+    given: Option<PathBuf>,
+    rejected: &mut Vec<Value>,
+) -> PyResult<BTreeMap<String, Question>> {
+    let path = given.or_else(|| {
+        [run_dir.to_path_buf(), run_dir.join("..")]
+            .iter()
+            .flat_map(|dir| QUESTION_FILES.iter().map(move |name| dir.join(name)))
+            .find(|path| path.is_file())
+    });
+    let Some(path) = path else {
+        return Ok(BTreeMap::new());
+    };
+    let text = String::from_utf8_lossy(&read(&path)?).into_owned();
+    let lines: Lines<Question> = read_questions(&text);
+    rejected.extend(rejected_of(&path, &lines));
+    Ok(lines
+        .records
+        .into_iter()
+        .map(|(_, question)| (test_key(&question.id), question))
+        .collect())
+}
+
+/// What the run gave, as JSON text: `summary` (as the report shows it), `output` (the records'
+/// file, when scored), `rejected` (lines that could not be read, with file and reason),
+/// `contradicted` (records whose stored scores their data contradicts, when checked) and
+/// `unanswered` (questions with no test result).
+pub fn run(
+    run_dir: &Path,
+    options: &ScoreOptions,
+    questions_file: Option<PathBuf>,
+    output: Option<PathBuf>,
+    db: Option<PathBuf>,
+) -> PyResult<String> {
+    if !run_dir.is_dir() {
+        return Err(input_error(format!(
+            "{} is not a folder",
+            run_dir.display()
+        )));
+    }
+    let raw = run_dir.join(TEST_RESULTS);
+    let scored = run_dir.join(EVALUATION_RESULTS);
+    let mut report = json!({});
+    let mut rejected = Vec::new();
+    let records: Vec<EvaluationRecord> = if raw.is_file() {
+        let tests: Lines<TestResult> = read_record_bytes(&read(&raw)?);
+        rejected.extend(rejected_of(&raw, &tests));
+        let questions = questions(run_dir, questions_file, &mut rejected)?;
+        let mut database = match &db {
+            Some(path) => Some(
+                Database::open_bytes(&read(path)?)
+                    .map_err(|err| input_error(format!("{}: {err}", path.display())))?,
+            ),
+            None => None,
+        };
+        let mut records = Vec::with_capacity(tests.records.len());
+        let mut text = String::new();
+        for (_, test) in &tests.records {
+            let question = questions.get(&test_key(&test.test_id));
+            let mut pair: PairInput = pair_of_test(test, question);
+            if let Some(database) = database.as_mut() {
+                database.fill_results(&mut pair, &Limits::default());
+            }
+            let card = score_pair(&pair, options);
+            let record = evaluate_test(test, question, &pair, &card, &options.profile);
+            text.push_str(
+                &serde_json::to_string(&record).map_err(|err| input_error(err.to_string()))?,
+            );
+            text.push('\n');
+            records.push(record);
+        }
+        let output = output.unwrap_or(scored);
+        std::fs::write(&output, text)
+            .map_err(|err| input_error(format!("cannot write {}: {err}", output.display())))?;
+        report["output"] = output.display().to_string().into();
+        let answered: std::collections::BTreeSet<String> = tests
+            .records
+            .iter()
+            .map(|(_, test)| test_key(&test.test_id))
+            .collect();
+        report["unanswered"] = questions
+            .keys()
+            .filter(|key| !answered.contains(*key))
+            .cloned()
+            .collect::<Vec<_>>()
+            .into();
+        records
+    } else if scored.is_file() {
+        let lines: Lines<EvaluationRecord> = read_record_bytes(&read(&scored)?);
+        rejected.extend(rejected_of(&scored, &lines));
+        let contradicted: Vec<Value> = lines
+            .records
+            .iter()
+            .flat_map(|(line, record)| {
+                recheck(record).into_iter().map(move |found| {
+                    json!({"line": line, "test": record.key(), "field": found.field, "stored": found.stored, "recomputed": found.recomputed, "reason": found.reason})
+                })
+            })
+            .collect();
+        report["contradicted"] = contradicted.into();
+        lines
+            .records
+            .into_iter()
+            .map(|(_, record)| record)
+            .collect()
+    } else {
+        return Err(input_error(format!(
+            "{} has neither {TEST_RESULTS} nor {EVALUATION_RESULTS}",
+            run_dir.display()
+        )));
+    };
+    report["summary"] = serde_json::to_value(summarize(&records)).unwrap_or_default();
+    report["rejected"] = rejected.into();
+    Ok(report.to_string())
+}
