@@ -15,6 +15,7 @@ use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 use qeval_core::{Language, ScoreOptions, add_equivalence, parse_pair_line, score_pair};
 use qeval_sqlite::PairCheck;
 
+mod arrow;
 mod rows;
 mod run;
 use rows::rows;
@@ -327,6 +328,10 @@ fn run_folder(
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("InputError", module.py().get_type::<InputError>())?;
+    module.add(
+        "ArrowTypeError",
+        module.py().get_type::<rows::ArrowTypeError>(),
+    )?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(tables, module)?)?;
     module.add_function(wrap_pyfunction!(score_lines, module)?)?;

@@ -8,6 +8,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 use qeval_core::results::{ResultSet, Value};
 
+pyo3::create_exception!(
+    _native,
+    ArrowTypeError,
+    pyo3::exceptions::PyTypeError,
+    "Arrow data with a column type read through Python instead (dates, decimals, nested)."
+);
+
 /// The exact built-in types, looked up once per call.
 struct Exact {
     int: *mut pyo3::ffi::PyTypeObject,
@@ -100,9 +107,19 @@ fn row(row: &Bound<'_, PyAny>, exact: &Exact, side: &str, index: usize) -> PyRes
     values.map(|value| cell(&value?, exact)).collect()
 }
 
-/// Rows from any iterable of sequences (a list of tuples as `cursor.fetchall()` gives it);
-/// `side` names the result in errors.
+/// Rows from Arrow data (see `arrow`), or from any iterable of sequences (a list of tuples as
+/// `cursor.fetchall()` gives it); `side` names the result in errors. Arrow data with a column
+/// this cannot read raises [`ArrowTypeError`], and the caller passes its rows instead.
 pub fn rows(value: &Bound<'_, PyAny>, side: &str) -> PyResult<ResultSet> {
+    match crate::arrow::rows(value)? {
+        Ok(rows) => return Ok(rows),
+        Err(crate::arrow::Unread::Type(column, kind)) => {
+            return Err(ArrowTypeError::new_err(format!(
+                "{side} column {column:?}: Arrow type {kind} is read through Python"
+            )));
+        }
+        Err(crate::arrow::Unread::NotArrow) => {}
+    }
     let exact = Exact::new(value.py());
     let mut rows = Vec::with_capacity(value.len().unwrap_or(0));
     if let Ok(list) = value.cast::<PyList>() {

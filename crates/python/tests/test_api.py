@@ -155,3 +155,31 @@ def test_run_scores_a_run_folder_into_the_records_qeval_run_writes(cli, tmp_path
     assert checked["contradicted"] == [] and checked["summary"]["tests"] == len(ours)
     with pytest.raises(qeval.InputError, match="is not a folder"):
         qeval.run(tmp_path / "missing")
+
+
+def test_arrow_data_is_read_from_its_buffers_and_agrees_with_its_rows():
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    import datetime
+    import decimal
+
+    from qeval import _native
+
+    table = pa.table({"id": pa.array([1, 2, 3], pa.int32()), "x": [1.5, None, 2.0], "s": ["a", "b", None],
+                      "ok": [True, False, None], "big": pa.array([1, 2, 2**63], pa.uint64())})
+    rows = [(1, 1.5, "a", True, 1), (2, None, "b", False, 2), (3, 2.0, None, None, 2**63)]
+    verdict = lambda result: {key: result[key] for key in ("equal", "score", "matched_rows")}  # noqa: E731
+    for mode in ("bag", "set", "soft-f1", "subset", "f1", "seed"):
+        assert verdict(qeval.compare(table, rows, mode)) == verdict(qeval.compare(rows, rows, mode)), mode
+    # Arrow's column names are kept: the comparison names them.
+    assert qeval.compare(table, rows, "bag")["alignment"][0]["expected"] == "id"
+    # The native reader takes the table itself: no Python object per cell.
+    assert _native.verdict(table, rows, "bag") == (True, 1.0)
+    assert _native.verdict(pl.from_arrow(table), rows, "bag") == (True, 1.0)
+    assert _native.verdict(pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}), [(1, "x"), (2, "y")], "bag") == (True, 1.0)
+    # A column Arrow reading leaves to Python (dates, decimals) still compares, through its rows.
+    dated = pa.table({"d": [datetime.date(2024, 1, 2)], "n": [decimal.Decimal("1.5")]})
+    with pytest.raises(_native.ArrowTypeError, match="column \"d\""):
+        _native.verdict(dated, [], "bag")
+    assert qeval.compare(dated, [("2024-01-02", 1.5)], "bag")["equal"] is True

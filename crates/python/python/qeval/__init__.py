@@ -20,7 +20,7 @@ from typing import Any, Optional, Union
 
 from . import _native
 from ._native import InputError, __version__
-from ._rows import rows_of
+from ._rows import with_rows
 
 __all__ = ["InputError", "__version__", "compare", "run", "score_pair", "score_pairs", "tables"]
 
@@ -147,12 +147,14 @@ def compare(
     (``equal``, ``score``, ``explanation``, row counts, ...).
 
     A result is a list of tuples (as ``cursor.fetchall()`` gives it), any iterable of rows, a
-    pandas or polars DataFrame, or a pyarrow Table. ``mode`` is one of ``bag`` (Spider's
+    pandas or polars DataFrame, or a pyarrow Table (those three are read from their Arrow
+    buffers, not cell by cell through Python, when their columns are numbers, text, booleans or
+    nulls; other columns are read through Python). ``mode`` is one of ``bag`` (Spider's
     ``result_eq``), ``set`` (BIRD's EX), ``subset``, ``soft-f1`` (BIRD's Soft-F1), ``f1`` and
     ``seed``. Values keep the type Python gives them: ``1``, ``1.0`` and ``True`` compare as
     Python compares them in the modes that follow Python's equality.
     """
-    text = _native.compare(
-        rows_of(expected), rows_of(generated), mode, order_matters, tolerance, ignore_case
+    text = with_rows(
+        lambda a, b: _native.compare(a, b, mode, order_matters, tolerance, ignore_case), expected, generated
     )
     return json.loads(text)

@@ -2,6 +2,9 @@ from typing import Any, Iterable, Sequence
 
 __version__: str
 
+class ArrowTypeError(TypeError):
+    """Arrow data with a column type read through Python instead (dates, decimals, nested)."""
+
 class InputError(ValueError):
     """An input qeval cannot read: the message names the field or position at fault."""
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import _native
-from .._rows import rows_of
+from .._rows import with_rows
 
 
 def calculate_ex(predicted_res: Sequence[Sequence[Any]], ground_truth_res: Sequence[Sequence[Any]]) -> int:
     """1 when the two results hold the same set of rows (``set(predicted) == set(gold)``), else 0."""
-    equal, _ = _native.verdict(rows_of(ground_truth_res), rows_of(predicted_res), "set")
+    equal, _ = with_rows(lambda a, b: _native.verdict(a, b, "set"), ground_truth_res, predicted_res)
     return int(equal)
 
 
@@ -25,5 +25,5 @@ def calculate_f1_score(predicted: Sequence[Sequence[Any]], ground_truth: Sequenc
     Where BIRD's own function raises on an input (its evaluation loop then records 0), this
     returns that 0.
     """
-    _, score = _native.verdict(rows_of(ground_truth), rows_of(predicted), "soft-f1")
+    _, score = with_rows(lambda a, b: _native.verdict(a, b, "soft-f1"), ground_truth, predicted)
     return score

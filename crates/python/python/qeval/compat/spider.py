@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import _native
-from .._rows import rows_of
+from .._rows import with_rows
 
 
 def result_eq(result1: Sequence[Sequence[Any]], result2: Sequence[Sequence[Any]], order_matters: bool) -> bool:
@@ -17,5 +17,5 @@ def result_eq(result1: Sequence[Sequence[Any]], result2: Sequence[Sequence[Any]]
     ``1.0`` and ``True``, NULLs, duplicates and rows of different widths. ``result1`` is the gold
     result, ``result2`` the predicted one, as Spider calls it.
     """
-    equal, _ = _native.verdict(rows_of(result1), rows_of(result2), "bag", order_matters)
+    equal, _ = with_rows(lambda a, b: _native.verdict(a, b, "bag", order_matters), result1, result2)
     return equal
