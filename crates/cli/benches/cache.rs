@@ -1,4 +1,4 @@
-//! How long a cached verdict takes to come back (seed 002 MC-REQ-06: under 10 ms). Times the
+//! How long a cached verdict takes to come back (the target: under 10 ms). Times the
 //! on-disk cache's `get` for 1,000 stored verdicts; the in-memory layer in front of it is a
 //! hash-map lookup.
 

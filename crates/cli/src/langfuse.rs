@@ -1,4 +1,4 @@
-//! Sending scores to Langfuse (seed 004): each metric of each scorecard as a score on its trace.
+//! Sending scores to Langfuse: each metric of each scorecard as a score on its trace.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;

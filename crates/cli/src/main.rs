@@ -67,7 +67,7 @@ enum Command {
     /// field, and the other lines are still scored. Blank lines, a byte-order mark and CRLF line
     /// ends are accepted. A summary goes to standard error.
     Score(Box<ScoreArgs>),
-    /// Score a run folder (seed 003): its `test-results.jsonl` into `evaluation-results.jsonl`.
+    /// Score a run folder: its `test-results.jsonl` into `evaluation-results.jsonl`.
     ///
     /// Each line of `test-results.jsonl` is one test: `test_id`, `generated_sql`,
     /// `actual_results`, and optionally `question`, `agent_used`, `difficulty`, `error`. The
@@ -141,15 +141,16 @@ pub struct ScoreArgs {
     language: LanguageArgs,
     #[command(flatten)]
     compare: CompareArgs,
-    /// How scores add up to a total and a pass: qas (default; seed 003), kql-batch (seed 000),
-    /// sql-metrics (seed 002), agent (seed 004). A line's own `profile` wins.
+    /// How scores add up to a total and a pass: qas (default; 40% semantic + 40% execution + 20%
+    /// datatype), kql-batch (50% similarity + 50% results match), sql-metrics (query correctness
+    /// and safety), agent (workflow and answer quality). A line's own `profile` wins.
     #[arg(long, value_parser = parse_profile, default_value = "qas", conflicts_with = "profile_file")]
     profile: qeval_core::profiles::ProfileName,
     /// A custom profile: JSON with `weights` (metric name -> weight), `threshold`, and optionally
     /// `require_execution`, `require_perfect`, `label`.
     #[arg(long, value_name = "FILE")]
     profile_file: Option<PathBuf>,
-    /// Relative tolerance for a single number in execution similarity (seed 003: 1%).
+    /// Relative tolerance for a single number in execution similarity (default 1%).
     #[arg(long, default_value_t = 0.01)]
     numeric_tolerance: f64,
     /// How table names are matched for table accuracy.
@@ -171,7 +172,8 @@ pub struct RunArgs {
     /// The questions file (JSON array, {"questions": [...]}, or JSON Lines).
     #[arg(long, value_name = "FILE")]
     questions: Option<PathBuf>,
-    /// How scores add up: qas (default; seed 003), kql-batch, sql-metrics.
+    /// How scores add up: qas (default; 40% semantic + 40% execution + 20% datatype), kql-batch,
+    /// sql-metrics.
     #[arg(long, value_parser = parse_profile, default_value = "qas")]
     profile: qeval_core::profiles::ProfileName,
     /// How result tables are compared (see `qeval score --help`).

@@ -348,7 +348,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn an_agent_answer_gets_seed_004_quality_scores_from_the_judge() {
+fn an_agent_answer_gets_its_three_quality_scores_from_the_judge() {
     let double = JudgeDouble::start().expect("double");
     let run = Run::new("agent");
     let pairs = run.pairs(&[json!({

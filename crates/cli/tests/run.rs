@@ -1,4 +1,4 @@
-//! `qeval run` and `qeval report` on run folders (seed 003).
+//! `qeval run` and `qeval report` on run folders.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

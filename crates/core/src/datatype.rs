@@ -1,6 +1,6 @@
-//! Datatype validity (seed 003): does the actual result have the expected answer type?
+//! Datatype validity: does the actual result have the expected answer type?
 //!
-//! Flexible, as the seed asks: a 1x1 table counts as its single value ("the 1x1 DataFrame vs
+//! Flexible on purpose: a 1x1 table counts as its single value ("the 1x1 DataFrame vs
 //! number issue"), and text that parses as the type counts as that type.
 //!
 //! | type | accepted |
@@ -344,7 +344,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_003_number_normalization() {
+    fn a_number_may_come_as_a_1x1_table_or_text() {
         assert!(valid(AnswerType::Number, json!(42)));
         assert!(valid(AnswerType::Number, json!([{"count": 42}])));
         assert!(valid(AnswerType::Number, json!("42")));

@@ -1,4 +1,4 @@
-//! Execution similarity (seed 003): how close the generated query's result is to the expected
+//! Execution similarity: how close the generated query's result is to the expected
 //! result, with partial credit.
 //!
 //! | expected vs actual | score |
@@ -16,10 +16,10 @@ use serde::Serialize;
 use crate::results::compare::{CompareOptions, Comparison, compare};
 use crate::results::{ResultSet, Value, read_result};
 
-/// How execution similarity compares. `Default` gives seed 003's defaults.
+/// How execution similarity compares. `Default` gives the QAS defaults (1% numeric tolerance).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecutionOptions {
-    /// Relative tolerance for single numbers (seed 003: 1%).
+    /// Relative tolerance for single numbers (default 1%).
     pub numeric_tolerance: f64,
     /// How tables are compared.
     pub table: CompareOptions,
@@ -210,7 +210,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_003_numeric_match() {
+    fn equal_numbers_are_a_numeric_match() {
         let s = score(json!(42), json!(42));
         assert_eq!(s.score, 1.0);
         assert_eq!(s.explanation, "Numeric match: 42 ≈ 42");

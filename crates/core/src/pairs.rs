@@ -9,8 +9,7 @@
 //!
 //! `generated_query`/`expected_query` (and `_kql`) are accepted for `generated_sql`/`expected_sql`.
 //!
-//! An agent's record (seed 004) may carry an answer and its workflow instead of, or beside, a
-//! query:
+//! An agent's record may carry an answer and its workflow instead of, or beside, a query:
 //!
 //! ```json
 //! {"id": "s1", "question": "...", "answer": "...", "expected_answer_criteria": "...",
@@ -72,7 +71,7 @@ pub struct PairInput {
     pub expected_result: Option<Value>,
     /// The generated query's result.
     pub generated_result: Option<Value>,
-    /// Seed 003's `expected_answer_type`.
+    /// `expected_answer_type`: the type the answer should have, for datatype validity.
     pub expected_answer_type: Option<AnswerType>,
     /// The error the generated query failed with, if it did.
     pub generated_error: Option<String>,
@@ -83,18 +82,18 @@ pub struct PairInput {
     /// The trace the scores belong to in an observability tool (Langfuse): `trace_id` or
     /// `session_id`.
     pub trace_id: Option<String>,
-    /// Seed 004: the system's final answer (`answer`, `response` or `final_answer`), judged for
-    /// answer quality, factual correctness and completeness by an LLM judge.
+    /// Agent evaluation: the system's final answer (`answer`, `response` or `final_answer`),
+    /// judged for answer quality, factual correctness and completeness by an LLM judge.
     pub answer: Option<String>,
-    /// Seed 004: `expected_answer_criteria`, what a complete answer covers.
+    /// Agent evaluation: `expected_answer_criteria`, what a complete answer covers.
     pub answer_criteria: Option<String>,
-    /// Seed 004: the sources the answer may rely on, one per line.
+    /// Agent evaluation: the sources the answer may rely on, one per line.
     pub sources: Option<String>,
-    /// Seed 004: which agents and tools were called, and which the scenario expects.
+    /// Agent evaluation: which agents and tools were called, and which the scenario expects.
     pub workflow: Option<WorkflowInput>,
 }
 
-/// Seed 004's workflow fields: `agents_called`, `tools_used`, `agents_should_include`,
+/// The workflow fields of agent evaluation: `agents_called`, `tools_used`, `agents_should_include`,
 /// `agents_should_exclude`, `tools_should_include`, `tools_should_exclude`.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -321,7 +320,7 @@ fn string_list(
     }
 }
 
-/// Seed 004's workflow fields, when any is given. `orchestrator` is always an expected agent.
+/// The workflow fields, when any is given. `orchestrator` is always an expected agent.
 fn workflow_input(object: &Map<String, Value>) -> Result<Option<WorkflowInput>, InputError> {
     const FIELDS: [&str; 6] = [
         "agents_called",

@@ -1,15 +1,15 @@
-//! Profiles: how the metrics of a scorecard add up to one total and a pass, per the seeds.
+//! Profiles: how the metrics of a scorecard add up to one total and a pass.
 //!
 //! | profile | total | pass |
 //! |---|---|---|
-//! | `kql-batch` (seed 000) | 0.5 query similarity + 0.5 results match (`seed` mode) | executed without error and total >= 0.9 |
-//! | `qas` (seed 003) | 0.4 semantic + 0.4 execution + 0.2 datatype | total >= 0.7 |
-//! | `sql-metrics` (seed 002) | query correctness (1 / 0.5 / 0) | correct (1.0) and safe |
-//! | `agent` (seed 004) | mean of the quality scores | the workflow passes (quality has no threshold unless set) |
+//! | `kql-batch` | 0.5 query similarity + 0.5 results match (`seed` mode) | executed without error and total >= 0.9 |
+//! | `qas` (run-folder evaluation) | 0.4 semantic + 0.4 execution + 0.2 datatype | total >= 0.7 |
+//! | `sql-metrics` | query correctness (1 / 0.5 / 0) | correct (1.0) and safe |
+//! | `agent` | mean of the quality scores | the workflow passes (quality has no threshold unless set) |
 //! | `custom` | weights and threshold from JSON | total >= threshold (and executed, if required) |
 //!
-//! The `qas` preset is seed 003's "QAS (Query Affinity Score)" weighting; it is not the
-//! "Query Accuracy Score" of the literature (`w * S_T + (1 - w) * S_C`).
+//! The `qas` preset is the "QAS (Query Affinity Score)" weighting of run-folder evaluation; it is
+//! not the "Query Accuracy Score" of the literature (`w * S_T + (1 - w) * S_C`).
 //!
 //! A weighted metric that was not computed (no results given, say) leaves the total computed
 //! from the others, reweighted, and the verdict open (`passed: null`): a pass needs every part.
@@ -104,7 +104,7 @@ impl Profile {
         match name {
             ProfileName::KqlBatch => Profile {
                 name,
-                label: "KQL batch testing (seed 000): 50% query similarity + 50% results match; pass = executed and total ≥ 0.9".into(),
+                label: "KQL batch testing: 50% query similarity + 50% results match; pass = executed and total ≥ 0.9".into(),
                 weights: weights(&[("semantic_similarity", 0.5), ("results_match", 0.5)]),
                 threshold: 0.9,
                 require_execution: true,
@@ -112,7 +112,7 @@ impl Profile {
             },
             ProfileName::Qas => Profile {
                 name,
-                label: "QAS preset (seed 003): 40% semantic + 40% execution + 20% datatype; pass ≥ 0.7 (not the literature's Query Accuracy Score)".into(),
+                label: "QAS preset: 40% semantic + 40% execution + 20% datatype; pass ≥ 0.7 (not the literature's Query Accuracy Score)".into(),
                 weights: weights(&[("semantic_similarity", 0.4), ("execution", 0.4), ("datatype", 0.2)]),
                 threshold: 0.7,
                 require_execution: false,
@@ -120,7 +120,7 @@ impl Profile {
             },
             ProfileName::SqlMetrics => Profile {
                 name,
-                label: "SQL metric calculators (seed 002): query correctness 1 / 0.5 / 0; pass = correct and safe".into(),
+                label: "SQL metric calculators: query correctness 1 / 0.5 / 0; pass = correct and safe".into(),
                 weights: weights(&[("query_correctness", 1.0)]),
                 threshold: 1.0,
                 require_execution: false,
@@ -128,7 +128,7 @@ impl Profile {
             },
             ProfileName::Agent => Profile {
                 name,
-                label: "Agent evaluation (seed 004): workflow validation pass/fail; quality scores averaged, no threshold".into(),
+                label: "Agent evaluation: workflow validation pass/fail; quality scores averaged, no threshold".into(),
                 weights: weights(&[("answer_quality", 1.0), ("factual_correctness", 1.0), ("completeness", 1.0)]),
                 threshold: 0.0,
                 require_execution: false,
@@ -400,7 +400,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_000_totals() {
+    fn kql_batch_totals() {
         let (t, p) = total(
             ProfileName::KqlBatch,
             &[("semantic_similarity", 1.0), ("results_match", 1.0)],
@@ -429,7 +429,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_003_totals() {
+    fn qas_totals() {
         let (t, p) = total(
             ProfileName::Qas,
             &[

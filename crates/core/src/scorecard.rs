@@ -45,8 +45,9 @@ pub struct Scorecard {
 
 impl Scorecard {
     /// `(name, score, explanation)` of every metric with a score, then the profile's total as
-    /// `<profile>_total`: what observability tools such as Langfuse take as scores. Seed 004's
-    /// quality scores are named as that seed logs them: `quality_answer_quality`, ...
+    /// `<profile>_total`: what observability tools such as Langfuse take as scores. The agent
+    /// quality scores carry a `quality_` prefix, as agent evaluations log them to Langfuse:
+    /// `quality_answer_quality`, ...
     pub fn named_scores(&self) -> Vec<(String, f64, String)> {
         let mut scores: Vec<(String, f64, String)> = self
             .metrics
@@ -100,7 +101,8 @@ pub struct Metric {
 }
 
 impl Metric {
-    /// A metric that could not be computed: score 0.0 with the error that stopped it (MC-REQ-07).
+    /// A metric that could not be computed: score 0.0 with the error that stopped it, so the other
+    /// metrics still run.
     pub fn failed(error: MetricError) -> Metric {
         Metric {
             score: Some(0.0),

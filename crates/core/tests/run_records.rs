@@ -1,5 +1,5 @@
-//! Run folders (seed 003): raw results scored into records, records checked against their own
-//! data, unknown fields kept.
+//! Run folders: raw results scored into records, records checked against their own data, unknown
+//! fields kept.
 
 use qeval_core::profiles::{Profile, ProfileName};
 use qeval_core::run::{
@@ -23,7 +23,7 @@ fn scored(test: Value, question: Option<Value>) -> EvaluationRecord {
 }
 
 #[test]
-fn a_raw_result_becomes_a_seed_003_record() {
+fn a_raw_result_becomes_an_evaluation_record() {
     let record = scored(
         json!({"test_id": 1, "agent": "sql", "generated_sql": "SELECT COUNT(*) FROM users", "results": [{"count": 42}], "latency_ms": 812}),
         Some(
@@ -80,8 +80,8 @@ fn an_agent_error_fails_execution_and_is_kept() {
 }
 
 #[test]
-fn the_seed_example_record_is_flagged_for_its_final_score() {
-    // Seed 003's own example: 0.4 × 0.95 + 0.4 × 1.0 + 0.2 × 1.0 is 0.98, not the 0.97 it shows.
+fn a_final_score_that_disagrees_with_its_components_is_flagged() {
+    // A hand-written record: 0.4 × 0.95 + 0.4 × 1.0 + 0.2 × 1.0 is 0.98, not the 0.97 it stores.
     let text = r#"{"test_id": 1, "question": "...", "agent_used": "sql", "difficulty": "easy", "expected_sql": "...", "generated_sql": "...", "expected_results": 42, "actual_results": 42, "qas_evaluation": {"semantic_score": 0.95, "execution_score": 1.0, "datatype_score": 1.0, "final_score": 0.97, "passed": true, "breakdown": {"semantic_explanation": "Semantically identical SQL", "execution_explanation": "Numeric match: 42 ≈ 42", "datatype_explanation": "Valid numeric value"}}}"#;
     let lines = read_records::<EvaluationRecord>(text);
     let flags = recheck(&lines.records[0].1);

@@ -1,4 +1,5 @@
-//! Snapshot of the scorecards for `fixtures/scorecards.jsonl`: the seed scenarios and a few more.
+//! Snapshot of the scorecards for `fixtures/scorecards.jsonl`: the query correctness, table
+//! accuracy and parse-error scenarios, and a few more.
 //! The JSON is a public interface; a change here is a change users see (`docs/scorecard.md`).
 
 use qeval_core::{ScoreOptions, parse_pair_line, score_pair};

@@ -4,7 +4,7 @@
 //!
 //! The model name chooses the behaviour:
 //! - any ordinary name: a verdict. 1.0 when the generated and expected queries quoted in the
-//!   prompt are equal ignoring case and spacing, else 0.5; seed 004's three quality scores for
+//!   prompt are equal ignoring case and spacing, else 0.5; the three agent quality scores for
 //!   the quality prompt;
 //! - `fault-timeout`: no answer for 120 s; `slow-<ms>`: the verdict after `<ms>` milliseconds;
 //! - `fault-429`: 429 with `Retry-After: 1`, then a verdict on the next call;

@@ -7,17 +7,17 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// The judging tasks the seeds describe.
+/// The judging tasks: one per LLM-judged metric family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Task {
-    /// Seed 002 MC-REQ-01: 1.0 / 0.5 / 0.0.
+    /// SQL query correctness: 1.0 / 0.5 / 0.0.
     SqlCorrectness,
-    /// Seed 000: query similarity 0..1.
+    /// KQL batch testing's query similarity 0..1.
     QuerySimilarity,
-    /// Seed 003: QAS semantic similarity 0..1.
+    /// QAS semantic similarity 0..1.
     QasSemantic,
-    /// Seed 004: answer quality, factual correctness, completeness.
+    /// An agent's answer: answer quality, factual correctness, completeness.
     AgentQuality,
 }
 
@@ -65,7 +65,7 @@ impl Task {
         }
     }
 
-    /// The allowed score values, when the rubric has levels (MC-REQ-01's 1 / 0.5 / 0).
+    /// The allowed score values, when the rubric has levels (query correctness's 1 / 0.5 / 0).
     pub fn levels(self) -> Option<&'static [f64]> {
         match self {
             Task::SqlCorrectness => Some(&[0.0, 0.5, 1.0]),
@@ -126,7 +126,7 @@ pub struct JudgeInput {
     /// `sql` or `kql`.
     pub language: String,
     pub dialect: String,
-    /// Seed 004: the expected answer criteria, the sources and the answer.
+    /// Agent quality: the expected answer criteria, the sources and the answer.
     pub criteria: String,
     pub sources: String,
     pub answer: String,

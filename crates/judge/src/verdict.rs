@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::task::Task;
 
-/// The verdict: the reasoning and one score per field (`score`, or seed 004's three).
+/// The verdict: the reasoning and one score per field (`score`, or the three agent quality scores).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub reasoning: String,

@@ -65,7 +65,7 @@ impl Default for Playground {
 }
 
 impl Playground {
-    /// What a first-time visitor sees: seed 002's partial-match example, ready to edit.
+    /// What a first-time visitor sees: a partially correct query (no orders join, no count), ready to edit.
     pub fn example() -> Playground {
         Playground {
             generated: "SELECT u.name\nFROM users AS u\nWHERE u.active = true;".to_string(),

@@ -246,7 +246,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         );
     }
     print_compare_table(&read_json(&compare_native)?, &read_json(&compare_wasm)?);
-    println!("\n| metric calculator | mean | budget (MC-REQ-08 / 100) |");
+    println!("\n| metric calculator | mean | budget (target / 100) |");
     println!("|---|---|---|");
     for row in read_json(&metrics_native)?.as_array().into_iter().flatten() {
         let budget = row["budget_us"]
@@ -270,7 +270,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
     );
     let cache = read_json(&cache)?;
     println!(
-        "\njudge cache hit (disk, 1,000 verdicts): median {:.3} ms, p99 {:.3} ms (MC-REQ-06: < 10 ms)",
+        "\njudge cache hit (disk, 1,000 verdicts): median {:.3} ms, p99 {:.3} ms (target < 10 ms)",
         cache["median_ms"].as_f64().unwrap_or(f64::NAN),
         cache["p99_ms"].as_f64().unwrap_or(f64::NAN)
     );

@@ -1,6 +1,6 @@
-//! `qeval run RUN_DIR`: scores a run folder's `test-results.jsonl` (seed 003) into
-//! `evaluation-results.jsonl`, or checks the scores an existing `evaluation-results.jsonl`
-//! carries; prints the summary; fails under a pass-rate threshold.
+//! `qeval run RUN_DIR`: scores a run folder's `test-results.jsonl` into `evaluation-results.jsonl`,
+//! or checks the scores an existing `evaluation-results.jsonl` carries; prints the summary; fails
+//! under a pass-rate threshold.
 
 use crate::output::say;
 use std::collections::BTreeMap;

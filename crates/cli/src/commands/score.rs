@@ -127,7 +127,7 @@ fn read_lines(args: &ScoreArgs) -> Result<Vec<Line>, Failure> {
 }
 
 /// Every judging every pair needs, run `concurrency` at a time: the judgings of one pair run side
-/// by side, so a pair takes about as long as its slowest (seed 002, MC-REQ-08).
+/// by side, so a pair takes about as long as its slowest, not the sum.
 pub fn run_judgings(
     pairs: &[Option<&PairInput>],
     options: &ScoreOptions,

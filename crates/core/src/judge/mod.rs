@@ -5,7 +5,7 @@
 //! ordering, limits) after removing differences that do not change the meaning: aliases,
 //! inner-join order, commuted `=`, `true`/`1`, `IN` list order, `BETWEEN`, `COUNT(1)`/`COUNT(*)`
 //! and, for KQL, timespan units. It gives a continuous similarity and the three-level verdict of
-//! seed 002's correctness metric (1.0 equivalent, 0.5 partially correct, 0.0 incorrect).
+//! the query correctness metric (1.0 equivalent, 0.5 partially correct, 0.0 incorrect).
 
 mod components;
 pub mod sql;
@@ -19,7 +19,7 @@ pub use components::{Component, Components, FILTERS, GROUPING, ORDERING, OUTPUT,
 pub struct Judgement {
     /// Similarity in 0..=1: the weighted agreement of the components.
     pub similarity: f64,
-    /// Seed 002's correctness levels: 1.0, 0.5 or 0.0.
+    /// The query correctness levels: 1.0, 0.5 or 0.0.
     pub verdict: f64,
     /// One sentence for the verdict.
     pub reasoning: String,

@@ -836,7 +836,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_002_mc_req_01_scenarios() {
+    fn query_correctness_scenarios() {
         let exact = judge_sql(
             "SELECT * FROM users WHERE id = 1;",
             "SELECT * FROM users WHERE id = 1;",

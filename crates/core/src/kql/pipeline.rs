@@ -657,7 +657,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_000_scenarios() {
+    fn kql_batch_scenarios() {
         let exact = judge(
             &q("Traces | where timestamp > ago(1h) | summarize count() by level"),
             &q("Traces | where timestamp > ago(1h) | summarize count() by level"),

@@ -1,9 +1,11 @@
-//! Confidence calibration (seed 002, MC-REQ-05), over a whole suite.
+//! Confidence calibration, over a whole suite: how well the confidence levels (high, medium,
+//! low) predict correctness.
 //!
 //! `score = (1 - ECE) * (0.2 + 0.8 * D)` where ECE is the expected calibration error against the
 //! nominal confidences high 0.9, medium 0.7, low 0.5 (each group weighted by its size), and
 //! `D = clamp((accuracy_high - accuracy_low) / (0.9 - 0.5), 0, 1)` rewards confidence that tells
-//! good answers from bad. The one formula gives both seed figures (0.92 and 0.15). Under 20
+//! good answers from bad. The one formula gives 0.92 for a well-calibrated suite (95%, 80%
+//! and 40% correct) and 0.15 for an overconfident one (50%, 53%, 50%). Under 20
 //! cases the score is null with a warning.
 
 use serde::Serialize;
@@ -134,4 +136,4 @@ pub fn calibration(outcomes: &[(Confidence, bool)]) -> Calibration {
     }
 }
 
-// The seed's three scenarios (0.92, 0.15, insufficient data) are in `tests/seeds.rs`.
+// The three suite scenarios (0.92, 0.15, insufficient data) are in `tests/scenarios.rs`.

@@ -1,6 +1,6 @@
-//! Safety classification (seed 002, MC-REQ-03): did the validator's `safetyValid` flag agree with
-//! the expected `shouldPass`? An unsafe query let through is a CRITICAL false negative: the
-//! metric must catch every unsafe query (100% recall).
+//! Safety classification: did the validator's `safetyValid` flag agree with the expected
+//! `shouldPass`? An unsafe query let through is a CRITICAL false negative: the metric must catch
+//! every unsafe query (100% recall).
 
 use serde::Serialize;
 
@@ -21,7 +21,7 @@ pub enum SafetyClass {
 pub struct SafetyClassification {
     pub score: f64,
     pub class: SafetyClass,
-    /// The seed's words: "true positive", "false negative", ...
+    /// The confusion-matrix wording: "true positive", "false negative", ...
     pub classification: &'static str,
     pub explanation: &'static str,
     /// "Safe query incorrectly blocked" for a false positive.
@@ -99,7 +99,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seed_002_mc_req_03_scenarios() {
+    fn safety_classification_scenarios() {
         let tn = classify_safety(true, true);
         assert_eq!((tn.score, tn.classification), (1.0, "true negative"));
         let tp = classify_safety(false, false);

@@ -1,5 +1,5 @@
-//! Table accuracy (seed 002, MC-REQ-02): the Jaccard similarity of the tables a generated query
-//! reads and the tables expected.
+//! Table accuracy: the Jaccard similarity of the tables a generated query reads and the tables
+//! expected.
 
 use serde::Serialize;
 

@@ -1,6 +1,6 @@
-//! Validation accuracy (seed 002, MC-REQ-04): did the validator's `isValid` agree with the
-//! expected `shouldPass`, and why did validation fail? Errors are sorted into syntax, schema and
-//! safety categories from their messages.
+//! Validation accuracy: did the validator's `isValid` agree with the expected `shouldPass`, and why
+//! did validation fail? Errors are sorted into syntax, schema and safety categories from their
+//! messages.
 
 use serde::Serialize;
 
@@ -14,7 +14,7 @@ pub enum ErrorCategory {
 }
 
 impl ErrorCategory {
-    /// The seed's words.
+    /// The category's label in reports: "syntax error", "schema violation", ...
     pub fn label(self) -> &'static str {
         match self {
             ErrorCategory::SyntaxError => "syntax error",
@@ -75,7 +75,7 @@ pub struct ValidationAccuracy {
     pub validation_type: &'static str,
     /// The categories of the validator's errors, one per error.
     pub error_categories: Vec<ErrorCategory>,
-    /// The seed's label for the first error's category, e.g. "schema violation".
+    /// The label of the first error's category, e.g. "schema violation".
     pub error_category: Option<&'static str>,
     /// What to look into when the verdict is wrong.
     pub investigation: Option<&'static str>,
@@ -111,7 +111,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seed_002_mc_req_04_scenarios() {
+    fn validation_accuracy_scenarios() {
         let accepted = validation_accuracy(true, true, &[]);
         assert_eq!(
             (accepted.score, accepted.validation_type),

@@ -1,4 +1,4 @@
-//! Workflow validation (seed 004): did the system call the agents and tools it should have?
+//! Workflow validation: did the system call the agents and tools it should have?
 //!
 //! For each of agents and tools:
 //! - `included`: expected and called (all expected must be),
@@ -8,7 +8,7 @@
 //!   something on the avoid list lands here too.
 //!
 //! The overall pass needs both agents and tools to pass. Some callers are always expected (the
-//! seed's orchestrator); they never count as unexpected.
+//! orchestrator); they never count as unexpected.
 
 use serde::{Deserialize, Serialize};
 
@@ -103,7 +103,7 @@ mod tests {
         items.iter().map(|s| s.to_string()).collect()
     }
 
-    // The seed's PASS and FAIL examples are in `tests/seeds.rs`.
+    // A worked PASS and FAIL example is in `tests/scenarios.rs`.
 
     #[test]
     fn calling_an_avoided_or_unlisted_agent_fails() {

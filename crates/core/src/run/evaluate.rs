@@ -146,7 +146,8 @@ const SLACK: f64 = 0.005;
 
 /// Recomputes what a record's own data determines, without any judge: the execution score
 /// (both results given), the datatype score (`expected_answer_type` given), the final score from
-/// the three stored components with seed 003's weights, and the verdict from the final score.
+/// the three stored components with the QAS weights (0.4, 0.4, 0.2), and the verdict from the
+/// final score.
 pub fn recheck(record: &EvaluationRecord) -> Vec<Disagreement> {
     let Some(stored) = &record.qas_evaluation else {
         return Vec::new();

@@ -1,4 +1,4 @@
-//! Runs (seed 003): a folder of test results and their scored records. Reading them tolerantly
+//! Runs: a folder of test results and their scored records. Reading them tolerantly
 //! (`read`), the record's schema (`record`), scoring raw results into records and checking stored
 //! scores (`evaluate`), the report's numbers (`summary`) and two runs side by side (`compare`).
 //! Pure: the callers read the files.

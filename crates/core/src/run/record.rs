@@ -1,6 +1,6 @@
-//! The files of a run folder, as seed 003 defines them. Field order follows the seed, so a
-//! written `evaluation-results.jsonl` reads like the seed's example; fields we do not know are
-//! kept (`extra`) and written back unchanged.
+//! The files of a run folder: `test-results.jsonl` in, `evaluation-results.jsonl` out. Fields
+//! are written in a fixed order (test, queries, results, then `qas_evaluation`), so every record
+//! reads the same way; fields we do not know are kept (`extra`) and written back unchanged.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -32,7 +32,7 @@ pub struct EvaluationRecord {
     pub extra: Map<String, Value>,
 }
 
-/// Seed 003's scores of one test.
+/// The QAS scores of one test: the three components, the final score and the verdict.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QasEvaluation {
     pub semantic_score: f64,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::record::EvaluationRecord;
 
-/// Seed 003's pass threshold, drawn on the histogram.
+/// The QAS pass threshold (a final score of 0.7), drawn on the histogram.
 pub const PASS_THRESHOLD: f64 = 0.7;
 /// Final-score histogram bins: [0, 0.1), [0.1, 0.2), ... [0.9, 1.0].
 pub const BINS: usize = 10;

@@ -48,15 +48,15 @@ impl JudgedVerdict {
 pub type JudgeOutcome = Result<JudgedVerdict, ReplyError>;
 
 /// The judgings a pair needs: one per LLM-judged metric its profile weighs (semantic similarity,
-/// query correctness), and one for seed 004's three quality scores when the pair carries an
+/// query correctness), and one for the three agent quality scores when the pair carries an
 /// agent's answer. No query judging without an expected query, and none for queries that are
-/// identical after normalization: they score 1.0 without a call (seed 002, MC-REQ-01).
+/// identical after normalization: they score 1.0 without a call (the exact match shortcut).
 pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
     let profile = pair
         .profile
         .map_or_else(|| options.profile.clone(), Profile::preset);
     let mut tasks = query_tasks(pair, options, &profile);
-    // Seed 004: an agent's answer, judged once for its three quality scores.
+    // An agent's answer, judged once for its three quality scores.
     if let Some(answer) = &pair.answer
         && QUALITY_METRICS
             .iter()
@@ -229,7 +229,8 @@ fn judge_failed(name: &str, error: &ReplyError, fallback: bool) -> Diagnostic {
     }
 }
 
-/// One quality verdict into seed 004's three metrics (or the one error into all three).
+/// One quality verdict into the three quality metrics (answer quality, factual correctness,
+/// completeness), or the one error into all three.
 fn apply_quality(
     metrics: &mut BTreeMap<String, Metric>,
     outcome: &JudgeOutcome,

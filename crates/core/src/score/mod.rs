@@ -1,7 +1,7 @@
 //! Scoring one pair: analyse both queries, run every metric on its own, apply the profile.
 //!
 //! Each metric runs in isolation: one that cannot be computed becomes 0.0 with its error and the
-//! others still run (seed 002, MC-REQ-07). Metrics whose inputs are absent are left out.
+//! others still run. Metrics whose inputs are absent are left out.
 
 mod analysis;
 mod llm;
@@ -37,7 +37,7 @@ pub struct ScoreOptions {
     pub mode: Option<Mode>,
     /// Relative tolerance for numbers when comparing result tables.
     pub tolerance: f64,
-    /// Relative tolerance for a single number in execution similarity (seed 003: 1%).
+    /// Relative tolerance for a single number in execution similarity (default 1%).
     pub numeric_tolerance: f64,
     /// Compare text in results ignoring case.
     pub ignore_case: bool,
@@ -227,8 +227,9 @@ pub fn add_equivalence(
     card.profile = Some(profiles::apply(&profile, &card.metrics, card.executed));
 }
 
-/// Seed 004's workflow validation as a metric: 1.0 when every expected agent and tool was
-/// called and nothing unexpected was, else 0.0; the details are the seed's structure.
+/// Workflow validation as a metric: 1.0 when every expected agent and tool was called and
+/// nothing unexpected was, else 0.0; the details are `{pass, agents, tools}`, each side with
+/// `included`, `excluded`, `missing` and `unexpected`.
 fn workflow_metric(workflow: &WorkflowInput) -> Metric {
     let check = check_workflow(
         &workflow.agents,

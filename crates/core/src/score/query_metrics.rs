@@ -131,8 +131,8 @@ fn table_accuracy_metric(
     }
 }
 
-/// Seed 002's query correctness (1 / 0.5 / 0) and the continuous similarity, from the
-/// structural judge. Identical queries take the shortcut.
+/// Query correctness (1 / 0.5 / 0) and the continuous similarity, from the structural judge.
+/// Identical queries take the shortcut.
 fn judge_metrics(
     pair: &PairInput,
     generated: &Analysis,

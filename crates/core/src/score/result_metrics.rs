@@ -1,5 +1,5 @@
 //! Metrics of the results: results match (the chosen comparison mode), execution similarity and
-//! datatype validity (seed 003).
+//! datatype validity.
 
 use std::collections::BTreeMap;
 

@@ -356,9 +356,9 @@ fn profile_options() -> Vec<(AttrValue, AttrValue)> {
     .into_iter()
     .map(|p| {
         let label = match p {
-            ProfileName::Qas => "QAS (seed 003)",
-            ProfileName::KqlBatch => "KQL batch (seed 000)",
-            _ => "SQL metrics (seed 002)",
+            ProfileName::Qas => "QAS (40% semantic, 40% execution, 20% datatype)",
+            ProfileName::KqlBatch => "KQL batch (50% similarity, 50% results)",
+            _ => "SQL metrics (query correctness)",
         };
         (p.name().into(), label.into())
     })

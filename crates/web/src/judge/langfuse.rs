@@ -1,6 +1,6 @@
-//! Sending a scorecard to Langfuse from the browser (seed 004). A page must never hold a secret
-//! key, so this uses the project's public key alone, which Langfuse accepts on its ingestion
-//! endpoint for `score-create` events.
+//! Sending a scorecard to Langfuse from the browser. A page must never hold a secret key, so this
+//! uses the project's public key alone, which Langfuse accepts on its ingestion endpoint for
+//! `score-create` events.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;

@@ -2,7 +2,7 @@
 //!
 //! | mode | what it checks | reproduces |
 //! |---|---|---|
-//! | `seed` | schema overlap by name (extra columns free) and the share of expected rows found, order ignored | seed 000 "results match" |
+//! | `seed` | schema overlap by name (extra columns free) and the share of expected rows found, order ignored | KQL batch testing's "results match" |
 //! | `bag` | same multiset of rows under some column permutation; order matters iff the expected query has ORDER BY | Spider test-suite `result_eq` |
 //! | `set` | same set of rows, columns by position | BIRD EX |
 //! | `subset` | every expected column equals some generated column (numeric tolerance) | defog / Spider 2.0 style |
@@ -69,7 +69,7 @@ impl Mode {
     /// One line for menus and `--help`.
     pub fn description(self) -> &'static str {
         match self {
-            Mode::Seed => "seed 000: column overlap and expected rows found (order ignored)",
+            Mode::Seed => "KQL batch: column overlap and expected rows found (order ignored)",
             Mode::Bag => "Spider test-suite: same rows as a multiset, any column order",
             Mode::Set => "BIRD EX: same set of rows",
             Mode::Subset => "Spider 2.0 / defog: every expected column found among the generated",

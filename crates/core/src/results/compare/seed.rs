@@ -1,6 +1,7 @@
-//! `seed`: seed 000's "results match". Columns are compared by lowercased name for overlap
-//! (extra generated columns do not count against it); rows are compared on the shared columns,
-//! order-independent, and the score counts the expected rows found in the generated rows:
+//! `seed`: the "results match" of KQL batch testing. Columns are compared by lowercased name for
+//! overlap (extra generated columns do not count against it); rows are compared on the shared
+//! columns, order-independent, and the score counts the expected rows found in the generated
+//! rows:
 //!
 //! `score = 0.5 * (shared columns / expected columns) + 0.5 * (expected rows found / expected rows)`
 //!

@@ -1,6 +1,6 @@
-//! The behaviour the product specification describes, scenario by scenario: KQL batch testing,
-//! the SQL metric calculators, the run-folder evaluation, and agent evaluation, with the figures
-//! the specification gives.
+//! Worked scenarios for each profile, scored end to end: KQL batch testing, the SQL metric
+//! calculators, the run-folder (QAS) evaluation, and agent evaluation, each with the figures it
+//! should produce.
 
 use std::collections::BTreeMap;
 
@@ -54,7 +54,8 @@ fn metrics_from(scores: &[(&str, f64)]) -> BTreeMap<String, Metric> {
         .collect()
 }
 
-// Seed 000: KQL batch testing.
+// KQL batch testing: 50% query similarity + 50% results match; a pass needs the query to have
+// executed and a total of at least 0.9.
 
 fn kql_pair(
     generated: &str,
@@ -73,7 +74,7 @@ fn kql_pair(
 }
 
 #[test]
-fn seed_000_scenario_1_exact_match() {
+fn kql_batch_exact_match_scores_full_marks() {
     let rows = json!([{"level": "Error", "count_": 12}, {"level": "Warning", "count_": 40}, {"level": "Information", "count_": 950}]);
     let q = "Traces | where timestamp > ago(1h) | summarize count() by level";
     let card = score(kql_pair(q, q, rows.clone(), rows), ProfileName::KqlBatch);
@@ -83,7 +84,7 @@ fn seed_000_scenario_1_exact_match() {
 }
 
 #[test]
-fn seed_000_scenario_2_minor_differences() {
+fn kql_batch_minor_differences_still_pass() {
     let rows =
         json!([{"timestamp": "2026-11-21T10:00:00Z", "level": "Error", "message": "disk full"}]);
     let card = score(
@@ -103,7 +104,7 @@ fn seed_000_scenario_2_minor_differences() {
 }
 
 #[test]
-fn seed_000_scenario_3_wrong_query() {
+fn kql_batch_wrong_query_fails() {
     // Ten levels expected; the generated query counts everything in another table, and its one
     // count happens to equal one level's: 1 of 10 rows found, 1 of 2 columns present.
     let levels: Vec<Value> = (0..10)
@@ -130,7 +131,7 @@ fn seed_000_scenario_3_wrong_query() {
     let (t, passed) = total(&card);
     assert!(t < 0.9);
     assert_eq!(passed, Some(false));
-    // With the seed's own component numbers the total is the seed's 45%.
+    // With a similarity of 0.6 and a results match of 0.3 the total is 45%, a fail.
     let seed = apply(
         &Profile::preset(ProfileName::KqlBatch),
         &metrics_from(&[("semantic_similarity", 0.6), ("results_match", 0.3)]),
@@ -141,7 +142,7 @@ fn seed_000_scenario_3_wrong_query() {
 }
 
 #[test]
-fn seed_000_success_needs_execution_without_errors() {
+fn kql_batch_success_needs_execution_without_errors() {
     let q = "Traces | take 1";
     let mut pair = kql_pair(q, q, json!([{"a": 1}]), json!([{"a": 1}]));
     pair.generated_result = None;
@@ -152,7 +153,7 @@ fn seed_000_success_needs_execution_without_errors() {
     assert_eq!(profile.passed, Some(false), "{}", profile.explanation);
 }
 
-// Seed 002: metric calculators.
+// The SQL metric calculators.
 
 fn sql_pair(generated: &str, expected: &str) -> PairInput {
     PairInput {
@@ -163,7 +164,7 @@ fn sql_pair(generated: &str, expected: &str) -> PairInput {
 }
 
 #[test]
-fn seed_002_mc_req_01_query_correctness() {
+fn query_correctness_levels_and_reasoning() {
     let cases = [
         (
             "SELECT * FROM users WHERE id = 1;",
@@ -203,7 +204,7 @@ fn seed_002_mc_req_01_query_correctness() {
 }
 
 #[test]
-fn seed_002_mc_req_03_to_05() {
+fn safety_validation_and_calibration_classifications() {
     assert_eq!(classify_safety(true, true).classification, "true negative");
     assert_eq!(
         classify_safety(false, false).classification,
@@ -257,7 +258,7 @@ fn seed_002_mc_req_03_to_05() {
 }
 
 #[test]
-fn seed_002_mc_req_07_a_parse_error_blocks_no_other_metric() {
+fn a_parse_error_blocks_no_other_metric() {
     let card = score(
         sql_pair("SELECT * FROM users WHERE", "SELECT * FROM users"),
         ProfileName::SqlMetrics,
@@ -275,10 +276,10 @@ fn seed_002_mc_req_07_a_parse_error_blocks_no_other_metric() {
     );
 }
 
-// Seed 003: QAS evaluation.
+// QAS evaluation: 40% semantic + 40% execution + 20% datatype; a pass needs at least 0.7.
 
 #[test]
-fn seed_003_scoring_examples() {
+fn qas_weighted_scoring_examples() {
     let qas = |s: f64, e: f64, d: f64| {
         let result = apply(
             &Profile::preset(ProfileName::Qas),
@@ -292,16 +293,16 @@ fn seed_003_scoring_examples() {
         (result.total.unwrap(), result.passed.unwrap())
     };
     assert_eq!(qas(1.0, 1.0, 1.0), (1.0, true));
-    // "Partial Credit": (0.8×0.4) + (0.8×0.4) + (1.0×0.2) = 0.84 PASS (the heading says 0.75).
+    // Partial credit: (0.8×0.4) + (0.8×0.4) + (1.0×0.2) = 0.84, a pass.
     let (t, pass) = qas(0.8, 0.8, 1.0);
     assert!((t - 0.84).abs() < 0.005 && pass);
-    // "Failed Test": (0.3×0.4) + (0.2×0.4) + (1.0×0.2) = 0.40 FAIL (the heading says 0.45).
+    // A failed test: (0.3×0.4) + (0.2×0.4) + (1.0×0.2) = 0.40, a fail.
     let (t, pass) = qas(0.3, 0.2, 1.0);
     assert!((t - 0.40).abs() < 0.005 && !pass);
 }
 
 #[test]
-fn seed_003_output_record_explanations() {
+fn qas_record_explanations() {
     let execution =
         execution_similarity(&json!(42), &json!(42), &ExecutionOptions::default()).unwrap();
     assert_eq!(
@@ -316,7 +317,7 @@ fn seed_003_output_record_explanations() {
 }
 
 #[test]
-fn seed_003_flexible_type_normalization() {
+fn qas_flexible_type_normalization() {
     for value in [json!(42), json!([{"count": 42}]), json!("42")] {
         assert!(
             datatype_validity(AnswerType::Number, &value).valid,
@@ -343,7 +344,7 @@ fn qas_pair(
 }
 
 #[test]
-fn seed_003_partial_credit_system() {
+fn qas_partial_credit() {
     // "SQL logic perfect but missing ORDER BY → 0.85 (PASS)": high, passing.
     let rows = json!([{"name": "b", "total": 9}, {"name": "a", "total": 5}]);
     let card = score(
@@ -387,14 +388,14 @@ fn seed_003_partial_credit_system() {
     assert!(t <= 0.2 && passed == Some(false), "{t}");
 }
 
-// Seed 004: agent evaluation.
+// Agent evaluation: workflow validation and three quality scores.
 
 fn names(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
 #[test]
-fn seed_004_workflow_pass_and_fail() {
+fn agent_workflow_pass_and_fail() {
     let agents = Expectation {
         should_include: names(&["research"]),
         should_exclude: names(&["clarification"]),
@@ -436,7 +437,7 @@ fn seed_004_workflow_pass_and_fail() {
 }
 
 #[test]
-fn seed_004_quality_scores_average() {
+fn agent_quality_scores_average() {
     let quality = |scores: [f64; 3]| {
         let mut metrics = metrics_from(&[
             ("answer_quality", scores[0]),
@@ -466,7 +467,7 @@ fn seed_004_quality_scores_average() {
     );
 }
 
-/// A seed 004 record: an answer and its workflow, no query.
+/// An agent's record: an answer and its workflow, no query.
 fn agent_record() -> PairInput {
     qeval_core::parse_pair_line(
         r#"{"id": "s1", "session_id": "sess-1", "question": "Who wrote the paper?",
@@ -480,7 +481,7 @@ fn agent_record() -> PairInput {
 }
 
 #[test]
-fn seed_004_an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
+fn an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
     use qeval_core::score::{JudgedVerdict, judge_tasks, score_pair_judged};
     use qeval_judge::{ReplyError, Task, Verdict};
 
@@ -556,7 +557,7 @@ fn seed_004_an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
 }
 
 #[test]
-fn seed_004_a_workflow_that_misses_a_tool_fails_the_agent_profile() {
+fn a_workflow_that_misses_a_tool_fails_the_agent_profile() {
     let mut pair = agent_record();
     if let Some(workflow) = pair.workflow.as_mut() {
         workflow.tools_used = vec!["web_search".into()];

@@ -1,5 +1,6 @@
-//! Seed 002, MC-REQ-02 (table accuracy), the exact-match shortcut of MC-REQ-01, and the parse
-//! error scenario of MC-REQ-07, scored through the public entry point.
+//! Table accuracy (Jaccard similarity of the tables read and expected, aliases resolved, case
+//! ignored), the exact-match shortcut for identical queries, and a parse error that fails one
+//! metric while the others still run, all scored through the public entry point.
 
 use qeval_core::metrics::TableMatch;
 use qeval_core::{PairInput, ScoreOptions, Scorecard, score_pair};
