@@ -32,32 +32,31 @@ pub fn install() -> Result<(), String> {
         .join("python")
         .join("tests")
         .join("requirements.txt");
-    run::program(venv_program("python"))
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-r",
-        ])
-        .args([requirements])
+    pip()
+        .args(["-r".as_ref(), requirements.as_os_str()])
         .status_ok("pip install -r crates/python/tests/requirements.txt")?;
     // maturin comes from the requirements, so pip builds with it rather than fetching one.
-    run::program(venv_program("python"))
+    let package = root().join("crates").join("python");
+    pip()
         .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "--no-build-isolation",
-            "--force-reinstall",
-            "--no-deps",
+            "--no-build-isolation".as_ref(),
+            "--force-reinstall".as_ref(),
+            "--no-deps".as_ref(),
+            package.as_os_str(),
         ])
-        .args([root().join("crates").join("python")])
         .env("PATH", venv_path())
         .status_ok("pip install ./crates/python")
+}
+
+/// `pip install --quiet` in the environment; the caller adds what to install.
+fn pip() -> run::Cmd {
+    run::program(venv_program("python")).args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ])
 }
 
 /// PATH with the environment's programs (maturin) first.
@@ -71,13 +70,7 @@ fn venv_path() -> std::ffi::OsString {
 
 /// The pytest suite, against the debug `qeval` binary (built by the native tests).
 pub fn tests() -> Result<(), String> {
-    run::cargo()
-        .args(["build", "--locked", "-p", "qeval-cli"])
-        .status_ok("cargo build -p qeval-cli")?;
-    let cli = root()
-        .join("target")
-        .join("debug")
-        .join(format!("qeval{}", std::env::consts::EXE_SUFFIX));
+    let cli = run::debug_cli()?;
     run::program(venv_program("python"))
         .args(["-m", "pytest", "-q"])
         .args([root().join("crates").join("python").join("tests")])

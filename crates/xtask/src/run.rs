@@ -156,6 +156,18 @@ pub fn node_test_files(dir: &Path) -> Result<Cmd, String> {
         .current_dir(dir))
 }
 
+/// Builds the command line (debug) and gives its path: the JavaScript and Python tests compare
+/// their answers with it.
+pub fn debug_cli() -> Result<PathBuf, String> {
+    cargo()
+        .args(["build", "--locked", "-p", "qeval-cli"])
+        .status_ok("cargo build -p qeval-cli")?;
+    Ok(root()
+        .join("target")
+        .join("debug")
+        .join(format!("qeval{}", std::env::consts::EXE_SUFFIX)))
+}
+
 /// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
 /// LLM providers' test double and the CLI (to compare verdicts with) built for them.
 pub fn browser_tests() -> Result<(), String> {

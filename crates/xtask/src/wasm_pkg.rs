@@ -44,13 +44,7 @@ pub fn build_for_web(out: &Path) -> Result<(), String> {
 /// Node's test runner over `crates/wasm/tests/*.test.mjs`, with the `qeval` binary they compare
 /// against.
 pub fn node_tests(pkg: &Path) -> Result<(), String> {
-    run::cargo()
-        .args(["build", "--locked", "-p", "qeval-cli"])
-        .status_ok("cargo build -p qeval-cli")?;
-    let cli = root()
-        .join("target")
-        .join("debug")
-        .join(format!("qeval{}", std::env::consts::EXE_SUFFIX));
+    let cli = run::debug_cli()?;
     let dir = root().join("crates").join("wasm").join("tests");
     run::node_test_files(&dir)?
         .env("QEVAL_WASM_PKG", pkg.join("qeval_wasm.js"))
