@@ -58,18 +58,16 @@ pub struct DbArgs {
     pub no_equivalence: bool,
 }
 
-/// At most this many generated databases per pair: each one runs both queries.
-const MAX_SUITE: usize = 1_000;
-
 /// Without `--db`: the `equivalence` metric of each pair with two SQL queries, as the flags ask.
 pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
     if args.db.is_some() || args.no_equivalence {
         return Ok(None);
     }
     let databases = args.suite.unwrap_or(40);
-    if databases == 0 || databases > MAX_SUITE {
+    if databases == 0 || databases > PairCheck::MAX_DATABASES {
         return Err(format!(
-            "--suite takes 1 to {MAX_SUITE} databases, not {databases}"
+            "--suite takes 1 to {} databases, not {databases}",
+            PairCheck::MAX_DATABASES
         ));
     }
     let schema = match &args.schema {
@@ -126,9 +124,10 @@ impl Executor {
                 ..Limits::default()
             },
             suite: match args.suite {
-                Some(databases) if databases > MAX_SUITE => {
+                Some(databases) if databases > PairCheck::MAX_DATABASES => {
                     return Err(format!(
-                        "--suite takes 1 to {MAX_SUITE} databases, not {databases}"
+                        "--suite takes 1 to {} databases, not {databases}",
+                        PairCheck::MAX_DATABASES
                     ));
                 }
                 Some(databases) => Some(EquivalenceOptions {

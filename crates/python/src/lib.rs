@@ -20,9 +20,6 @@ mod rows;
 mod run;
 use rows::rows;
 
-/// Generated databases a check may use, as `qeval score --suite` allows.
-const MAX_SUITE: usize = 1_000;
-
 create_exception!(
     _native,
     InputError,
@@ -140,9 +137,10 @@ fn score_lines(
     }
     .score_options()?;
     let check = match databases {
-        Some(count) if !(1..=MAX_SUITE).contains(&count) => {
+        Some(count) if !(1..=PairCheck::MAX_DATABASES).contains(&count) => {
             return Err(input_error(format!(
-                "databases takes 1 to {MAX_SUITE}, not {count}"
+                "databases takes 1 to {}, not {count}",
+                PairCheck::MAX_DATABASES
             )));
         }
         _ if !equivalence => None,

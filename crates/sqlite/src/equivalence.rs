@@ -82,6 +82,10 @@ impl Default for PairCheck {
 }
 
 impl PairCheck {
+    /// The most generated databases one check may ask for: more says nothing new and costs
+    /// minutes.
+    pub const MAX_DATABASES: usize = 1_000;
+
     /// The metric for a pair with an expected and a generated SQL query; `None` otherwise (KQL
     /// pairs, pairs with only expected tables or results).
     pub fn metric(

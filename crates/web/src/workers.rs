@@ -50,9 +50,10 @@ pub enum Kind {
 
 impl Kind {
     fn replaceable(self) -> bool {
+        // Not the judgings a pair needs: a run's scoring asks for those too, and waits for them.
         matches!(
             self,
-            Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::Score | Kind::JudgeTasks
+            Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::Score
         )
     }
 
