@@ -54,3 +54,14 @@ def test_ray_score_maps_a_dataset_of_pairs_to_the_scorecards_score_pairs_gives(c
 def test_ray_run_names_a_missing_file(cluster, tmp_path):
     with pytest.raises(FileNotFoundError, match="no pairs file"):
         qeval.ray.run(str(tmp_path / "missing.jsonl"))
+
+
+def test_ray_score_takes_a_pairs_file_read_by_ray_read_json(cluster, tmp_path):
+    # Columns a pair lacks come back from Arrow as nulls, and nested results as arrays: both are
+    # read as the pairs file has them.
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps(pair) + "\n" for pair in PAIRS))
+    rows = qeval.ray.score(ray.data.read_json(str(path)), equivalence=False).take_all()
+    got = sorted((json.loads(row["scorecard"]) for row in rows), key=lambda card: card["id"])
+    want = [{k: v for k, v in card.items() if k != "line"} for card in qeval.score_pairs(PAIRS, equivalence=False)]
+    assert got == want
