@@ -13,6 +13,20 @@ pub struct Props {
     pub title: Option<AttrValue>,
 }
 
+/// The profiles a page offers, as `(name, label)`: short labels, as the profile's summary under
+/// the scores spells out its weights.
+pub fn profile_options() -> Vec<(AttrValue, AttrValue)> {
+    use qeval_core::profiles::ProfileName;
+    [
+        (ProfileName::Qas, "QAS"),
+        (ProfileName::KqlBatch, "KQL batch"),
+        (ProfileName::SqlMetrics, "SQL metrics"),
+    ]
+    .into_iter()
+    .map(|(profile, label)| (profile.name().into(), label.into()))
+    .collect()
+}
+
 /// A labelled `<select>`.
 #[component]
 pub fn ChoiceSelect(props: &Props) -> Html {

@@ -27,7 +27,7 @@ mod test_table;
 mod text_field;
 
 pub use check_box::CheckBox;
-pub use choice_select::ChoiceSelect;
+pub use choice_select::{ChoiceSelect, profile_options};
 pub use copy_link::CopyLink;
 pub use counterexample_view::CounterexampleView;
 pub use database_panel::DatabasePanel;

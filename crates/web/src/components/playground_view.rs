@@ -15,7 +15,7 @@ use yew::prelude::*;
 use super::{
     ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, EquivalencePanel, JobStatus,
     JudgeSettingsPanel, LangfuseSend, MetricCard, ProfileSummary, QueryEditor, QueryResults,
-    ResultEditor,
+    ResultEditor, profile_options,
 };
 use crate::execution::{LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::hooks::{
@@ -345,24 +345,6 @@ pub fn PlaygroundView(props: &Props) -> Html {
             </footer>
         </>
     }
-}
-
-fn profile_options() -> Vec<(AttrValue, AttrValue)> {
-    [
-        ProfileName::Qas,
-        ProfileName::KqlBatch,
-        ProfileName::SqlMetrics,
-    ]
-    .into_iter()
-    .map(|p| {
-        let label = match p {
-            ProfileName::Qas => "QAS (40% semantic, 40% execution, 20% datatype)",
-            ProfileName::KqlBatch => "KQL batch (50% similarity, 50% results)",
-            _ => "SQL metrics (query correctness)",
-        };
-        (p.name().into(), label.into())
-    })
-    .collect()
 }
 
 fn mode_options() -> Vec<(AttrValue, AttrValue)> {

@@ -310,7 +310,7 @@ pub fn ReportView(props: &Props) -> Html {
                         <ChoiceSelect
                             id="run-profile"
                             label="Profile"
-                            options={vec![("qas".into(), "QAS (40% semantic, 40% execution, 20% datatype)".into()), ("kql-batch".into(), "KQL batch (50% similarity, 50% results)".into()), ("sql-metrics".into(), "SQL metrics (query correctness)".into())]}
+                            options={super::profile_options()}
                             value={profile.name()}
                             on_change={let profile = profile.clone(); Callback::from(move |v: String| profile.set(v.parse().unwrap_or(ProfileName::Qas)))}
                         />
