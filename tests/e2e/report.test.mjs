@@ -168,7 +168,7 @@ test("record text with markup is shown as text, in the page and in the export", 
   }
 });
 
-test("two runs compared: newly failing and newly passing by test id", async () => {
+test("two runs compared: both pass rates with the interval and McNemar's p, and the tests that flipped by test id", async () => {
   const before = (await readFile(join(RUN, "evaluation-results.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
   const after = before.map((r) => structuredClone(r));
   after[0].qas_evaluation.passed = false;
@@ -180,9 +180,20 @@ test("two runs compared: newly failing and newly passing by test id", async () =
   await page.click("#try-example");
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
   await page.setInputFiles("#compare-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(after.map((r) => JSON.stringify(r)).join("\n")) });
-  await waitForText(page, "[data-testid=newly-failing]", `Newly failing: ${after[0].test_id}`);
-  await waitForText(page, "[data-testid=newly-passing]", `Newly passing: ${failing.test_id}`);
+  await waitForText(page, "[data-testid=newly-failing]", `Newly failing (1): ${after[0].test_id}`);
+  await waitForText(page, "[data-testid=newly-passing]", `Newly passing (1): ${failing.test_id}`);
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  // One flip each way: no change in the pass rate, and no evidence of one.
+  await waitForText(page, "[data-testid=pass-rate-change]", /^Pass rate 73\.5% → 73\.5%: \+0\.0 points \(95% interval -\d+\.\d to \+\d+\.\d; McNemar exact p = 1\.000\): within what chance gives\.$/);
+  // Four more that newly pass: an improvement the test says is more than chance.
+  const improved = after.map((r) => structuredClone(r));
+  for (const record of improved.filter((r) => !r.qas_evaluation.passed).slice(0, 6)) {
+    record.qas_evaluation.passed = true;
+    record.qas_evaluation.final_score = 0.9;
+  }
+  improved[0].qas_evaluation.passed = true;
+  await page.setInputFiles("#compare-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(improved.map((r) => JSON.stringify(r)).join("\n")) });
+  await waitForText(page, "[data-testid=pass-rate-change]", /^Pass rate 73\.5% → 91\.2%: \+17\.6 points \(95% interval \+\d+\.\d to \+\d+\.\d; McNemar exact p = 0\.031\): more than chance\.$/);
 });
 
 test("?run= on this page's own origin opens at once and names its host", async () => {

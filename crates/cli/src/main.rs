@@ -84,6 +84,10 @@ enum Command {
         /// The page to write.
         #[arg(long, short, value_name = "FILE", default_value = "report.html")]
         output: PathBuf,
+        /// Another run of the same tests (a run folder or its records file): the page then says
+        /// how this run compares with it, as `qeval compare-runs OTHER RUN` does.
+        #[arg(long, value_name = "RUN")]
+        compare: Option<PathBuf>,
     },
     /// Compare two result sets (JSON files) and print the comparison as JSON.
     Compare {
@@ -96,6 +100,21 @@ enum Command {
         /// Row order counts (for `bag` and `subset`); by default it does not.
         #[arg(long)]
         order_matters: bool,
+    },
+    /// Compare two scored runs of the same tests, matched by test id.
+    ///
+    /// Prints both pass rates over the tests scored in both, their difference with a 95% paired
+    /// bootstrap interval (2,000 resamples from seed 1), McNemar's exact p-value over the tests
+    /// that flipped, the tests that flipped each way, and the tests only one run has. Each run is
+    /// a run folder (its evaluation-results.jsonl) or the records file itself.
+    CompareRuns {
+        /// The first run (before the change).
+        before: PathBuf,
+        /// The second run (after the change).
+        after: PathBuf,
+        /// Print the whole comparison as JSON, every matched test included.
+        #[arg(long)]
+        json: bool,
     },
     /// Check a query against the read-only policy; exit 1 when it is unsafe.
     Safety {
@@ -313,13 +332,22 @@ fn main() -> ExitCode {
         ),
         Command::Score(args) => commands::score::run(&args),
         Command::Run(args) => commands::run::run(&args),
-        Command::Report { run, output } => commands::report::run(&run, &output),
+        Command::Report {
+            run,
+            output,
+            compare,
+        } => commands::report::run(&run, &output, compare.as_deref()),
         Command::Compare {
             expected,
             generated,
             compare,
             order_matters,
         } => commands::compare::run(&expected, &generated, &compare, order_matters),
+        Command::CompareRuns {
+            before,
+            after,
+            json,
+        } => commands::compare_runs::run(&before, &after, json),
         Command::Safety { query, language } => {
             commands::safety::run(query.as_deref(), language.language.into(), language.dialect)
         }

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use qeval_core::run::summary::{BINS, PASS_THRESHOLD};
-use qeval_core::run::{EvaluationRecord, Rejected, Summary, recheck, summarize};
+use qeval_core::run::{EvaluationRecord, Rejected, RunComparison, Summary, recheck, summarize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -34,6 +34,9 @@ pub struct Report<'a> {
     pub lines_read: usize,
     /// When the report was made (the caller's clock).
     pub generated_at: &'a str,
+    /// Another run of the same tests and how this one compares with it: (its name, the
+    /// comparison of that run, before, with this one, after).
+    pub compared_with: Option<(&'a str, &'a RunComparison)>,
 }
 
 /// The page.
@@ -67,6 +70,9 @@ pub fn render(report: &Report) -> String {
         report.rejected.len()
     );
     page.push_str(&summary_section(&summary));
+    if let Some((name, comparison)) = report.compared_with {
+        page.push_str(&comparison_section(name, comparison));
+    }
     page.push_str(&chart_section(&summary));
     page.push_str(&rejected_section(report.rejected));
     page.push_str(&flags_section(report.records));
@@ -140,6 +146,35 @@ pub fn summary_cards(s: &Summary) -> Vec<(&'static str, &'static str, String)> {
         ("errors", "Errors", s.errors.to_string()),
         ("unsafe", "Unsafe (failed)", s.unsafe_queries.to_string()),
     ]
+}
+
+/// The change from another run: the pass-rate sentence and the tests behind it.
+fn comparison_section(name: &str, c: &RunComparison) -> String {
+    let mut html = format!(
+        r#"<section class="comparison" aria-label="Comparison"><h2>Compared with {}</h2><p data-testid="pass-rate-change">{}</p>"#,
+        escape(name),
+        escape(&c.stats.sentence())
+    );
+    for (id, label, ids) in [
+        ("newly-failing", "Newly failing", &c.newly_failing),
+        ("newly-passing", "Newly passing", &c.newly_passing),
+        ("only-before", "Only in the other run", &c.only_before),
+        ("only-after", "Only in this run", &c.only_after),
+    ] {
+        let listed = if ids.is_empty() {
+            "none".to_string()
+        } else {
+            ids.join(", ")
+        };
+        let _ = write!(
+            html,
+            r#"<p data-testid="{id}"><strong>{label} ({}):</strong> {}</p>"#,
+            ids.len(),
+            escape(&listed)
+        );
+    }
+    html.push_str("</section>\n");
+    html
 }
 
 fn summary_section(s: &Summary) -> String {
@@ -288,6 +323,7 @@ mod tests {
             rejected: &[],
             lines_read: 1,
             generated_at: "now",
+            compared_with: None,
         });
         assert!(
             !page.contains("<script>alert"),
@@ -301,5 +337,32 @@ mod tests {
         assert!(page.contains("default-src 'none'"));
         assert!(page.contains(&hash(SCRIPT)));
         assert!(page.contains(r#"data-testid="pass-rate">100.0%"#));
+    }
+
+    #[test]
+    fn a_comparison_with_another_run_says_the_change_and_names_the_flips_escaped() {
+        let before = r#"{"test_id": "<i>1</i>", "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}"#;
+        let after = r#"{"test_id": "<i>1</i>", "qas_evaluation": {"semantic_score": 0, "execution_score": 0, "datatype_score": 1, "final_score": 0.2, "passed": false}}"#;
+        let records = |text: &str| -> Vec<EvaluationRecord> {
+            read_records::<EvaluationRecord>(text)
+                .records
+                .into_iter()
+                .map(|(_, r)| r)
+                .collect()
+        };
+        let (before, after) = (records(before), records(after));
+        let comparison = qeval_core::run::compare_runs(&before, &after);
+        let page = render(&Report {
+            title: "after",
+            records: &after,
+            rejected: &[],
+            lines_read: 1,
+            generated_at: "now",
+            compared_with: Some(("before <run>", &comparison)),
+        });
+        assert!(page.contains("<h2>Compared with before &lt;run&gt;</h2>"));
+        assert!(page.contains("Pass rate 100.0% → 0.0%: -100.0 points"));
+        assert!(page.contains("<strong>Newly failing (1):</strong> &lt;i&gt;1&lt;/i&gt;"));
+        assert!(!page.contains("<i>1</i>"), "no raw markup from the data");
     }
 }

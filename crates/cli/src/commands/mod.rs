@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod compare;
+pub mod compare_runs;
 pub mod report;
 pub mod run;
 pub mod safety;

@@ -4,13 +4,15 @@ use crate::output::say;
 use std::path::Path;
 use std::time::SystemTime;
 
-use qeval_core::run::{EvaluationRecord, Lines, read_record_bytes};
+use qeval_core::run::{EvaluationRecord, Lines, compare_runs, read_record_bytes};
 use qeval_report::{Report, render};
 
 use super::run::{EVALUATION_RESULTS, TEST_RESULTS};
 use super::{Failure, Outcome, file_bytes};
 
-pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
+/// The scored records of `source` (a run folder's `evaluation-results.jsonl`, or the file
+/// itself); lines that cannot be read are named on standard error.
+pub fn read_scored(source: &Path) -> Result<Lines<EvaluationRecord>, Failure> {
     let file = if source.is_dir() {
         source.join(EVALUATION_RESULTS)
     } else {
@@ -33,8 +35,12 @@ pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
             rejected.reason
         );
     }
-    let records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
-    let title = source
+    Ok(lines)
+}
+
+/// A run's name: its folder's (the records file's folder when given the file).
+fn run_name(source: &Path) -> String {
+    source
         .canonicalize()
         .ok()
         .and_then(|p| {
@@ -45,7 +51,24 @@ pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
             };
             p.file_name().map(|n| n.to_string_lossy().into_owned())
         })
-        .unwrap_or_else(|| source.display().to_string());
+        .unwrap_or_else(|| source.display().to_string())
+}
+
+pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outcome, Failure> {
+    let lines = read_scored(source)?;
+    let records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
+    let other = match compare {
+        Some(path) => {
+            let other: Vec<EvaluationRecord> = read_scored(path)?
+                .records
+                .into_iter()
+                .map(|(_, r)| r)
+                .collect();
+            Some((run_name(path), compare_runs(&other, &records)))
+        }
+        None => None,
+    };
+    let title = run_name(source);
     let generated_at = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
     let page = render(&Report {
         title: &title,
@@ -53,6 +76,9 @@ pub fn run(source: &Path, output: &Path) -> Result<Outcome, Failure> {
         rejected: &lines.rejected,
         lines_read: lines.lines_read,
         generated_at: &generated_at,
+        compared_with: other
+            .as_ref()
+            .map(|(name, comparison)| (name.as_str(), comparison)),
     });
     std::fs::write(output, page)
         .map_err(|err| format!("cannot write {}: {err}", output.display()))?;

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::record::EvaluationRecord;
+use super::stats::{PairedStats, RESAMPLES, paired_stats};
 
 /// One test present and scored in both runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -28,6 +29,9 @@ pub struct RunComparison {
     pub only_after: Vec<String>,
     /// Mean shift of final, semantic, execution, datatype over the matched tests.
     pub mean_shift: [f64; 4],
+    /// Both pass rates over the matched tests, a 95% bootstrap interval for their difference and
+    /// McNemar's exact p-value (resampled from seed 1, so a rerun gives the same interval).
+    pub stats: PairedStats,
 }
 
 /// Compares `before` with `after`. Records without scores are matched by id but not compared.
@@ -77,6 +81,7 @@ pub fn compare_runs(before: &[EvaluationRecord], after: &[EvaluationRecord]) -> 
             *shift = comparison.matched.iter().map(|d| d.deltas[k]).sum::<f64>() / n;
         }
     }
+    comparison.stats = paired_stats(&comparison.matched, RESAMPLES, 1);
     // Biggest movements first.
     comparison.matched.sort_by(|x, y| {
         y.deltas[0]

@@ -1,16 +1,19 @@
 //! Runs: a folder of test results and their scored records. Reading them tolerantly
 //! (`read`), the record's schema (`record`), scoring raw results into records and checking stored
-//! scores (`evaluate`), the report's numbers (`summary`) and two runs side by side (`compare`).
+//! scores (`evaluate`), the report's numbers (`summary`), two runs side by side (`compare`) and whether their
+//! difference is more than chance (`stats`).
 //! Pure: the callers read the files.
 
 pub mod compare;
 pub mod evaluate;
 pub mod read;
 pub mod record;
+pub mod stats;
 pub mod summary;
 
 pub use compare::{RunComparison, TestDelta, compare_runs};
 pub use evaluate::{Disagreement, evaluate_test, pair_of_test, recheck};
 pub use read::{Lines, Rejected, read_questions, read_record_bytes, read_records};
 pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult};
+pub use stats::{PairedStats, mcnemar_exact, paired_stats};
 pub use summary::{Group, Summary, summarize};

@@ -323,7 +323,7 @@ pub fn ReportView(props: &Props) -> Html {
                     <RunSummary summary={(*summary).clone()} />
                     <div class="row exports">
                         <button type="button" id="download-results" onclick={download_results(loaded.clone())}>{ "Download evaluation-results.jsonl" }</button>
-                        <button type="button" id="export-report" onclick={export_report(loaded.clone())}>{ "Export static report" }</button>
+                        <button type="button" id="export-report" onclick={export_report(loaded.clone(), (*other).clone())}>{ "Export static report" }</button>
                     </div>
                     <RunCharts summary={(*summary).clone()} />
                     { flags_view(&flags) }
@@ -411,8 +411,16 @@ fn download_results(run: Rc<LoadedRun>) -> Callback<MouseEvent> {
     })
 }
 
-fn export_report(run: Rc<LoadedRun>) -> Callback<MouseEvent> {
+/// The report page of `run`; with the run it is compared with (`other`), the page also says how
+/// `run` compares with that one.
+fn export_report(run: Rc<LoadedRun>, other: Option<Rc<LoadedRun>>) -> Callback<MouseEvent> {
     Callback::from(move |_| {
+        let compared = other.as_ref().map(|other| {
+            (
+                other.name.clone(),
+                compare_runs(&other.records, &run.records),
+            )
+        });
         let generated_at = String::from(js_sys::Date::new_0().to_iso_string());
         let rejected: Vec<_> = run.rejected.iter().map(|(_, r)| r.clone()).collect();
         let page = qeval_report::render(&qeval_report::Report {
@@ -421,6 +429,9 @@ fn export_report(run: Rc<LoadedRun>) -> Callback<MouseEvent> {
             rejected: &rejected,
             lines_read: run.lines_read,
             generated_at: &generated_at,
+            compared_with: compared
+                .as_ref()
+                .map(|(name, comparison)| (name.as_str(), comparison)),
         });
         save(
             &format!("qeval-report-{}.html", run.name),

@@ -10,7 +10,8 @@ pub struct Props {
     pub after: AttrValue,
 }
 
-/// Two runs matched by test id: what newly fails, what newly passes, how each component moved.
+/// Two runs matched by test id: both pass rates and whether their difference is more than
+/// chance, what newly fails, what newly passes, how each component moved.
 #[component]
 pub fn RunComparisonView(props: &Props) -> Html {
     let c = &props.comparison;
@@ -26,8 +27,11 @@ pub fn RunComparisonView(props: &Props) -> Html {
         <section class="comparison" data-testid="comparison" aria-label="Comparison">
             <h2>{ format!("{} → {}", props.before, props.after) }</h2>
             <p>{ format!("{} tests in both; {} only before, {} only after.", c.matched.len(), c.only_before.len(), c.only_after.len()) }</p>
-            <p data-testid="newly-failing"><strong>{ "Newly failing: " }</strong>{ list(&c.newly_failing) }</p>
-            <p data-testid="newly-passing"><strong>{ "Newly passing: " }</strong>{ list(&c.newly_passing) }</p>
+            <p data-testid="pass-rate-change" title="95% paired bootstrap interval (2,000 resamples, seed 1); McNemar's exact test on the tests that flipped">
+                { c.stats.sentence() }
+            </p>
+            <p data-testid="newly-failing"><strong>{ format!("Newly failing ({}): ", c.newly_failing.len()) }</strong>{ list(&c.newly_failing) }</p>
+            <p data-testid="newly-passing"><strong>{ format!("Newly passing ({}): ", c.newly_passing.len()) }</strong>{ list(&c.newly_passing) }</p>
             <p data-testid="mean-shift">{ format!("Mean shift: final {}, semantic {}, execution {}, datatype {}", shift(0), shift(1), shift(2), shift(3)) }</p>
             <table class="result">
                 <tr><th>{ "Test" }</th><th>{ "Before" }</th><th>{ "After" }</th><th>{ "Δ final" }</th><th>{ "Δ semantic" }</th><th>{ "Δ execution" }</th><th>{ "Δ datatype" }</th></tr>
