@@ -11,6 +11,7 @@ pub mod kql;
 pub mod metrics;
 pub mod pairs;
 pub mod profiles;
+pub mod random;
 pub mod results;
 pub mod run;
 pub mod score;

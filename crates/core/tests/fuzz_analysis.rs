@@ -6,6 +6,7 @@
 //! Runs for `QEVAL_FUZZ_SECONDS` (default 2) so the normal test run stays quick;
 //! `cargo xtask fuzz --seconds 300` runs it for five minutes in release mode.
 
+use qeval_core::random::SplitMix64 as Rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -91,22 +92,6 @@ const FRAGMENTS: &[&str] = &[
     "QUALIFY",
 ];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 fn corpus() -> Vec<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/corpus.jsonl");
     std::fs::read_to_string(path)
@@ -136,7 +121,7 @@ fn generate(rng: &mut Rng, corpus: &[String]) -> String {
                         let fragment = FRAGMENTS[rng.below(FRAGMENTS.len())].as_bytes();
                         bytes.splice(at..at, fragment.iter().copied());
                     }
-                    _ if at < bytes.len() => bytes[at] = rng.next() as u8,
+                    _ if at < bytes.len() => bytes[at] = rng.next_u64() as u8,
                     _ => {}
                 }
             }
@@ -159,7 +144,7 @@ fn generate(rng: &mut Rng, corpus: &[String]) -> String {
             )
         }
         _ => {
-            let bytes: Vec<u8> = (0..rng.below(64)).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..rng.below(64)).map(|_| rng.next_u64() as u8).collect();
             String::from_utf8_lossy(&bytes).into_owned()
         }
     }
@@ -305,7 +290,7 @@ fn damaged_file(rng: &mut Rng) -> Vec<u8> {
                 0 => {
                     line.remove(at);
                 }
-                1 => line[at] = rng.next() as u8,
+                1 => line[at] = rng.next_u64() as u8,
                 _ => line.truncate(at),
             }
         }
@@ -361,7 +346,7 @@ fn analysis_never_panics() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0x0f0f_2026);
     let corpus = corpus();
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let mut inputs = 0u64;
     while Instant::now() < deadline {
@@ -375,18 +360,15 @@ fn analysis_never_panics() {
             if catch_unwind(AssertUnwindSafe(|| check_kql(&kql))).is_err() {
                 panic!("input #{inputs} broke the KQL analysis (seed {seed}):\n{kql:?}");
             }
-            let mut state = Rng(rng.next());
-            if catch_unwind(AssertUnwindSafe(|| check_files(&mut state))).is_err() {
-                panic!(
-                    "input #{inputs} broke an input file reader (seed {seed}, state {})",
-                    state.0
-                );
+            // Each check draws from its own generator, started from a number said on failure.
+            let start = rng.next_u64();
+            if catch_unwind(AssertUnwindSafe(|| check_files(&mut Rng::new(start)))).is_err() {
+                panic!("input #{inputs} broke an input file reader (seed {seed}, start {start})");
             }
-            let mut state = Rng(rng.next());
-            if catch_unwind(AssertUnwindSafe(|| check_results(&mut state))).is_err() {
+            let start = rng.next_u64();
+            if catch_unwind(AssertUnwindSafe(|| check_results(&mut Rng::new(start)))).is_err() {
                 panic!(
-                    "input #{inputs} broke result reading or comparison (seed {seed}, state {})",
-                    state.0
+                    "input #{inputs} broke result reading or comparison (seed {seed}, start {start})"
                 );
             }
             inputs += 1;
