@@ -23,6 +23,11 @@ impl SplitMix64 {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 
+    /// True `percent` times in a hundred.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
     /// A number in (0, 1].
     pub fn unit(&mut self) -> f64 {
         ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64

@@ -163,33 +163,7 @@ impl TestDatabase {
 pub type KnownValues = Vec<Vec<Vec<Cell>>>;
 
 /// A small, seeded generator (splitmix64): the same seed, the same databases, everywhere.
-pub struct Random(u64);
-
-impl Random {
-    pub fn new(seed: u64) -> Random {
-        Random(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
+pub use qeval_core::random::SplitMix64 as Random;
 
 /// The shape a database takes, in turn.
 #[derive(Debug, Clone, Copy, PartialEq)]
