@@ -142,6 +142,44 @@ pub fn clean_line(raw: &str) -> Option<&str> {
     (!line.is_empty()).then_some(line)
 }
 
+/// One raw line of a pairs file as `qeval score` reads it: `None` for a blank line, else the
+/// line cleaned (see [`clean_line`]), or the record written in its place when it is not UTF-8.
+pub fn pairs_file_line(number: usize, raw: &[u8]) -> Option<Result<&str, Value>> {
+    match std::str::from_utf8(raw) {
+        Err(err) => Some(Err(rejection(
+            number,
+            &format!("not UTF-8 text: {err}"),
+            None,
+            None,
+        ))),
+        Ok(text) => clean_line(text).map(Ok),
+    }
+}
+
+/// The record `qeval score` writes in place of a line it cannot score:
+/// `{"line": N, "error": {"message", "field"?, "column"?}}`.
+pub fn rejection(line: usize, message: &str, field: Option<&str>, column: Option<usize>) -> Value {
+    let mut error = Map::new();
+    error.insert("message".into(), message.into());
+    if let Some(field) = field {
+        error.insert("field".into(), field.into());
+    }
+    if let Some(column) = column {
+        error.insert("column".into(), column.into());
+    }
+    let mut record = Map::new();
+    record.insert("line".into(), line.into());
+    record.insert("error".into(), Value::Object(error));
+    Value::Object(record)
+}
+
+impl InputError {
+    /// The record written in place of line `line`, which this error rejected.
+    pub fn record(&self, line: usize) -> Value {
+        rejection(line, &self.message, self.field.as_deref(), self.column)
+    }
+}
+
 /// Reads one line of a pairs file.
 pub fn parse_pair_line(line: &str) -> Result<PairInput, InputError> {
     let value: Value = serde_json::from_str(line).map_err(|err| InputError {

@@ -8,7 +8,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use qeval_core::pairs::clean_line;
+use qeval_core::pairs::pairs_file_line;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare as compare_results};
 use qeval_core::score::analyse_as;
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
@@ -173,18 +173,7 @@ fn score_lines(
                 }
                 (true, serde_json::to_string(&card).unwrap_or_default())
             }
-            Err(err) => {
-                let mut error = serde_json::json!({ "message": err.message });
-                if let Some(field) = err.field {
-                    error["field"] = field.into();
-                }
-                if let Some(column) = err.column {
-                    error["column"] = column.into();
-                }
-                let record =
-                    serde_json::json!({ "line": number.unwrap_or(index + 1), "error": error });
-                (false, record.to_string())
-            }
+            Err(err) => (false, err.record(number.unwrap_or(index + 1)).to_string()),
         }
     };
     Ok(py.detach(|| on_every_core(&lines, score)))
@@ -225,16 +214,10 @@ fn pairs_file_lines(data: &[u8]) -> Vec<(usize, Option<String>, Option<String>)>
         .enumerate()
         .filter_map(|(index, raw)| {
             let number = index + 1;
-            match std::str::from_utf8(raw) {
-                Err(err) => {
-                    let record = serde_json::json!({
-                        "line": number,
-                        "error": { "message": format!("not UTF-8 text: {err}") },
-                    });
-                    Some((number, None, Some(record.to_string())))
-                }
-                Ok(text) => clean_line(text).map(|line| (number, Some(line.to_string()), None)),
-            }
+            pairs_file_line(number, raw).map(|line| match line {
+                Ok(line) => (number, Some(line.to_string()), None),
+                Err(record) => (number, None, Some(record.to_string())),
+            })
         })
         .collect()
 }

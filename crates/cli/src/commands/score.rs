@@ -7,14 +7,14 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
-use qeval_core::pairs::clean_line;
+use qeval_core::pairs::pairs_file_line;
 use qeval_core::profiles::Profile;
 use qeval_core::score::{JudgeOutcome, JudgeTask};
 use qeval_core::{
     PairInput, ScoreOptions, add_equivalence, judge_tasks, parse_pair_line, score_pair_judged,
 };
 use qeval_judge::JudgeConfig;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Failure, Outcome, file_text};
 use crate::execute::{Executor, equivalence_check};
@@ -108,18 +108,10 @@ fn read_lines(args: &ScoreArgs) -> Result<Vec<Line>, Failure> {
     for (index, raw) in input.split(b'\n').enumerate() {
         let number = index + 1;
         let raw = raw.map_err(|err| format!("cannot read line {number}: {err}"))?;
-        let pair = match std::str::from_utf8(&raw) {
-            Err(err) => Err(rejection(number, &format!("not UTF-8 text: {err}"), None)),
-            Ok(text) => match clean_line(text) {
-                None => continue,
-                Some(line) => parse_pair_line(line).map_err(|err| {
-                    let mut record = rejection(number, &err.message, err.field.as_deref());
-                    if let Some(column) = err.column {
-                        record["error"]["column"] = json!(column);
-                    }
-                    record
-                }),
-            },
+        let pair = match pairs_file_line(number, &raw) {
+            None => continue,
+            Some(Err(record)) => Err(record),
+            Some(Ok(line)) => parse_pair_line(line).map_err(|err| err.record(number)),
         };
         lines.push(Line { number, pair });
     }
@@ -254,9 +246,9 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                     }
                 }
                 serde_json::to_value(card)
-                    .unwrap_or_else(|err| rejection(line.number, &format!("internal: {err}"), None))
+                    .unwrap_or_else(|err| rejection(line.number, &format!("internal: {err}")))
             }
-            (Ok(_), None) => rejection(line.number, "internal: the pair was not scored", None),
+            (Ok(_), None) => rejection(line.number, "internal: the pair was not scored"),
             (Err(record), _) => {
                 rejected += 1;
                 say!(
@@ -349,12 +341,8 @@ fn langfuse(args: &JudgeArgs) -> Result<Option<Langfuse>, Failure> {
     )))
 }
 
-fn rejection(line: usize, message: &str, field: Option<&str>) -> Value {
-    let mut error = json!({ "message": message });
-    if let Some(field) = field {
-        error["field"] = json!(field);
-    }
-    json!({ "line": line, "error": error })
+fn rejection(line: usize, message: &str) -> Value {
+    qeval_core::pairs::rejection(line, message, None, None)
 }
 
 fn describe(error: &Value) -> String {
