@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
+use qeval_core::run::folder::{EVALUATION_RESULTS, TEST_RESULTS, question_file_candidates};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, evaluate_test, pair_of_test, read_questions,
@@ -18,10 +19,6 @@ use qeval_sqlite::{Database, Limits};
 use serde_json::{Value, json};
 
 use crate::input_error;
-
-const TEST_RESULTS: &str = "test-results.jsonl";
-const EVALUATION_RESULTS: &str = "evaluation-results.jsonl";
-const QUESTION_FILES: [&str; 2] = ["test_questions_answers.json", "questions.json"];
 
 fn read(path: &Path) -> PyResult<Vec<u8>> {
     std::fs::read(path).map_err(|err| input_error(format!("cannot read {}: {err}", path.display())))
@@ -42,9 +39,8 @@ fn questions(
     rejected: &mut Vec<Value>,
 ) -> PyResult<BTreeMap<String, Question>> {
     let path = given.or_else(|| {
-        [run_dir.to_path_buf(), run_dir.join("..")]
-            .iter()
-            .flat_map(|dir| QUESTION_FILES.iter().map(move |name| dir.join(name)))
+        question_file_candidates(run_dir)
+            .into_iter()
             .find(|path| path.is_file())
     });
     let Some(path) = path else {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
 use qeval_core::profiles::Profile;
+use qeval_core::run::folder::question_file_candidates;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, Summary, TestResult, evaluate_test, pair_of_test,
@@ -21,9 +22,7 @@ use super::{Failure, Outcome, file_bytes, file_text};
 use crate::RunArgs;
 use crate::execute::Executor;
 
-pub const TEST_RESULTS: &str = "test-results.jsonl";
-pub const EVALUATION_RESULTS: &str = "evaluation-results.jsonl";
-const QUESTION_FILES: [&str; 2] = ["test_questions_answers.json", "questions.json"];
+pub use qeval_core::run::folder::{EVALUATION_RESULTS, TEST_RESULTS};
 
 pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
     let dir = &args.run_dir;
@@ -231,9 +230,8 @@ fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
 /// parent. A JSON array, `{"questions": [...]}`, or JSONL.
 fn questions(args: &RunArgs) -> Result<BTreeMap<String, Question>, Failure> {
     let path: Option<PathBuf> = args.questions.clone().or_else(|| {
-        [args.run_dir.clone(), args.run_dir.join("..")]
-            .iter()
-            .flat_map(|dir| QUESTION_FILES.iter().map(move |name| dir.join(name)))
+        question_file_candidates(&args.run_dir)
+            .into_iter()
             .find(|path| path.is_file())
     });
     let Some(path) = path else {

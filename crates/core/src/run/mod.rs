@@ -1,11 +1,12 @@
-//! Runs: a folder of test results and their scored records. Reading them tolerantly
-//! (`read`), the record's schema (`record`), scoring raw results into records and checking stored
-//! scores (`evaluate`), the report's numbers (`summary`), two runs side by side (`compare`) and whether their
-//! difference is more than chance (`stats`).
-//! Pure: the callers read the files.
+//! Runs: a folder of test results and their scored records. The folder's file names (`folder`),
+//! reading them tolerantly (`read`), the record's schema (`record`), scoring raw results into
+//! records and checking stored scores (`evaluate`), the report's numbers (`summary`), two runs
+//! side by side (`compare`) and whether their difference is more than chance (`stats`). Pure:
+//! the callers read the files.
 
 pub mod compare;
 pub mod evaluate;
+pub mod folder;
 pub mod read;
 pub mod record;
 pub mod stats;
