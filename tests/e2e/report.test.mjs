@@ -2,13 +2,16 @@
 // page, the static export opened from file://, and record text that must stay text.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile, writeFile, mkdtemp } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile, mkdtemp, cp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { artifacts, launchBrowser, useBrowser, waitForText } from "./harness.mjs";
 
 const EXAMPLE = resolve("../../static/example-run");
 const RUN = join(EXAMPLE, "run-2026-11-20T14-30-00");
+
+const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
 
 const shared = useBrowser();
 
@@ -253,4 +256,42 @@ test("?run= on another origin asks first, names the host, and a file over the ca
   } finally {
     await other.close();
   }
+});
+
+test("pass rates by field read easy < medium < hard, hardness is computed for records without it, and the CI exports match qeval run's", async () => {
+  const page = await reportPage();
+  // The example's records without their hardness field, as another tool would have written them.
+  const records = (await readFile(join(RUN, "evaluation-results.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  const stripped = records.map(({ sql_hardness, ...rest }) => rest);
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(stripped.map((r) => JSON.stringify(r)).join("\n")) });
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  const rows = async (field) => page.locator(`[data-testid=group-${field}] tbody tr`).allInnerTexts();
+  assert.deepEqual(
+    (await rows("difficulty")).map((r) => r.split("\t")),
+    [["easy", "12", "11", "91.7%"], ["medium", "13", "9", "69.2%"], ["hard", "9", "5", "55.6%"]],
+  );
+  // The scoring worker gives the levels the stripped records lack; they are the ones qeval run wrote.
+  await page.locator("[data-testid=group-sql_hardness]").waitFor();
+  const levels = (await rows("sql_hardness")).map((r) => r.split("\t")[0]);
+  assert.deepEqual(levels, ["easy", "medium", "hard", "extra"]);
+  const count = (level) => String(records.filter((r) => r.sql_hardness === level).length);
+  for (const row of await rows("sql_hardness")) {
+    const [level, tests] = row.split("\t");
+    assert.equal(tests, count(level), `${level} tests`);
+  }
+  await page.locator("[data-testid=group-difficulty]").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "report-groups.png") });
+
+  const dir = await mkdtemp(join(tmpdir(), "qeval-exports-"));
+  await cp(join(RUN, "evaluation-results.jsonl"), join(dir, "evaluation-results.jsonl"));
+  execFileSync(CLI, ["run", dir, "--csv", join(dir, "run.csv"), "--markdown", join(dir, "run.md"), "--junit", join(dir, "run.xml")], { stdio: "ignore" });
+  assert.equal(await download(page, "#download-csv"), await readFile(join(dir, "run.csv"), "utf8"), "CSV as qeval run --csv writes it");
+  const junit = await download(page, "#download-junit");
+  assert.equal((junit.match(/<testcase /g) ?? []).length, 34);
+  assert.equal((junit.match(/<failure /g) ?? []).length, 9);
+  const markdown = await download(page, "#download-markdown");
+  assert.match(markdown, /\*\*Pass rate 73\.5%\*\*: 25 of 34 scored tests passed, 9 failed\./);
+  const cli = await readFile(join(dir, "run.md"), "utf8");
+  assert.equal(markdown.split("\n").slice(1).join("\n"), cli.split("\n").slice(1).join("\n"), "the same summary under the run's own name");
+  assert.deepEqual(page.errors, []);
 });

@@ -206,6 +206,23 @@ pub struct RunArgs {
     /// Where to write the records (default: RUN_DIR/evaluation-results.jsonl).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Score (or check) only the first N tests of the file.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Also give the pass rate by this field of the records (repeatable): any field, such as
+    /// `tags` or `meta.db_id`. Difficulty, agent, SQL hardness, db_id, dialect and tags are
+    /// shown whenever the records carry them.
+    #[arg(long = "by", value_name = "FIELD")]
+    by: Vec<String>,
+    /// Write the records as CSV, one row per test (- for standard output).
+    #[arg(long, value_name = "FILE", help_heading = "Exports")]
+    csv: Option<PathBuf>,
+    /// Write JUnit XML, one test case per record, failures with their explanations.
+    #[arg(long, value_name = "FILE", help_heading = "Exports")]
+    junit: Option<PathBuf>,
+    /// Write a Markdown summary for a pull-request comment.
+    #[arg(long, value_name = "FILE", help_heading = "Exports")]
+    markdown: Option<PathBuf>,
     #[command(flatten)]
     db: execute::DbArgs,
     #[command(flatten)]
@@ -227,7 +244,8 @@ pub struct JudgeArgs {
     #[arg(long, value_name = "MODEL", help_heading = "LLM judge")]
     judge_model: Option<String>,
     /// The environment variable holding the API key (default: OPENAI_API_KEY,
-    /// ANTHROPIC_API_KEY or GEMINI_API_KEY). Keys are never read from flags.
+    /// ANTHROPIC_API_KEY, or GEMINI_API_KEY and then GOOGLE_API_KEY). Keys are never read from
+    /// flags.
     #[arg(long, value_name = "NAME", help_heading = "LLM judge")]
     judge_key_env: Option<String>,
     /// The header that carries the key, when not the provider's usual one (Azure: api-key).

@@ -112,6 +112,36 @@ fn every_provider_gives_a_verdict_over_http() {
 }
 
 #[test]
+fn the_gemini_key_is_also_read_from_google_api_key() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("google-key");
+    let pairs = run.pairs(&[pair(1)]);
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--pairs"])
+        .arg(&pairs)
+        .args(["--judge", "gemini", "--judge-url", &double.url])
+        .args(["--judge-model", "m", "--no-cache"])
+        .env_remove("GEMINI_API_KEY")
+        .env("GOOGLE_API_KEY", "google-key-1")
+        .output()
+        .expect("qeval runs");
+    assert!(output.status.success());
+    assert_eq!(double.keys(), ["google-key-1"]);
+    // GEMINI_API_KEY, when set, comes first.
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--pairs"])
+        .arg(&pairs)
+        .args(["--judge", "gemini", "--judge-url", &double.url])
+        .args(["--judge-model", "m", "--no-cache"])
+        .env("GEMINI_API_KEY", "gemini-key-2")
+        .env("GOOGLE_API_KEY", "google-key-1")
+        .output()
+        .expect("qeval runs");
+    assert!(output.status.success());
+    assert_eq!(double.keys(), ["google-key-1", "gemini-key-2"]);
+}
+
+#[test]
 fn a_repeated_run_makes_no_calls_and_an_edited_one_only_the_new_calls() {
     let double = JudgeDouble::start().expect("double");
     let run = Run::new("repeat");

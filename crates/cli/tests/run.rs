@@ -295,3 +295,75 @@ fn an_unsafe_query_fails_and_is_marked_in_the_record_summary_and_report() {
     );
     assert!(stderr.contains("; 1 UNSAFE"), "{stderr}");
 }
+
+#[test]
+fn breakdowns_limit_and_ci_exports() {
+    let folder = Folder::new("exports");
+    folder.write(
+        "evaluation-results.jsonl",
+        &example_file("evaluation-results.jsonl"),
+    );
+    let (csv, junit, markdown) = (
+        folder.0.join("run.csv"),
+        folder.0.join("junit.xml"),
+        folder.0.join("summary.md"),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("run")
+        .arg(&folder.0)
+        .args(["--by", "tokens", "--limit", "10", "--csv"])
+        .arg(&csv)
+        .arg("--junit")
+        .arg(&junit)
+        .arg("--markdown")
+        .arg(&markdown)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    // The first ten tests of the example: all easy, 9 of them pass; test 9 fails.
+    assert!(
+        stderr.contains("qeval: 10 tests, 9 passed, 1 failed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("qeval: passed by difficulty: easy 9/10 (90.0%)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("qeval: passed by SQL hardness: easy 8/9 (88.9%), hard 1/1 (100.0%)"),
+        "{stderr}"
+    );
+    // Numbers in numeric order, not as text.
+    assert!(
+        stderr.contains("qeval: passed by tokens: 453 1/1 (100.0%), 542 1/1"),
+        "{stderr}"
+    );
+    let csv = std::fs::read_to_string(csv).expect("csv");
+    assert_eq!(csv.lines().count(), 11, "a header and ten rows");
+    assert!(csv.starts_with("test_id,passed,final_score,"));
+    let junit = std::fs::read_to_string(junit).expect("junit");
+    assert_eq!(junit.matches("<testcase ").count(), 10);
+    assert_eq!(junit.matches("<failure ").count(), 1);
+    assert!(junit.contains(r#"name="9">"#), "{junit}");
+    let markdown = std::fs::read_to_string(markdown).expect("markdown");
+    assert!(
+        markdown.contains("**Pass rate 90.0%**: 9 of 10 scored tests passed, 1 failed."),
+        "{markdown}"
+    );
+    assert!(markdown.contains("Failing tests (1)"));
+}
+
+#[test]
+fn an_export_to_standard_output_is_the_only_thing_there() {
+    let folder = Folder::new("stdout-export");
+    folder.write(
+        "evaluation-results.jsonl",
+        &example_file("evaluation-results.jsonl"),
+    );
+    let output = qeval(&["run", "--junit", "-"], &folder.0);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("<?xml"), "{stdout}");
+    assert_eq!(stdout.matches("<testcase ").count(), 34);
+    assert_eq!(stdout.matches("<failure ").count(), 9);
+}

@@ -32,7 +32,7 @@ fn a_raw_result_becomes_an_evaluation_record() {
     );
     let text = serde_json::to_string(&record).expect("serializes");
     assert!(
-        text.starts_with(r#"{"test_id":1,"question":"How many users?","agent_used":"sql","difficulty":"easy","expected_sql":"select count(*) from users","generated_sql":"SELECT COUNT(*) FROM users","expected_results":42,"actual_results":[{"count":42}],"qas_evaluation":{"semantic_score":1.0,"execution_score":1.0,"datatype_score":1.0,"final_score":1.0,"passed":true,"breakdown":{"semantic_explanation":"#),
+        text.starts_with(r#"{"test_id":1,"question":"How many users?","agent_used":"sql","difficulty":"easy","sql_hardness":"easy","expected_sql":"select count(*) from users","generated_sql":"SELECT COUNT(*) FROM users","expected_results":42,"actual_results":[{"count":42}],"qas_evaluation":{"semantic_score":1.0,"execution_score":1.0,"datatype_score":1.0,"final_score":1.0,"passed":true,"breakdown":{"semantic_explanation":"#),
         "{text}"
     );
     assert!(

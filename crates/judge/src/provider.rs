@@ -40,12 +40,13 @@ impl Provider {
         }
     }
 
-    /// The environment variable the CLI reads the key from.
-    pub fn key_variable(self) -> &'static str {
+    /// The environment variables the CLI reads the key from, first set first: Gemini's key is
+    /// also found under `GOOGLE_API_KEY`, the name Google's own SDKs read.
+    pub fn key_variables(self) -> &'static [&'static str] {
         match self {
-            Provider::Openai => "OPENAI_API_KEY",
-            Provider::Anthropic => "ANTHROPIC_API_KEY",
-            Provider::Gemini => "GEMINI_API_KEY",
+            Provider::Openai => &["OPENAI_API_KEY"],
+            Provider::Anthropic => &["ANTHROPIC_API_KEY"],
+            Provider::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
         }
     }
 }

@@ -74,6 +74,7 @@ pub fn render(report: &Report) -> String {
         page.push_str(&comparison_section(name, comparison));
     }
     page.push_str(&chart_section(&summary));
+    page.push_str(&groups_section(&summary));
     page.push_str(&rejected_section(report.rejected));
     page.push_str(&flags_section(report.records));
     page.push_str(
@@ -216,8 +217,11 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
         note: format!("{value:.2}"),
     })
     .collect();
-    let rates = |groups: &std::collections::BTreeMap<String, qeval_core::run::Group>| -> Vec<Bar> {
-        groups
+    // Levels read easy < medium < hard < extra, as the groupings order them.
+    let rates = |field: &str| -> Vec<Bar> {
+        s.grouping(field)
+            .map(|g| g.groups.as_slice())
+            .unwrap_or_default()
             .iter()
             .map(|(name, g)| Bar {
                 label: name.clone(),
@@ -247,14 +251,14 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
         Chart {
             id: "chart-difficulty",
             title: "Pass rate by difficulty",
-            bars: rates(&s.by_difficulty),
+            bars: rates("difficulty"),
             max: 1.0,
             marker: None,
         },
         Chart {
             id: "chart-agent",
             title: "Pass rate by agent",
-            bars: rates(&s.by_agent),
+            bars: rates("agent_used"),
             max: 1.0,
             marker: None,
         },
@@ -264,6 +268,37 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
 fn chart_section(s: &Summary) -> String {
     let svgs: String = charts(s).iter().map(charts::svg).collect();
     format!("<section class=\"charts\">{svgs}</section>\n")
+}
+
+/// The pass rate by each field the records carry, a small table per field.
+fn groups_section(s: &Summary) -> String {
+    if s.groupings.is_empty() {
+        return String::new();
+    }
+    let mut html = String::from(
+        r#"<section class="groups" aria-label="Pass rate by field"><h2>Pass rate by field</h2><div class="group-tables">"#,
+    );
+    for grouping in &s.groupings {
+        let label = escape(&grouping.label());
+        let _ = write!(
+            html,
+            r#"<table data-testid="group-{}"><caption>By {label}</caption><thead><tr><th scope="col">{label}</th><th scope="col">Tests</th><th scope="col">Passed</th><th scope="col">Pass rate</th></tr></thead><tbody>"#,
+            escape(&grouping.field)
+        );
+        for (name, g) in &grouping.groups {
+            let _ = write!(
+                html,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td></tr>",
+                escape(name),
+                g.tests,
+                g.passed,
+                g.pass_rate() * 100.0
+            );
+        }
+        html.push_str("</tbody></table>");
+    }
+    html.push_str("</div></section>\n");
+    html
 }
 
 fn rejected_section(rejected: &[Rejected]) -> String {

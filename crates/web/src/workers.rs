@@ -46,6 +46,8 @@ pub enum Kind {
     JudgeTasks,
     /// A batch of a run's tests.
     ScoreTests,
+    /// The hardness levels of a loaded run's expected queries.
+    Hardness,
 }
 
 impl Kind {
@@ -63,7 +65,7 @@ impl Kind {
             Kind::Open | Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::Fill => {
                 Role::Database
             }
-            Kind::Score | Kind::JudgeTasks | Kind::ScoreTests => Role::Scorer,
+            Kind::Score | Kind::JudgeTasks | Kind::ScoreTests | Kind::Hardness => Role::Scorer,
         }
     }
 }

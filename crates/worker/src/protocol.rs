@@ -47,6 +47,8 @@ pub enum Task {
         tests: Vec<TestToScore>,
         scoring: Scoring,
     },
+    /// Spider's hardness level of each expected query (records scored elsewhere lack it).
+    Hardness(Vec<Option<String>>),
 }
 
 /// The scoring options the page offers; the rest are the CLI's defaults.
@@ -152,6 +154,9 @@ pub enum Answer {
     Scored(Scorecard),
     JudgeTasks(Vec<JudgeTask>),
     Records(Vec<EvaluationRecord>),
+    /// The level of each query of a `Hardness` task, in order; none for one that is not SQL
+    /// that parses.
+    Hardness(Vec<Option<String>>),
     /// Sent while a check runs (test suite or equivalence), at most every 100 ms; the job's
     /// answer comes after.
     Progress {

@@ -3,6 +3,7 @@
 //! holds no SQL parser.
 
 use qeval_core::run::evaluate_test;
+use qeval_core::sql::{SqlDialect, hardness};
 use qeval_core::{add_equivalence, judge_tasks, score_pair_judged};
 
 use crate::protocol::{Answer, ScorePair, Scoring, Task, TestToScore};
@@ -16,6 +17,15 @@ pub fn run(task: Task) -> Answer {
             Answer::JudgeTasks(judge_tasks(&pair, &scoring.options()))
         }
         Task::ScoreTests { tests, scoring } => Answer::Records(score_tests(tests, &scoring)),
+        Task::Hardness(queries) => Answer::Hardness(
+            queries
+                .iter()
+                .map(|sql| {
+                    let sql = sql.as_deref()?;
+                    hardness(sql, SqlDialect::Generic).map(|h| h.name().to_string())
+                })
+                .collect(),
+        ),
         Task::Open { .. }
         | Task::Execute { .. }
         | Task::Suite(_)

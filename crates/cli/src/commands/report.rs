@@ -56,7 +56,9 @@ fn run_name(source: &Path) -> String {
 
 pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outcome, Failure> {
     let lines = read_scored(source)?;
-    let records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
+    let mut records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
+    // Records written by other tools get Spider's hardness level for the page's breakdowns.
+    qeval_core::run::fill_hardness(&mut records, qeval_core::sql::SqlDialect::Generic);
     let other = match compare {
         Some(path) => {
             let other: Vec<EvaluationRecord> = read_scored(path)?

@@ -12,8 +12,8 @@ use qeval_core::profiles::Profile;
 use qeval_core::run::folder::question_file_candidates;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, Summary, TestResult, evaluate_test, pair_of_test,
-    read_questions, read_record_bytes, recheck, summarize,
+    EvaluationRecord, Lines, Question, Summary, TestResult, evaluate_test, export, fill_hardness,
+    pair_of_test, read_questions, read_record_bytes, recheck, summarize_by,
 };
 use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
 
@@ -30,18 +30,22 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
         return Err(format!("{} is not a folder", dir.display()));
     }
     let raw = dir.join(TEST_RESULTS);
-    let (records, rejected) = if raw.is_file() {
+    let (mut records, rejected) = if raw.is_file() {
         score_folder(args, &raw)?
     } else if dir.join(EVALUATION_RESULTS).is_file() {
-        check_folder(&dir.join(EVALUATION_RESULTS))?
+        check_folder(args, &dir.join(EVALUATION_RESULTS))?
     } else {
         return Err(format!(
             "{} has neither {TEST_RESULTS} nor {EVALUATION_RESULTS}",
             dir.display()
         ));
     };
-    let summary = summarize(&records);
+    // Records written elsewhere (or before qeval wrote the field) get their level here, for the
+    // summary and the exports; the file is not rewritten.
+    fill_hardness(&mut records, args.language.dialect);
+    let summary = summarize_by(&records, &args.by);
     say!("{}", describe(&summary));
+    write_exports(args, &summary, &records)?;
     let mut outcome = if rejected == 0 {
         Outcome::Clean
     } else {
@@ -68,8 +72,11 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
 /// Scores `test-results.jsonl` and writes the records. Returns them and the rejected count.
 fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
     let started = Instant::now();
-    let tests: Lines<TestResult> = read_record_bytes(&file_bytes(raw)?);
+    let mut tests: Lines<TestResult> = read_record_bytes(&file_bytes(raw)?);
     report_rejected(raw, &tests);
+    if let Some(limit) = args.limit {
+        tests.records.truncate(limit);
+    }
     let questions = questions(args)?;
     let profile = Profile::preset(args.profile);
     let options = ScoreOptions {
@@ -138,7 +145,8 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         started.elapsed().as_secs_f64(),
         output.display()
     );
-    // Questions the agent never answered are not tests that passed or failed: say which.
+    // Questions the agent never answered are not tests that passed or failed: say which (with
+    // --limit, the questions past the limit are not counted as unanswered).
     let answered: std::collections::BTreeSet<String> = tests
         .records
         .iter()
@@ -148,7 +156,7 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         .keys()
         .filter(|k| !answered.contains(*k))
         .collect();
-    if !missing.is_empty() {
+    if !missing.is_empty() && args.limit.is_none() {
         let shown: Vec<&str> = missing.iter().take(10).map(|k| k.as_str()).collect();
         say!(
             "qeval: {} of {} question{} {} no result in {} and {} not scored: {}{}",
@@ -173,9 +181,12 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
 }
 
 /// Reads scored records and flags every stored score their own data contradicts.
-fn check_folder(path: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
-    let lines: Lines<EvaluationRecord> = read_record_bytes(&file_bytes(path)?);
+fn check_folder(args: &RunArgs, path: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
+    let mut lines: Lines<EvaluationRecord> = read_record_bytes(&file_bytes(path)?);
     report_rejected(path, &lines);
+    if let Some(limit) = args.limit {
+        lines.records.truncate(limit);
+    }
     let mut flagged = 0;
     for (line, record) in &lines.records {
         let found = recheck(record);
@@ -266,17 +277,62 @@ fn describe(summary: &Summary) -> String {
             summary.unsafe_queries
         );
     }
-    for (label, groups) in [
-        ("difficulty", &summary.by_difficulty),
-        ("agent", &summary.by_agent),
-    ] {
-        let parts: Vec<String> = groups
+    for grouping in &summary.groupings {
+        let parts: Vec<String> = grouping
+            .groups
             .iter()
-            .map(|(name, g)| format!("{name} {}/{}", g.passed, g.tests))
+            .map(|(name, g)| {
+                format!(
+                    "{name} {}/{} ({:.1}%)",
+                    g.passed,
+                    g.tests,
+                    g.pass_rate() * 100.0
+                )
+            })
             .collect();
         if !parts.is_empty() {
-            let _ = write!(text, "\nqeval: passed by {label}: {}", parts.join(", "));
+            let _ = write!(
+                text,
+                "\nqeval: passed by {}: {}",
+                grouping.label(),
+                parts.join(", ")
+            );
         }
     }
     text
+}
+
+/// The exports asked for with `--csv`, `--junit` and `--markdown`; `-` is standard output.
+fn write_exports(
+    args: &RunArgs,
+    summary: &Summary,
+    records: &[EvaluationRecord],
+) -> Result<(), Failure> {
+    let name = args
+        .run_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "run".into());
+    let exports: [(&Option<PathBuf>, &dyn Fn() -> String); 3] = [
+        (&args.csv, &|| export::csv(records)),
+        (&args.junit, &|| export::junit(&name, records)),
+        (&args.markdown, &|| {
+            export::markdown(&name, summary, records)
+        }),
+    ];
+    for (path, render) in exports {
+        let Some(path) = path else { continue };
+        let text = render();
+        if path.as_os_str() == "-" {
+            use std::io::Write as _;
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(crate::output::write_error)?;
+        } else {
+            std::fs::write(path, text)
+                .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+            say!("qeval: wrote {}", path.display());
+        }
+    }
+    Ok(())
 }

@@ -58,16 +58,23 @@ pub fn judge(args: &JudgeArgs) -> Result<Option<Judge>, Failure> {
     }
     config.key_header = args.judge_key_header.clone();
     config.query = args.judge_query.clone();
-    let variable = args
-        .judge_key_env
-        .clone()
-        .unwrap_or_else(|| provider.key_variable().to_string());
-    let key = std::env::var(&variable)
-        .ok()
-        .filter(|k| !k.trim().is_empty());
+    let variables: Vec<String> = match &args.judge_key_env {
+        Some(name) => vec![name.clone()],
+        None => provider
+            .key_variables()
+            .iter()
+            .map(|name| name.to_string())
+            .collect(),
+    };
+    let key = variables.iter().find_map(|name| {
+        std::env::var(name)
+            .ok()
+            .filter(|key| !key.trim().is_empty())
+    });
     if key.is_none() {
         say!(
-            "qeval: no key in ${variable}; calling {} without one (fine for a local server)",
+            "qeval: no key in ${}; calling {} without one (fine for a local server)",
+            variables.join(" or $"),
             config.base_url
         );
     }

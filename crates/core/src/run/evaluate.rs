@@ -5,10 +5,11 @@ use serde_json::Value;
 
 use super::record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult, error_text};
 use crate::datatype::AnswerType;
-use crate::pairs::PairInput;
+use crate::pairs::{Language, PairInput};
 use crate::profiles::{Profile, ProfileName};
 use crate::score::{ScoreOptions, result_metrics_of};
 use crate::scorecard::Scorecard;
+use crate::sql::hardness;
 
 /// The pair a test result is scored as: the agent's query and results, and the expectation from
 /// the questions file (or from the result itself, when it carries one).
@@ -81,6 +82,20 @@ pub fn evaluate_test(
         qas_extra.insert("unsafe".into(), Value::Bool(true));
     }
     let mut extra = test.extra.clone();
+    // Written by scoring from the expected query; a value the input carried is only kept when
+    // there is no SQL to compute it from.
+    let given_hardness = extra
+        .remove("sql_hardness")
+        .and_then(|v| v.as_str().map(str::to_string));
+    let sql_hardness = match card.language {
+        Language::Sql => pair
+            .expected_sql
+            .as_deref()
+            .and_then(|sql| hardness(sql, card.dialect))
+            .map(|h| h.name().to_string()),
+        Language::Kql => None,
+    }
+    .or(given_hardness);
     if let Some(error) = &pair.generated_error {
         extra.insert("error".into(), Value::String(error.clone()));
     }
@@ -101,6 +116,7 @@ pub fn evaluate_test(
             .difficulty
             .clone()
             .or_else(|| question.and_then(|q| q.difficulty.clone())),
+        sql_hardness,
         expected_sql: pair.expected_sql.clone(),
         generated_sql: test.generated_sql.clone(),
         expected_results: pair.expected_result.clone(),

@@ -1,12 +1,15 @@
 //! Runs: a folder of test results and their scored records. The folder's file names (`folder`),
 //! reading them tolerantly (`read`), the record's schema (`record`), scoring raw results into
-//! records and checking stored scores (`evaluate`), the report's numbers (`summary`), two runs
+//! records and checking stored scores (`evaluate`), the report's numbers (`summary`), pass rates by any field (`groups`), CSV, JUnit
+//! XML and Markdown for CI (`export`), two runs
 //! side by side (`compare`) and whether their difference is more than chance (`stats`). Pure:
 //! the callers read the files.
 
 pub mod compare;
 pub mod evaluate;
+pub mod export;
 pub mod folder;
+pub mod groups;
 pub mod read;
 pub mod record;
 pub mod stats;
@@ -14,7 +17,8 @@ pub mod summary;
 
 pub use compare::{RunComparison, TestDelta, compare_runs};
 pub use evaluate::{Disagreement, evaluate_test, pair_of_test, recheck};
+pub use groups::{Grouping, fill_hardness, group_by, groupings};
 pub use read::{Lines, Rejected, read_questions, read_record_bytes, read_records};
 pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult};
 pub use stats::{PairedStats, mcnemar_exact, paired_stats};
-pub use summary::{Group, Summary, summarize};
+pub use summary::{Group, Summary, summarize, summarize_by};

@@ -17,6 +17,10 @@ pub struct EvaluationRecord {
     pub agent_used: Option<String>,
     #[serde(default)]
     pub difficulty: Option<String>,
+    /// The expected query's level by Spider's rules (easy, medium, hard, extra), when it is SQL
+    /// that parses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sql_hardness: Option<String>,
     #[serde(default)]
     pub expected_sql: Option<String>,
     #[serde(default)]

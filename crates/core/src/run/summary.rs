@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::groups::{Grouping, groupings};
 use super::record::EvaluationRecord;
 
 /// The QAS pass threshold (a final score of 0.7), drawn on the histogram.
@@ -49,11 +50,32 @@ pub struct Summary {
     pub histogram: [usize; BINS],
     pub by_difficulty: BTreeMap<String, Group>,
     pub by_agent: BTreeMap<String, Group>,
+    /// Pass rates by each field the records carry (see [`super::groups`]), levels in order.
+    pub groupings: Vec<Grouping>,
+}
+
+impl Summary {
+    /// The grouping by `field`, when the summary has one.
+    pub fn grouping(&self, field: &str) -> Option<&Grouping> {
+        self.groupings.iter().find(|g| g.field == field)
+    }
 }
 
 /// Summarizes records. Unscored records count as tests, not as passes or failures.
 pub fn summarize<'a>(records: impl IntoIterator<Item = &'a EvaluationRecord>) -> Summary {
-    let mut summary = Summary::default();
+    summarize_by(records, &[])
+}
+
+/// Summarizes records, grouping them by `fields` as well as by the default fields they carry.
+pub fn summarize_by<'a>(
+    records: impl IntoIterator<Item = &'a EvaluationRecord>,
+    fields: &[String],
+) -> Summary {
+    let records: Vec<&EvaluationRecord> = records.into_iter().collect();
+    let mut summary = Summary {
+        groupings: groupings(records.iter().copied(), fields),
+        ..Summary::default()
+    };
     let mut sums = [0.0f64; 4];
     for record in records {
         summary.tests += 1;

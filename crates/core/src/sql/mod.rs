@@ -1,6 +1,7 @@
-//! SQL analysis: parsing, table extraction, normalization.
+//! SQL analysis: parsing, table extraction, normalization, Spider's hardness levels.
 
 mod dialect;
+mod hardness;
 mod infer;
 mod normalize;
 mod parse;
@@ -10,6 +11,7 @@ mod sqlite_text;
 mod tables;
 
 pub use dialect::{SqlDialect, UnknownDialect};
+pub use hardness::{Hardness, HardnessCounts, hardness, hardness_counts};
 pub use infer::{
     ColumnKey, Hints, Inference, Literal, hints_for_schema, infer_schema, looks_like_date,
 };

@@ -12,7 +12,7 @@ fn doing(kind: Kind) -> &'static str {
         Kind::Suite => "Checking on test-suite databases",
         Kind::Equivalence => "Checking on generated databases",
         Kind::Fill => "Running the run's queries on the database",
-        Kind::Score | Kind::JudgeTasks | Kind::ScoreTests => "Scoring",
+        Kind::Score | Kind::JudgeTasks | Kind::ScoreTests | Kind::Hardness => "Scoring",
     }
 }
 

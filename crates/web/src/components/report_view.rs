@@ -2,13 +2,13 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use qeval_core::profiles::ProfileName;
-use qeval_core::run::{compare_runs, summarize};
+use qeval_core::run::{compare_runs, export, summarize};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, JudgeSettingsPanel, RunCharts, RunComparisonView, RunLoader, RunSummary,
-    TestDetail, TestTable,
+    ChoiceSelect, JudgeSettingsPanel, RunCharts, RunComparisonView, RunGroups, RunLoader,
+    RunSummary, TestDetail, TestTable,
 };
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::download::save;
@@ -16,7 +16,7 @@ use crate::execution::LoadedDb;
 use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check};
 use crate::judge::{JudgeSettings, VerdictCache};
 use crate::report::load::{MAX_FETCHED_BYTES, Source, fetched, read_run};
-use crate::report::score::{jsonl, score_run};
+use crate::report::score::{jsonl, score_run, with_hardness};
 use crate::report::{LoadedRun, Shared};
 
 /// The example run shipped with the app (`static/example-run`, copied next to the page).
@@ -69,6 +69,8 @@ pub fn ReportView(props: &Props) -> Html {
     let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
     let cache_revision = use_state(|| 0u32);
 
+    // Counts the runs loaded, so a late answer about an earlier run is not applied to a later.
+    let loads = use_mut_ref(|| 0u64);
     let load = {
         let (run, other, work, problem, selected) = (
             run.clone(),
@@ -77,6 +79,7 @@ pub fn ReportView(props: &Props) -> Html {
             problem.clone(),
             selected.clone(),
         );
+        let (loads, workers) = (loads.clone(), workers.clone());
         Callback::from(move |(slot, name, sources): (Slot, String, Vec<Source>)| {
             let (run, other, work, problem, selected) = (
                 run.clone(),
@@ -85,6 +88,7 @@ pub fn ReportView(props: &Props) -> Html {
                 problem.clone(),
                 selected.clone(),
             );
+            let (loads, workers) = (loads.clone(), workers.clone());
             problem.set(None);
             work.set(Work::Loading {
                 done: 0.0,
@@ -99,13 +103,25 @@ pub fn ReportView(props: &Props) -> Html {
                 work.set(Work::Idle);
                 match result {
                     Ok(loaded) => {
-                        let loaded = Some(Rc::new(loaded));
+                        let loaded = Rc::new(loaded);
                         match slot {
                             Slot::Main => {
                                 selected.set(None);
-                                run.set(loaded);
+                                run.set(Some(loaded.clone()));
+                                *loads.borrow_mut() += 1;
+                                let this_load = *loads.borrow();
+                                // Shown at once; the levels of records scored elsewhere follow.
+                                if let Some(records) =
+                                    with_hardness(&loaded.records, &workers).await
+                                    && *loads.borrow() == this_load
+                                {
+                                    run.set(Some(Rc::new(LoadedRun {
+                                        records: Shared(Rc::new(records)),
+                                        ..(*loaded).clone()
+                                    })));
+                                }
                             }
-                            Slot::Compare => other.set(loaded),
+                            Slot::Compare => other.set(Some(loaded)),
                         }
                     }
                     Err(err) => problem.set(Some(err)),
@@ -324,8 +340,12 @@ pub fn ReportView(props: &Props) -> Html {
                     <div class="row exports">
                         <button type="button" id="download-results" onclick={download_results(loaded.clone())}>{ "Download evaluation-results.jsonl" }</button>
                         <button type="button" id="export-report" onclick={export_report(loaded.clone(), (*other).clone())}>{ "Export static report" }</button>
+                        <button type="button" id="download-csv" onclick={download_export(loaded.clone(), (*summary).clone(), Export::Csv)}>{ "Download CSV" }</button>
+                        <button type="button" id="download-junit" onclick={download_export(loaded.clone(), (*summary).clone(), Export::Junit)}>{ "Download JUnit XML" }</button>
+                        <button type="button" id="download-markdown" onclick={download_export(loaded.clone(), (*summary).clone(), Export::Markdown)}>{ "Download Markdown summary" }</button>
                     </div>
                     <RunCharts summary={(*summary).clone()} />
+                    <RunGroups summary={(*summary).clone()} />
                     { flags_view(&flags) }
                     <TestTable records={loaded.records.clone()} selected={*selected} on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))} />
                     if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
@@ -408,6 +428,37 @@ fn download_results(run: Rc<LoadedRun>) -> Callback<MouseEvent> {
             "application/x-ndjson",
             &jsonl(&run.records),
         )
+    })
+}
+
+/// The CI exports `qeval run` writes with `--csv`, `--junit` and `--markdown`.
+#[derive(Debug, Clone, Copy)]
+enum Export {
+    Csv,
+    Junit,
+    Markdown,
+}
+
+fn download_export(
+    run: Rc<LoadedRun>,
+    summary: Shared<qeval_core::run::Summary>,
+    kind: Export,
+) -> Callback<MouseEvent> {
+    Callback::from(move |_| {
+        let (file, mime, text) = match kind {
+            Export::Csv => ("csv", "text/csv", export::csv(&run.records)),
+            Export::Junit => (
+                "junit.xml",
+                "application/xml",
+                export::junit(&run.name, &run.records),
+            ),
+            Export::Markdown => (
+                "md",
+                "text/markdown",
+                export::markdown(&run.name, &summary, &run.records),
+            ),
+        };
+        save(&format!("qeval-{}.{file}", run.name), mime, &text);
     })
 }
 

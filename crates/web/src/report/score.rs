@@ -115,6 +115,43 @@ async fn fill(pair: &mut qeval_core::PairInput, worker: &WorkerHandle) {
     }
 }
 
+/// The records with Spider's hardness level given to those that lack it (records scored
+/// elsewhere), computed by the scoring worker as `qeval run` computes it; `None` when no record
+/// lacks one that could have it, or the worker did not answer.
+pub async fn with_hardness(
+    records: &[EvaluationRecord],
+    workers: &Workers,
+) -> Option<Vec<EvaluationRecord>> {
+    let missing: Vec<usize> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.sql_hardness.is_none() && r.expected_sql.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let queries = missing
+        .iter()
+        .map(|&i| records[i].expected_sql.clone())
+        .collect();
+    let Reply::Answer(Answer::Hardness(levels)) = workers
+        .scorer
+        .ask(Kind::Hardness, Task::Hardness(queries))
+        .await
+    else {
+        return None;
+    };
+    if levels.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut filled = records.to_vec();
+    for (i, level) in missing.into_iter().zip(levels) {
+        filled[i].sql_hardness = level;
+    }
+    Some(filled)
+}
+
 /// The records as `evaluation-results.jsonl` text, one per line, as `qeval run` writes them.
 pub fn jsonl(records: &[EvaluationRecord]) -> String {
     let mut text = String::new();
