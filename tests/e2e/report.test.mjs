@@ -87,8 +87,12 @@ test("a dropped folder of raw results is scored in the page to the same records 
 });
 
 test("a picked folder is read whole, its subfolders included", async () => {
+  // A suite folder: the questions at the top, the run in a subfolder.
+  const suite = await mkdtemp(join(tmpdir(), "qeval-suite-"));
+  await cp(join(EXAMPLE, "test_questions_answers.json"), join(suite, "test_questions_answers.json"));
+  await cp(RUN, join(suite, "run-2026-11-20T14-30-00"), { recursive: true });
   const page = await reportPage();
-  await page.setInputFiles("#run-folder", EXAMPLE);
+  await page.setInputFiles("#run-folder", suite);
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
   await waitForText(page, "[data-testid=load-status]", /^run-2026-11-20T14-30-00: 34 lines read: 34 records, 0 rejected/);
 });
@@ -171,32 +175,33 @@ test("record text with markup is shown as text, in the page and in the export", 
   }
 });
 
-test("two runs compared: both pass rates with the interval and McNemar's p, and the tests that flipped by test id", async () => {
-  const before = (await readFile(join(RUN, "evaluation-results.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
-  const after = before.map((r) => structuredClone(r));
-  after[0].qas_evaluation.passed = false;
-  after[0].qas_evaluation.final_score = 0.5;
-  const failing = after.find((r) => !r.qas_evaluation.passed && r.test_id !== after[0].test_id);
+test("two runs compared: the shown run against an earlier one, both pass rates with the interval and McNemar's p, and the tests that flipped by test id", async () => {
+  const shown = (await readFile(join(RUN, "evaluation-results.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  const earlier = shown.map((r) => structuredClone(r));
+  // Before, the first test failed and another that fails now passed.
+  earlier[0].qas_evaluation.passed = false;
+  earlier[0].qas_evaluation.final_score = 0.5;
+  const failing = earlier.find((r) => !r.qas_evaluation.passed && r.test_id !== earlier[0].test_id);
   failing.qas_evaluation.passed = true;
   failing.qas_evaluation.final_score = 0.9;
   const page = await reportPage();
   await page.click("#try-example");
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
-  await page.setInputFiles("#compare-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(after.map((r) => JSON.stringify(r)).join("\n")) });
-  await waitForText(page, "[data-testid=newly-failing]", `Newly failing (1): ${after[0].test_id}`);
-  await waitForText(page, "[data-testid=newly-passing]", `Newly passing (1): ${failing.test_id}`);
+  await page.setInputFiles("#compare-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(earlier.map((r) => JSON.stringify(r)).join("\n")) });
+  await waitForText(page, "[data-testid=newly-failing]", `Newly failing (1): ${failing.test_id}`);
+  await waitForText(page, "[data-testid=newly-passing]", `Newly passing (1): ${earlier[0].test_id}`);
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
   // One flip each way: no change in the pass rate, and no evidence of one.
   await waitForText(page, "[data-testid=pass-rate-change]", /^Pass rate 73\.5% → 73\.5%: \+0\.0 points \(95% interval -\d+\.\d to \+\d+\.\d; McNemar exact p = 1\.000\): within what chance gives\.$/);
-  // Four more that newly pass: an improvement the test says is more than chance.
-  const improved = after.map((r) => structuredClone(r));
-  for (const record of improved.filter((r) => !r.qas_evaluation.passed).slice(0, 6)) {
+  // An earlier run that passed six more: the drop since is more than chance.
+  const better = earlier.map((r) => structuredClone(r));
+  for (const record of better.filter((r) => !r.qas_evaluation.passed).slice(0, 6)) {
     record.qas_evaluation.passed = true;
     record.qas_evaluation.final_score = 0.9;
   }
-  improved[0].qas_evaluation.passed = true;
-  await page.setInputFiles("#compare-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(improved.map((r) => JSON.stringify(r)).join("\n")) });
-  await waitForText(page, "[data-testid=pass-rate-change]", /^Pass rate 73\.5% → 91\.2%: \+17\.6 points \(95% interval \+\d+\.\d to \+\d+\.\d; McNemar exact p = 0\.031\): more than chance\.$/);
+  better[0].qas_evaluation.passed = true;
+  await page.setInputFiles("#compare-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(better.map((r) => JSON.stringify(r)).join("\n")) });
+  await waitForText(page, "[data-testid=pass-rate-change]", /^Pass rate 91\.2% → 73\.5%: -17\.6 points \(95% interval -\d+\.\d to -\d+\.\d; McNemar exact p = 0\.031\): more than chance\.$/);
 });
 
 test("?run= on this page's own origin opens at once and names its host", async () => {
@@ -293,5 +298,24 @@ test("pass rates by field read easy < medium < hard, hardness is computed for re
   assert.match(markdown, /\*\*Pass rate 73\.5%\*\*: 25 of 34 scored tests passed, 9 failed\./);
   const cli = await readFile(join(dir, "run.md"), "utf8");
   assert.equal(markdown.split("\n").slice(1).join("\n"), cli.split("\n").slice(1).join("\n"), "the same summary under the run's own name");
+  assert.deepEqual(page.errors, []);
+});
+
+test("Try the example shows the judges against its human labels and the comparison with the run before it", async () => {
+  const page = await reportPage();
+  await page.click("#try-example");
+  await waitForText(page, "[data-testid=pass-rate]", "73.5%");
+  // Worked by hand in crates/cli/tests/run.rs: 14 labels, the verdict agrees on 8, kappa 0.19.
+  const row = page.locator("[data-testid=agreement] tbody tr").first();
+  await row.waitFor();
+  assert.deepEqual((await row.innerText()).split("\t"), ["passed", "14", "57.1%", "0.19 (slight)", "5", "5", "1", "3", "2, 3, 8, 9, 23, 26"]);
+  await waitForText(page, "[data-testid=pass-rate-change]", /^Pass rate 67\.6% → 73\.5%: \+5\.9 points .*McNemar exact p = 0\.625.*within what chance gives/);
+  await waitForText(page, "[data-testid=newly-passing]", "Newly passing (3): 11, 13, 30");
+  await waitForText(page, "[data-testid=newly-failing]", "Newly failing (1): 9");
+  await page.locator("[data-testid=agreement]").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "report-agreement.png") });
+  const exported = await download(page, "#export-report");
+  assert.match(exported, /<h2>Judges against human labels<\/h2>/);
+  assert.match(exported, /<td>passed<\/td><td>14<\/td><td>57\.1%<\/td><td>0\.19 \(slight\)<\/td>/);
   assert.deepEqual(page.errors, []);
 });

@@ -206,6 +206,11 @@ pub struct RunArgs {
     /// Where to write the records (default: RUN_DIR/evaluation-results.jsonl).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Human verdicts on some tests, `{"test_id", "human_label"}` per line (default:
+    /// RUN_DIR/human-labels.jsonl when there is one; labels in the records themselves count
+    /// too): each judge's agreement with them, Cohen's kappa and the disagreeing tests.
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
     /// Score (or check) only the first N tests of the file.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,

@@ -73,6 +73,26 @@ fn the_example_run_scores_to_the_committed_records() {
 }
 
 #[test]
+fn the_example_run_before_scores_to_its_committed_records() {
+    let before = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../static/example-run/run-2026-11-19T16-00-00");
+    let folder = Folder::new("example-before");
+    let read = |name: &str| std::fs::read_to_string(before.join(name)).expect(name);
+    folder.write("test-results.jsonl", &read("test-results.jsonl"));
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("run")
+        .arg(&folder.0)
+        .arg("--questions")
+        .arg(before.join("../test_questions_answers.json"))
+        .output()
+        .expect("qeval runs");
+    assert!(output.status.success());
+    let written =
+        std::fs::read_to_string(folder.0.join("evaluation-results.jsonl")).expect("written");
+    assert_eq!(written, read("evaluation-results.jsonl"), "byte for byte");
+}
+
+#[test]
 fn a_corrupt_line_is_named_and_the_rest_is_scored() {
     let folder = Folder::new("corrupt");
     folder.write(
@@ -366,4 +386,59 @@ fn an_export_to_standard_output_is_the_only_thing_there() {
     assert!(stdout.starts_with("<?xml"), "{stdout}");
     assert_eq!(stdout.matches("<testcase ").count(), 34);
     assert_eq!(stdout.matches("<failure ").count(), 9);
+}
+
+#[test]
+fn judges_are_measured_against_the_human_labels_of_the_example() {
+    let folder = Folder::new("labels");
+    folder.write(
+        "evaluation-results.jsonl",
+        &example_file("evaluation-results.jsonl"),
+    );
+    let output = qeval(&["run"], &folder.0);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    // By hand, from the 14 labelled tests: the profile's verdict and the person agree on 5
+    // correct (1, 5, 6, 30, 33) and 3 incorrect (14, 21, 29); the verdict passes 5 the person
+    // calls incorrect (2, 3, 8, 23, 26) and fails 1 the person calls correct (9). Observed
+    // 8/14; chance (10/14)(6/14) + (4/14)(8/14) = 92/196; kappa (8/14 - 92/196) / (1 - 92/196)
+    // = 20/104 = 0.19.
+    assert!(
+        stderr.contains("passed: 14 labelled, agreement 57.1%, kappa 0.19 (slight), 6 disagree: 2, 3, 8, 9, 23, 26"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("semantic_score: 14 labelled"), "{stderr}");
+}
+
+#[test]
+fn a_labels_file_beside_the_run_is_read_and_a_bad_line_named() {
+    let folder = Folder::new("labels-file");
+    folder.write(
+        "evaluation-results.jsonl",
+        r#"{"test_id": 1, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
+{"test_id": 2, "qas_evaluation": {"semantic_score": 0, "execution_score": 0, "datatype_score": 1, "final_score": 0.2, "passed": false}}
+{"test_id": 3, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
+"#,
+    );
+    folder.write(
+        "human-labels.jsonl",
+        "{\"test_id\": 1, \"human_label\": \"correct\"}\n{\"test_id\": 2, \"human_label\": \"unsure\"}\n{\"test_id\": 3, \"human_label\": \"incorrect\"}\n{\"test_id\": 9, \"human_label\": true}\n",
+    );
+    let output = qeval(&["run"], &folder.0);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "a rejected line: {stderr}");
+    assert!(
+        stderr.contains("human-labels.jsonl:2: human_label \"unsure\" is not a verdict"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("2 of 3 labels in ") && stderr.contains(" match a test"),
+        "{stderr}"
+    );
+    // The verdict passes both labelled tests; the person passes one: agreement 1/2, and chance
+    // (1)(1/2) + (0)(1/2) = 1/2 gives the same, so kappa is 0.
+    assert!(
+        stderr.contains("passed: 2 labelled, agreement 50.0%, kappa 0.00 (slight), 1 disagrees: 3"),
+        "{stderr}"
+    );
 }

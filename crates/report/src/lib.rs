@@ -75,6 +75,7 @@ pub fn render(report: &Report) -> String {
     }
     page.push_str(&chart_section(&summary));
     page.push_str(&groups_section(&summary));
+    page.push_str(&agreement_section(&summary));
     page.push_str(&rejected_section(report.rejected));
     page.push_str(&flags_section(report.records));
     page.push_str(
@@ -298,6 +299,37 @@ fn groups_section(s: &Summary) -> String {
         html.push_str("</tbody></table>");
     }
     html.push_str("</div></section>\n");
+    html
+}
+
+/// Each judge against the human labels: agreement, Cohen's kappa, the confusion matrix and the
+/// tests where they disagree.
+fn agreement_section(s: &Summary) -> String {
+    if s.agreement.is_empty() {
+        return String::new();
+    }
+    let mut html = String::from(
+        r#"<section class="agreement" aria-label="Judge calibration"><h2>Judges against human labels</h2><table data-testid="agreement"><thead><tr><th scope="col">Judge</th><th scope="col">Labelled</th><th scope="col">Agreement</th><th scope="col">Cohen's kappa</th><th scope="col">Both correct</th><th scope="col">Judge only</th><th scope="col">Person only</th><th scope="col">Both incorrect</th><th scope="col">Disagreeing tests</th></tr></thead><tbody>"#,
+    );
+    for judge in &s.agreement {
+        let kappa = judge.kappa.map_or("undefined".to_string(), |k| {
+            format!("{k:.2} ({})", judge.strength())
+        });
+        let _ = write!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&judge.judge),
+            judge.labelled,
+            judge.agreement * 100.0,
+            escape(&kappa),
+            judge.both_correct,
+            judge.judge_correct_human_incorrect,
+            judge.judge_incorrect_human_correct,
+            judge.both_incorrect,
+            escape(&judge.disagreements.join(", "))
+        );
+    }
+    html.push_str("</tbody></table><p class=\"muted\">A score of 0.9 or more counts as the judge saying correct; <em>passed</em> is the profile's verdict. Kappa is agreement beyond chance: under 0.4 is fair at best.</p></section>\n");
     html
 }
 

@@ -20,7 +20,7 @@ use qeval_core::profiles::Profile;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare};
 use qeval_core::results::{ResultSet, read_result, read_result_text, sample};
 use qeval_core::sql::{self, ParseLimits, SqlDialect, TableName};
-use qeval_core::{Language, ScoreOptions, add_equivalence, pairs, score_pair};
+use qeval_core::{Language, ScoreOptions, add_equivalence, pairs, run, score_pair};
 use qeval_sqlite::{EquivalenceOptions, EquivalenceReport, SchemaChoice, check_equivalence};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -50,6 +50,10 @@ struct Options {
     seed: Option<u64>,
     schema: Option<String>,
     equivalence: Option<bool>,
+    /// Runs: more fields to give pass rates by (`summarizeRun`), and the run's name in an
+    /// export (`exportRun`, default "run").
+    by: Option<Vec<String>>,
+    name: Option<String>,
 }
 
 /// At most this many generated databases per check.
@@ -305,6 +309,87 @@ pub fn compare_results_json(
     let generated =
         read_result_text(generated).map_err(|err| error(format!("generated: {err}")))?;
     to_js(&compare(&expected, &generated, &options))
+}
+
+/// Spider's hardness level of a query (`"easy"`, `"medium"`, `"hard"`, `"extra"`), or `null`
+/// when it is not a query that parses.
+#[wasm_bindgen]
+pub fn hardness(sql_text: &str, options: JsValue) -> Result<Option<String>, JsError> {
+    let options = Options::read(options)?;
+    Ok(sql::hardness(sql_text, options.dialect()?).map(|h| h.name().to_string()))
+}
+
+/// The records of an `evaluation-results.jsonl` text, with Spider's hardness level given to
+/// those without one, and the lines that could not be read.
+fn run_records(
+    text: &str,
+    dialect: SqlDialect,
+) -> (Vec<qeval_core::run::EvaluationRecord>, Vec<run::Rejected>) {
+    let lines = run::read_record_bytes::<qeval_core::run::EvaluationRecord>(text.as_bytes());
+    let mut records: Vec<_> = lines.records.into_iter().map(|(_, r)| r).collect();
+    run::fill_hardness(&mut records, dialect);
+    (records, lines.rejected)
+}
+
+/// The summary `qeval run` prints, from the text of `evaluation-results.jsonl`: counts, means,
+/// `groupings` (pass rates by difficulty, agent, SQL hardness... and `options.by`), `agreement`
+/// (each judge against the records' human labels) and `rejected` (lines that could not be read,
+/// with their numbers).
+#[wasm_bindgen(js_name = summarizeRun)]
+pub fn summarize_run(records_text: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let options = Options::read(options)?;
+    let (records, rejected) = run_records(records_text, options.dialect()?);
+    let summary = run::summarize_by(&records, options.by.as_deref().unwrap_or_default());
+    #[derive(serde::Serialize)]
+    struct Summarized<'a> {
+        #[serde(flatten)]
+        summary: &'a run::Summary,
+        rejected: &'a [run::Rejected],
+    }
+    to_js(&Summarized {
+        summary: &summary,
+        rejected: &rejected,
+    })
+}
+
+/// A run as `qeval run --csv`, `--junit` or `--markdown` writes it: `format` is `"csv"`,
+/// `"junit"` or `"markdown"`.
+#[wasm_bindgen(js_name = exportRun)]
+pub fn export_run(records_text: &str, format: &str, options: JsValue) -> Result<String, JsError> {
+    let options = Options::read(options)?;
+    let (records, _) = run_records(records_text, options.dialect()?);
+    let name = options.name.as_deref().unwrap_or("run");
+    match format {
+        "csv" => Ok(run::export::csv(&records)),
+        "junit" => Ok(run::export::junit(name, &records)),
+        "markdown" => {
+            let summary = run::summarize_by(&records, options.by.as_deref().unwrap_or_default());
+            Ok(run::export::markdown(name, &summary, &records))
+        }
+        other => Err(error(format!(
+            "format: expected \"csv\", \"junit\" or \"markdown\", found \"{other}\""
+        ))),
+    }
+}
+
+/// Two runs (the texts of their `evaluation-results.jsonl`) matched by test id, as `qeval
+/// compare-runs` gives them: both pass rates, the paired bootstrap interval and McNemar's exact
+/// p-value (`stats`, with `sentence`), the tests that flipped each way and those in one run only.
+#[wasm_bindgen(js_name = compareRuns)]
+pub fn compare_runs(before_text: &str, after_text: &str) -> Result<JsValue, JsError> {
+    let (before, _) = run_records(before_text, SqlDialect::Generic);
+    let (after, _) = run_records(after_text, SqlDialect::Generic);
+    let comparison = run::compare_runs(&before, &after);
+    #[derive(serde::Serialize)]
+    struct Compared<'a> {
+        #[serde(flatten)]
+        comparison: &'a run::RunComparison,
+        sentence: String,
+    }
+    to_js(&Compared {
+        sentence: comparison.stats.sentence(),
+        comparison: &comparison,
+    })
 }
 
 /// Benchmark support: reads a result from JSON text and returns its number of rows, so a

@@ -182,3 +182,50 @@ test("the same SQLite version as the command line", () => {
   assert.match(version, /^3\.\d+\.\d+$/);
   assert.match(native, new RegExp(`\\(SQLite ${version.replaceAll(".", "\\.")}\\)`), `${native} vs ${version}`);
 });
+
+const RUN = resolve("../../../static/example-run/run-2026-11-20T14-30-00/evaluation-results.jsonl");
+const BEFORE = resolve("../../../static/example-run/run-2026-11-19T16-00-00/evaluation-results.jsonl");
+
+test("hardness gives Spider's level, null for what is not a query", () => {
+  assert.equal(qeval.hardness("SELECT count(*) FROM singer"), "easy");
+  assert.equal(qeval.hardness("SELECT name FROM stadium WHERE id NOT IN (SELECT id FROM concert)"), "hard");
+  assert.equal(qeval.hardness("DELETE FROM t"), null);
+});
+
+test("summarizeRun gives the CLI's pass rates by field and the judges against the human labels", async () => {
+  const { readFileSync } = await import("node:fs");
+  const text = readFileSync(RUN, "utf8");
+  const summary = qeval.summarizeRun(text + "{not json\n", { by: ["tokens"] });
+  assert.equal(summary.tests, 34);
+  assert.equal(summary.passed, 25);
+  assert.deepEqual(summary.rejected.map((r) => r.line), [35]);
+  const difficulty = summary.groupings.find((g) => g.field === "difficulty");
+  assert.deepEqual(difficulty.groups.map(([name, g]) => [name, g.tests, g.passed]), [["easy", 12, 11], ["medium", 13, 9], ["hard", 9, 5]]);
+  assert.ok(summary.groupings.some((g) => g.field === "tokens"));
+  const passed = summary.agreement.find((j) => j.judge === "passed");
+  assert.equal(passed.labelled, 14);
+  assert.equal(passed.kappa.toFixed(2), "0.19");
+  assert.deepEqual(passed.disagreements, ["2", "3", "8", "9", "23", "26"]);
+});
+
+test("exportRun writes what qeval run --csv/--junit/--markdown writes", async () => {
+  const { readFileSync, copyFileSync } = await import("node:fs");
+  const dir = mkdtempSync(join(tmpdir(), "qeval-wasm-export-"));
+  copyFileSync(RUN, join(dir, "evaluation-results.jsonl"));
+  const cli = resolve(process.env.QEVAL_CLI ?? "../../../target/debug/qeval");
+  execFileSync(cli, ["run", dir, "--csv", join(dir, "run.csv"), "--junit", join(dir, "run.xml")], { stdio: "ignore" });
+  const text = readFileSync(RUN, "utf8");
+  assert.equal(qeval.exportRun(text, "csv"), readFileSync(join(dir, "run.csv"), "utf8"));
+  const name = dir.split("/").pop();
+  assert.equal(qeval.exportRun(text, "junit", { name }), readFileSync(join(dir, "run.xml"), "utf8"));
+  assert.match(qeval.exportRun(text, "markdown"), /\*\*Pass rate 73\.5%\*\*/);
+  assert.throws(() => qeval.exportRun(text, "xlsx"), /format: expected "csv", "junit" or "markdown", found "xlsx"/);
+});
+
+test("compareRuns gives qeval compare-runs' statistics", async () => {
+  const { readFileSync } = await import("node:fs");
+  const comparison = qeval.compareRuns(readFileSync(BEFORE, "utf8"), readFileSync(RUN, "utf8"));
+  assert.deepEqual(comparison.newly_passing, ["11", "13", "30"]);
+  assert.deepEqual(comparison.newly_failing, ["9"]);
+  assert.match(comparison.sentence, /^Pass rate 67\.6% → 73\.5%: \+5\.9 points .*McNemar exact p = 0\.625\): within what chance gives\.$/);
+});

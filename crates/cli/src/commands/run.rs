@@ -12,8 +12,9 @@ use qeval_core::profiles::Profile;
 use qeval_core::run::folder::question_file_candidates;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, Summary, TestResult, evaluate_test, export, fill_hardness,
-    pair_of_test, read_questions, read_record_bytes, recheck, summarize_by,
+    EvaluationRecord, Lines, Question, Summary, TestResult, apply_labels, evaluate_test, export,
+    fill_hardness, pair_of_test, read_labels, read_questions, read_record_bytes, recheck,
+    summarize_by,
 };
 use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
 
@@ -22,7 +23,7 @@ use super::{Failure, Outcome, file_bytes, file_text};
 use crate::RunArgs;
 use crate::execute::Executor;
 
-pub use qeval_core::run::folder::{EVALUATION_RESULTS, TEST_RESULTS};
+pub use qeval_core::run::folder::{EVALUATION_RESULTS, LABELS, TEST_RESULTS};
 
 pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
     let dir = &args.run_dir;
@@ -43,14 +44,28 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
     // Records written elsewhere (or before qeval wrote the field) get their level here, for the
     // summary and the exports; the file is not rewritten.
     fill_hardness(&mut records, args.language.dialect);
+    let mut outcome = Outcome::Clean;
+    if let Some(path) = labels_file(args) {
+        let lines = read_labels(&file_text(&path)?);
+        report_rejected(&path, &lines);
+        if !lines.rejected.is_empty() {
+            outcome = Outcome::SomeInputRejected;
+        }
+        let labels: Vec<_> = lines.records.into_iter().map(|(_, l)| l).collect();
+        let applied = apply_labels(&mut records, &labels);
+        say!(
+            "qeval: {applied} of {} label{} in {} match a test",
+            labels.len(),
+            plural(labels.len()),
+            path.display()
+        );
+    }
     let summary = summarize_by(&records, &args.by);
     say!("{}", describe(&summary));
     write_exports(args, &summary, &records)?;
-    let mut outcome = if rejected == 0 {
-        Outcome::Clean
-    } else {
-        Outcome::SomeInputRejected
-    };
+    if rejected > 0 {
+        outcome = Outcome::SomeInputRejected;
+    }
     if let Some(threshold) = args.fail_under {
         let threshold = if threshold > 1.0 {
             threshold / 100.0
@@ -299,7 +314,20 @@ fn describe(summary: &Summary) -> String {
             );
         }
     }
+    if !summary.agreement.is_empty() {
+        let _ = write!(text, "\nqeval: judges against the human labels:");
+        for judge in &summary.agreement {
+            let _ = write!(text, "\nqeval:   {}", judge.sentence());
+        }
+    }
     text
+}
+
+/// `--labels`, or the run folder's labels file when there is one.
+fn labels_file(args: &RunArgs) -> Option<PathBuf> {
+    args.labels
+        .clone()
+        .or_else(|| Some(args.run_dir.join(LABELS)).filter(|path| path.is_file()))
 }
 
 /// The exports asked for with `--csv`, `--junit` and `--markdown`; `-` is standard output.

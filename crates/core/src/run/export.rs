@@ -248,6 +248,27 @@ pub fn markdown(name: &str, summary: &Summary, records: &[EvaluationRecord]) -> 
             );
         }
     }
+    if !summary.agreement.is_empty() {
+        out.push_str("\n**Judges against human labels**\n\n");
+        out.push_str("| judge | labelled | agreement | Cohen's kappa | both correct | judge only | person only | both incorrect |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for judge in &summary.agreement {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.1}% | {} | {} | {} | {} | {} |",
+                md(&judge.judge, 40),
+                judge.labelled,
+                judge.agreement * 100.0,
+                judge.kappa.map_or("undefined".to_string(), |k| format!(
+                    "{k:.2} ({})",
+                    judge.strength()
+                )),
+                judge.both_correct,
+                judge.judge_correct_human_incorrect,
+                judge.judge_incorrect_human_correct,
+                judge.both_incorrect
+            );
+        }
+    }
     let failing: Vec<&EvaluationRecord> = records
         .iter()
         .filter(|r| r.passed() == Some(false))

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 pub const TEST_RESULTS: &str = "test-results.jsonl";
 /// The scored records, one per test.
 pub const EVALUATION_RESULTS: &str = "evaluation-results.jsonl";
+/// Human verdicts on some tests (`{"test_id", "human_label"}` per line), for judge calibration.
+pub const LABELS: &str = "human-labels.jsonl";
 /// The usual names of the questions file.
 const QUESTION_FILES: [&str; 2] = ["test_questions_answers.json", "questions.json"];
 

@@ -1,10 +1,11 @@
 //! Runs: a folder of test results and their scored records. The folder's file names (`folder`),
 //! reading them tolerantly (`read`), the record's schema (`record`), scoring raw results into
 //! records and checking stored scores (`evaluate`), the report's numbers (`summary`), pass rates by any field (`groups`), CSV, JUnit
-//! XML and Markdown for CI (`export`), two runs
+//! XML and Markdown for CI (`export`), judges against human labels (`agreement`), two runs
 //! side by side (`compare`) and whether their difference is more than chance (`stats`). Pure:
 //! the callers read the files.
 
+pub mod agreement;
 pub mod compare;
 pub mod evaluate;
 pub mod export;
@@ -15,6 +16,7 @@ pub mod record;
 pub mod stats;
 pub mod summary;
 
+pub use agreement::{JudgeAgreement, agreement, apply_labels, read_labels};
 pub use compare::{RunComparison, TestDelta, compare_runs};
 pub use evaluate::{Disagreement, evaluate_test, pair_of_test, recheck};
 pub use groups::{Grouping, fill_hardness, group_by, groupings};

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::agreement::{JudgeAgreement, agreement};
 use super::groups::{Grouping, groupings};
 use super::record::EvaluationRecord;
 
@@ -52,6 +53,8 @@ pub struct Summary {
     pub by_agent: BTreeMap<String, Group>,
     /// Pass rates by each field the records carry (see [`super::groups`]), levels in order.
     pub groupings: Vec<Grouping>,
+    /// Each judge against the human labels of the records that have one (none without labels).
+    pub agreement: Vec<JudgeAgreement>,
 }
 
 impl Summary {
@@ -74,6 +77,7 @@ pub fn summarize_by<'a>(
     let records: Vec<&EvaluationRecord> = records.into_iter().collect();
     let mut summary = Summary {
         groupings: groupings(records.iter().copied(), fields),
+        agreement: agreement(records.iter().copied()),
         ..Summary::default()
     };
     let mut sums = [0.0f64; 4];

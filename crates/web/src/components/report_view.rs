@@ -7,8 +7,8 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, JudgeSettingsPanel, RunCharts, RunComparisonView, RunGroups, RunLoader,
-    RunSummary, TestDetail, TestTable,
+    ChoiceSelect, JudgeAgreementView, JudgeSettingsPanel, RunCharts, RunComparisonView, RunGroups,
+    RunLoader, RunSummary, TestDetail, TestTable,
 };
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::download::save;
@@ -21,6 +21,8 @@ use crate::report::{LoadedRun, Shared};
 
 /// The example run shipped with the app (`static/example-run`, copied next to the page).
 const EXAMPLE: &str = "example-run/run-2026-11-20T14-30-00/evaluation-results.jsonl";
+/// The example's earlier run, loaded with it as the run it is compared with.
+const EXAMPLE_BEFORE: &str = "example-run/run-2026-11-19T16-00-00/evaluation-results.jsonl";
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -137,7 +139,7 @@ pub fn ReportView(props: &Props) -> Html {
     let fetch = {
         let (load, problem, work) = (load.clone(), problem.clone(), work.clone());
         let fetched_from = fetched_from.clone();
-        Callback::from(move |url: String| {
+        Callback::from(move |(slot, url): (Slot, String)| {
             let (load, problem, work) = (load.clone(), problem.clone(), work.clone());
             let fetched_from = fetched_from.clone();
             problem.set(None);
@@ -159,8 +161,10 @@ pub fn ReportView(props: &Props) -> Html {
                 work.set(Work::Idle);
                 match result {
                     Ok(sources) => {
-                        fetched_from.set(Some(host));
-                        load.emit((Slot::Main, run_name(&url), sources));
+                        if slot == Slot::Main {
+                            fetched_from.set(Some(host));
+                        }
+                        load.emit((slot, run_name(&url), sources));
                     }
                     Err(err) => problem.set(Some(err)),
                 }
@@ -172,7 +176,7 @@ pub fn ReportView(props: &Props) -> Html {
         use_effect_with((), move |()| {
             if let Some(url) = run_parameter() {
                 if is_same_origin(&url) {
-                    fetch.emit(url);
+                    fetch.emit((Slot::Main, url));
                 } else {
                     pending.set(Some(url));
                 }
@@ -186,7 +190,7 @@ pub fn ReportView(props: &Props) -> Html {
                 let (fetch, pending, url) = (fetch.clone(), pending.clone(), url.clone());
                 Callback::from(move |_| {
                     pending.set(None);
-                    fetch.emit(url.clone());
+                    fetch.emit((Slot::Main, url.clone()));
                 })
             };
             let decline = {
@@ -275,7 +279,9 @@ pub fn ReportView(props: &Props) -> Html {
             other.as_ref().map(|r| r.records.clone()),
         ),
         |(a, b)| match (a, b) {
-            (Some(a), Some(b)) => Some(Shared(Rc::new(compare_runs(a, b)))),
+            // The shown run is the later one, as in `qeval report RUN --compare EARLIER` and in
+            // this page's export: the run loaded to compare with is the one before it.
+            (Some(shown), Some(earlier)) => Some(Shared(Rc::new(compare_runs(earlier, shown)))),
             _ => None,
         },
     );
@@ -301,7 +307,14 @@ pub fn ReportView(props: &Props) -> Html {
                         (Slot::Main, name, sources)
                     })
                 }}
-                on_example={Some(fetch.reform(|()| EXAMPLE.to_string()))}
+                on_example={Some({
+                    let fetch = fetch.clone();
+                    // The example comes with the run before it, so the comparison shows too.
+                    Callback::from(move |()| {
+                        fetch.emit((Slot::Main, EXAMPLE.to_string()));
+                        fetch.emit((Slot::Compare, EXAMPLE_BEFORE.to_string()));
+                    })
+                })}
             />
             { confirm_view }
             { progress_view(&work, on_cancel) }
@@ -346,6 +359,7 @@ pub fn ReportView(props: &Props) -> Html {
                     </div>
                     <RunCharts summary={(*summary).clone()} />
                     <RunGroups summary={(*summary).clone()} />
+                    <JudgeAgreementView summary={(*summary).clone()} />
                     { flags_view(&flags) }
                     <TestTable records={loaded.records.clone()} selected={*selected} on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))} />
                     if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
@@ -353,11 +367,11 @@ pub fn ReportView(props: &Props) -> Html {
                     }
                     <RunLoader
                         id="compare"
-                        label="Compare: drop or pick a second run of the same tests."
+                        label="Compare with an earlier run of the same tests: drop or pick it."
                         on_sources={load.reform(|(name, sources)| (Slot::Compare, name, sources))}
                     />
-                    if let (Some(comparison), Some(after)) = ((*comparison).clone(), &*other) {
-                        <RunComparisonView {comparison} before={loaded.name.clone()} after={after.name.clone()} />
+                    if let (Some(comparison), Some(earlier)) = ((*comparison).clone(), &*other) {
+                        <RunComparisonView {comparison} before={earlier.name.clone()} after={loaded.name.clone()} />
                     }
                 }
             }

@@ -7,8 +7,11 @@ use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, Promise, Uint8Array};
+use qeval_core::run::agreement::LABEL_FIELD;
 use qeval_core::run::record::test_key;
-use qeval_core::run::{EvaluationRecord, Lines, Question, TestResult, read_questions};
+use qeval_core::run::{
+    EvaluationRecord, Lines, Question, TestResult, apply_labels, read_labels, read_questions,
+};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -37,6 +40,8 @@ enum Kind {
     Evaluations,
     Tests,
     Questions,
+    /// Human verdicts on some tests (`human-labels.jsonl`), for judge calibration.
+    Labels,
     /// `.jsonl`/`.json` of another name: read as records of whatever kind they hold.
     Records,
 }
@@ -52,6 +57,8 @@ fn kind_of(path: &str) -> Option<Kind> {
         Kind::Tests
     } else if name.contains("question") {
         Kind::Questions
+    } else if name.contains("label") {
+        Kind::Labels
     } else {
         Kind::Records
     })
@@ -80,6 +87,7 @@ pub async fn read_run(
     let mut evaluations: Vec<EvaluationRecord> = Vec::new();
     let mut tests: Vec<TestResult> = Vec::new();
     let mut questions = BTreeMap::new();
+    let mut labels = Vec::new();
     // Lines read and rejected, and the folder, of each kind: only the kind used is reported.
     let mut of_tests = (0, Vec::new(), None);
     let mut of_evaluations = (0, Vec::new(), None);
@@ -101,6 +109,12 @@ pub async fn read_run(
                 keep_rejected(&mut run, &source.path, &lines);
                 questions.extend(lines.records.into_iter().map(|(_, q)| (test_key(&q.id), q)));
             }
+            Kind::Labels => {
+                let text = text_of(&source.blob).await?;
+                let lines = read_labels(&text);
+                keep_rejected(&mut run, &source.path, &lines);
+                labels.extend(lines.records.into_iter().map(|(_, l)| l));
+            }
             Kind::Tests => {
                 let lines: Lines<TestResult> = read_lines(&source.blob, &report).await?;
                 tally(&mut of_tests, &source.path, &lines);
@@ -114,6 +128,17 @@ pub async fn read_run(
         }
         done += source.blob.size();
         progress(done, total);
+    }
+    // Labels go into the records (and into raw tests, whose records keep them when scored).
+    apply_labels(&mut evaluations, &labels);
+    for test in &mut tests {
+        if let Some(label) = labels
+            .iter()
+            .find(|l| test_key(&l.test_id) == test_key(&test.test_id))
+        {
+            test.extra
+                .insert(LABEL_FIELD.to_string(), label.human_label.clone());
+        }
     }
     let (lines_read, rejected, folder) = if evaluations.is_empty() && !tests.is_empty() {
         run.raw = Some(Shared(Rc::new(RawRun { tests, questions })));
