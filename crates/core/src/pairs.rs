@@ -79,6 +79,16 @@ pub struct PairInput {
     pub profile: Option<ProfileName>,
     /// Overrides the default comparison mode for this pair.
     pub mode: Option<Mode>,
+    /// Whether row order is ignored when comparing results; by default it counts when the
+    /// expected query has `ORDER BY` (Spider's rule).
+    pub ignore_order: Option<bool>,
+    /// How far apart two numbers may be and still be equal when comparing results: relative in
+    /// `f1`, `seed` and the execution score, absolute in `subset`.
+    pub tolerance: Option<f64>,
+    /// Only these columns of the expected result (0-based) must be found among the generated
+    /// result's columns, matched by their values: Spider 2.0's rule, `subset` mode unless
+    /// `mode` says otherwise.
+    pub condition_cols: Option<Vec<usize>>,
     /// The trace the scores belong to in an observability tool (Langfuse): `trace_id` or
     /// `session_id`.
     pub trace_id: Option<String>,
@@ -282,6 +292,9 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         .transpose()
         .map_err(|err| InputError::field("mode", err))?;
     let question = parse_field("question")?;
+    let ignore_order = optional_bool(object, "ignore_order")?;
+    let tolerance = optional_tolerance(object, "tolerance")?;
+    let condition_cols = column_list(object, "condition_cols")?;
     let trace_id = match parse_field("trace_id")? {
         Some(id) => Some(id),
         None => parse_field("session_id")?,
@@ -324,6 +337,9 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         generated_error,
         profile,
         mode,
+        ignore_order,
+        tolerance,
+        condition_cols,
         trace_id,
         answer,
         answer_criteria,
@@ -408,6 +424,67 @@ fn optional_string(object: &Map<String, Value>, field: &str) -> Result<Option<St
         Some(other) => Err(InputError::field(
             field,
             format!("expected a string, found {}", kind(other)),
+        )),
+    }
+}
+
+fn optional_bool(object: &Map<String, Value>, field: &str) -> Result<Option<bool>, InputError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(InputError::field(
+            field,
+            format!("expected true or false, found {}", kind(other)),
+        )),
+    }
+}
+
+/// A tolerance: a number, zero or more.
+pub fn optional_tolerance(
+    object: &Map<String, Value>,
+    field: &str,
+) -> Result<Option<f64>, InputError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(x) if x >= 0.0 && x.is_finite() => Ok(Some(x)),
+            _ => Err(InputError::field(
+                field,
+                format!("expected a number of zero or more, found {n}"),
+            )),
+        },
+        Some(other) => Err(InputError::field(
+            field,
+            format!("expected a number, found {}", kind(other)),
+        )),
+    }
+}
+
+/// A list of 0-based column positions; the error names the item at fault.
+pub fn column_list(
+    object: &Map<String, Value>,
+    field: &str,
+) -> Result<Option<Vec<usize>>, InputError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                item.as_u64()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| {
+                        InputError::field(
+                            &format!("{field}[{i}]"),
+                            format!("expected a column position (0, 1, ...), found {}", item),
+                        )
+                    })
+            })
+            .collect::<Result<Vec<usize>, InputError>>()
+            .map(Some),
+        Some(other) => Err(InputError::field(
+            field,
+            format!("expected a list of column positions, found {}", kind(other)),
         )),
     }
 }

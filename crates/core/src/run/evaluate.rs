@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult, error_text};
+use super::record::{
+    Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult, error_text,
+};
 use crate::datatype::AnswerType;
 use crate::pairs::{Language, PairInput};
 use crate::profiles::{Profile, ProfileName};
@@ -15,7 +17,12 @@ use crate::sql::hardness;
 /// the questions file (or from the result itself, when it carries one).
 pub fn pair_of_test(test: &TestResult, question: Option<&Question>) -> PairInput {
     let error = error_text(test.error.as_ref());
+    let options = test_options(test, question);
     PairInput {
+        mode: options.mode,
+        ignore_order: options.ignore_order,
+        tolerance: options.tolerance,
+        condition_cols: options.condition_cols,
         id: Some(test.test_id.clone()),
         generated_sql: test.generated_sql.clone().unwrap_or_default(),
         expected_sql: question
@@ -35,6 +42,14 @@ pub fn pair_of_test(test: &TestResult, question: Option<&Question>) -> PairInput
             .or(test.expected_answer_type),
         generated_error: error,
         ..PairInput::default()
+    }
+}
+
+/// A test's comparison options: the questions file's, then the test result's.
+fn test_options(test: &TestResult, question: Option<&Question>) -> TestOptions {
+    match question {
+        Some(question) => question.options.or(&test.options),
+        None => test.options.clone(),
     }
 }
 
@@ -98,6 +113,10 @@ pub fn evaluate_test(
     .or(given_hardness);
     if let Some(error) = &pair.generated_error {
         extra.insert("error".into(), Value::String(error.clone()));
+    }
+    // The test's own comparison options stay with its record.
+    if let Ok(Value::Object(options)) = serde_json::to_value(test_options(test, question)) {
+        extra.extend(options);
     }
     if let Some(kind) = pair.expected_answer_type {
         extra.insert(

@@ -21,6 +21,6 @@ pub use compare::{RunComparison, TestDelta, compare_runs};
 pub use evaluate::{Disagreement, evaluate_test, pair_of_test, recheck};
 pub use groups::{Grouping, fill_hardness, group_by, groupings};
 pub use read::{Lines, Rejected, read_questions, read_record_bytes, read_records};
-pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestResult};
+pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult};
 pub use stats::{PairedStats, mcnemar_exact, paired_stats};
 pub use summary::{Group, Summary, summarize, summarize_by};

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::datatype::AnswerType;
+use crate::results::compare::Mode;
 
 /// One line of `evaluation-results.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,7 +88,37 @@ pub struct TestResult {
     #[serde(default)]
     pub expected_answer_type: Option<AnswerType>,
     #[serde(flatten)]
+    pub options: TestOptions,
+    #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// How one test's results are compared, overriding the command line (see `PairInput`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TestOptions {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ignore_order: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition_cols: Option<Vec<usize>>,
+}
+
+impl TestOptions {
+    /// This test's options, each taken from `self` when set there, else from `other`.
+    pub fn or(&self, other: &TestOptions) -> TestOptions {
+        TestOptions {
+            mode: self.mode.or(other.mode),
+            ignore_order: self.ignore_order.or(other.ignore_order),
+            tolerance: self.tolerance.or(other.tolerance),
+            condition_cols: self
+                .condition_cols
+                .clone()
+                .or_else(|| other.condition_cols.clone()),
+        }
+    }
 }
 
 /// One test of the questions file (`test_questions_answers.json`).
@@ -107,6 +138,8 @@ pub struct Question {
     pub agent: Option<String>,
     #[serde(default)]
     pub difficulty: Option<String>,
+    #[serde(flatten)]
+    pub options: TestOptions,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

@@ -66,6 +66,7 @@ impl ScoreOptions {
     /// The mode a pair's results are compared in.
     pub fn mode_for(&self, pair: &PairInput, profile: &Profile) -> Mode {
         pair.mode
+            .or(pair.condition_cols.as_ref().map(|_| Mode::Subset))
             .or(self.mode)
             .unwrap_or(if profile.name == ProfileName::KqlBatch {
                 Mode::Seed

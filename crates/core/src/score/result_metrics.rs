@@ -27,13 +27,18 @@ pub fn add(
         (None, Some(_)) => Some(true),
         (None, None) => None,
     };
+    // A pair's own options win over the command line's.
+    let defaults = CompareOptions::default();
     let table = CompareOptions {
         mode: options.mode_for(pair, profile),
-        tolerance: options.tolerance,
-        order_matters: order_matters_for(pair.expected_sql.as_deref()),
+        tolerance: pair.tolerance.unwrap_or(options.tolerance),
+        subset_tolerance: pair.tolerance.unwrap_or(defaults.subset_tolerance),
+        order_matters: pair
+            .ignore_order
+            .map_or_else(|| order_matters_for(pair.expected_sql.as_deref()), |i| !i),
         ignore_case: options.ignore_case,
-        ..CompareOptions::default()
     };
+    let numeric_tolerance = pair.tolerance.unwrap_or(options.numeric_tolerance);
     if let Some(error) = &pair.generated_error {
         let failed = |name: &str| {
             options.error(
@@ -52,12 +57,35 @@ pub fn add(
         return executed;
     }
     if let (Some(expected), Some(generated)) = (&pair.expected_result, &pair.generated_result) {
+        let projected;
+        let expected = match &pair.condition_cols {
+            None => expected,
+            Some(columns) => match condition_columns(expected, columns) {
+                Ok(value) => {
+                    projected = value;
+                    &projected
+                }
+                Err(message) => {
+                    for name in ["results_match", "execution"] {
+                        metrics.insert(
+                            name.into(),
+                            options.error(
+                                name,
+                                message.clone(),
+                                &[("condition_cols", &format!("{columns:?}"))],
+                            ),
+                        );
+                    }
+                    return executed;
+                }
+            },
+        };
         metrics.insert(
             "results_match".into(),
             results_match(expected, generated, &table, options),
         );
         let execution = ExecutionOptions {
-            numeric_tolerance: options.numeric_tolerance,
+            numeric_tolerance,
             table,
         };
         metrics.insert(
@@ -108,6 +136,32 @@ pub fn add(
         _ => {}
     }
     executed
+}
+
+/// The expected result cut to the columns `condition_cols` names, as `{columns, rows}`.
+fn condition_columns(
+    expected: &serde_json::Value,
+    columns: &[usize],
+) -> Result<serde_json::Value, String> {
+    let result = read_result(expected)
+        .map_err(|err| format!("The expected result cannot be read: {err}"))?;
+    if let Some(&out) = columns.iter().find(|&&c| c >= result.width()) {
+        return Err(format!(
+            "condition_cols names column {out}, but the expected result has {} column{} (positions start at 0)",
+            result.width(),
+            if result.width() == 1 { "" } else { "s" }
+        ));
+    }
+    if columns.is_empty() {
+        return Err("condition_cols is empty: name at least one expected column".into());
+    }
+    let names: Vec<&String> = columns.iter().map(|&c| &result.columns[c]).collect();
+    let rows: Vec<Vec<&crate::results::Value>> = result
+        .rows
+        .iter()
+        .map(|row| columns.iter().map(|&c| &row[c]).collect())
+        .collect();
+    Ok(json!({ "columns": names, "rows": rows }))
 }
 
 fn results_match(
