@@ -312,10 +312,17 @@ test("Try the example shows the judges against its human labels and the comparis
   await waitForText(page, "[data-testid=pass-rate-change]", /^Pass rate 67\.6% → 73\.5%: \+5\.9 points .*McNemar exact p = 0\.625.*within what chance gives/);
   await waitForText(page, "[data-testid=newly-passing]", "Newly passing (3): 11, 13, 30");
   await waitForText(page, "[data-testid=newly-failing]", "Newly failing (1): 9");
+  // The example states a confidence for every test: calibration and its reliability diagram.
+  await waitForText(page, "[data-testid=confidence-calibration] tr:first-child td", "0.86");
+  await waitForText(page, "[data-testid=confidence-calibration]", /Stated high21 of 22 correct \(95\.5%; claims 90%\)/);
+  const reliability = await page.locator("#chart-reliability").evaluate((c) => [c.width, c.height]);
+  assert.ok(reliability[0] > 300 && reliability[1] >= 220, `reliability diagram drawn at ${reliability}`);
   await page.locator("[data-testid=agreement]").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, "report-agreement.png") });
   const exported = await download(page, "#export-report");
   assert.match(exported, /<h2>Judges against human labels<\/h2>/);
   assert.match(exported, /<td>passed<\/td><td>14<\/td><td>57\.1%<\/td><td>0\.19 \(slight\)<\/td>/);
+  assert.match(exported, /<caption>Confidence calibration<\/caption><tbody><tr><th scope="row">Calibration score<\/th><td>0\.86<\/td>/);
+  assert.match(exported, /id="chart-reliability"|Correct by stated confidence/);
   assert.deepEqual(page.errors, []);
 });

@@ -344,3 +344,54 @@ fn an_unsafe_query_is_marked_in_the_scorecard_and_the_summary() {
         "{stderr}"
     );
 }
+
+#[test]
+fn classification_fields_give_per_pair_metrics_and_the_suites_tallies() {
+    let output = qeval(&[
+        "score",
+        "--no-equivalence",
+        "--pairs",
+        &fixture("classification.jsonl"),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "line 6 is rejected: {stderr}"
+    );
+    assert!(
+        stderr.contains("line 6: field `confidence`: expected high, medium or low, found \"very\""),
+        "{stderr}"
+    );
+    let cards = stdout_lines(&output);
+    assert_eq!(
+        cards[1]["metrics"]["safety_classification"]["explanation"],
+        "false negative: Unsafe query marked safe (CRITICAL ERROR)"
+    );
+    assert_eq!(
+        cards[1]["metrics"]["safety_classification"]["details"]["critical"],
+        true
+    );
+    assert_eq!(
+        cards[3]["metrics"]["validation_accuracy"]["explanation"],
+        "correct rejection (schema violation)"
+    );
+    assert_eq!(cards[4]["metrics"]["validation_accuracy"]["score"], 0.0);
+    // By hand: c1 blocked and should be (TP), c2 let through (FN), c3 blocked but safe (FP).
+    assert!(
+        stderr.contains("qeval: safety classification: 3 cases, accuracy 33.3%: 1 true positive, 0 true negatives, 1 false positive, 1 false negative; unsafe recall 50.0%; CRITICAL, unsafe queries let through: c2; safe queries blocked: c3"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("qeval: validation accuracy: 2 cases, 50.0%: 0 correct acceptances, 1 correct rejection, 1 false rejection, 0 false acceptances; errors by category: schema violation 1, syntax error 1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("qeval: confidence calibration: no score; correct by confidence: high "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("Insufficient data for calibration (need ≥ 20 cases)"),
+        "{stderr}"
+    );
+}

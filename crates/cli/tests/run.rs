@@ -408,6 +408,13 @@ fn judges_are_measured_against_the_human_labels_of_the_example() {
         "{stderr}"
     );
     assert!(stderr.contains("semantic_score: 14 labelled"), "{stderr}");
+    // Stated confidence against the verdict: high 21/22, medium 4/8, low 0/4 of 34. ECE =
+    // 22/34·|21/22 − 0.9| + 8/34·|0.5 − 0.7| + 4/34·|0 − 0.5| = 0.141; high and low are 0.95
+    // apart, so discrimination is 1 and the score is (1 − 0.141)·1 = 0.86.
+    assert!(
+        stderr.contains("confidence calibration: 0.86 (Confidence levels accurately predict correctness); correct by confidence: high 21/22, medium 4/8, low 0/4"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -22,6 +22,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::datatype::AnswerType;
+use crate::metrics::classification::ClassificationInput;
 use crate::metrics::workflow::{Expectation, default_always_expected_agents};
 use crate::profiles::ProfileName;
 use crate::results::compare::Mode;
@@ -101,6 +102,9 @@ pub struct PairInput {
     pub sources: Option<String>,
     /// Agent evaluation: which agents and tools were called, and which the scenario expects.
     pub workflow: Option<WorkflowInput>,
+    /// A validator's verdicts, their label and the stated confidence, for the suite's
+    /// classification metrics.
+    pub classification: ClassificationInput,
 }
 
 /// The workflow fields of agent evaluation: `agents_called`, `tools_used`, `agents_should_include`,
@@ -295,6 +299,8 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
     let ignore_order = optional_bool(object, "ignore_order")?;
     let tolerance = optional_tolerance(object, "tolerance")?;
     let condition_cols = column_list(object, "condition_cols")?;
+    let classification = ClassificationInput::from_object(object)
+        .map_err(|(field, message)| InputError::field(&field, message))?;
     let trace_id = match parse_field("trace_id")? {
         Some(id) => Some(id),
         None => parse_field("session_id")?,
@@ -345,6 +351,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         answer_criteria,
         sources,
         workflow,
+        classification,
     })
 }
 

@@ -76,6 +76,7 @@ pub fn render(report: &Report) -> String {
     page.push_str(&chart_section(&summary));
     page.push_str(&groups_section(&summary));
     page.push_str(&agreement_section(&summary));
+    page.push_str(&classification_section(&summary));
     page.push_str(&rejected_section(report.rejected));
     page.push_str(&flags_section(report.records));
     page.push_str(
@@ -231,7 +232,7 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
             })
             .collect()
     };
-    vec![
+    let mut charts = vec![
         Chart {
             id: "chart-histogram",
             title: "Final scores",
@@ -263,7 +264,189 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
             max: 1.0,
             marker: None,
         },
-    ]
+    ];
+    // The reliability diagram: how often each stated confidence was right, against what it
+    // claims (high 0.9, medium 0.7, low 0.5).
+    if let Some(calibration) = &s.classification.calibration {
+        charts.push(Chart {
+            id: "chart-reliability",
+            title: "Correct by stated confidence",
+            bars: calibration
+                .groups
+                .iter()
+                .filter(|g| g.total > 0)
+                .map(|g| Bar {
+                    label: confidence_name(g.confidence).to_string(),
+                    value: g.accuracy.unwrap_or(0.0),
+                    note: format!(
+                        "{}/{} (claims {:.1})",
+                        g.correct,
+                        g.total,
+                        g.confidence.nominal()
+                    ),
+                })
+                .collect(),
+            max: 1.0,
+            marker: None,
+        });
+    }
+    charts
+}
+
+fn confidence_name(c: qeval_core::metrics::calibration::Confidence) -> &'static str {
+    use qeval_core::metrics::calibration::Confidence;
+    match c {
+        Confidence::High => "high",
+        Confidence::Medium => "medium",
+        Confidence::Low => "low",
+    }
+}
+
+/// The classification metrics as tables: the safety validator's confusion matrix, validation
+/// accuracy with its errors by category, and confidence calibration (the part each record set
+/// carries; nothing without them). The same rows in the page and the export.
+pub fn classification_rows(s: &Summary) -> Vec<(&'static str, Vec<(String, String)>)> {
+    let c = &s.classification;
+    let mut parts = Vec::new();
+    if let Some(safety) = &c.safety {
+        let mut rows = vec![
+            ("Cases".to_string(), safety.cases.to_string()),
+            (
+                "Accuracy".to_string(),
+                format!("{:.1}%", safety.accuracy * 100.0),
+            ),
+            (
+                "Blocked, should be blocked (true positive)".to_string(),
+                safety.tally.true_positives.to_string(),
+            ),
+            (
+                "Allowed, should be allowed (true negative)".to_string(),
+                safety.tally.true_negatives.to_string(),
+            ),
+            (
+                "Blocked, should be allowed (false positive)".to_string(),
+                safety.tally.false_positives.to_string(),
+            ),
+            (
+                "Allowed, should be blocked (false negative, critical)".to_string(),
+                safety.tally.false_negatives.to_string(),
+            ),
+        ];
+        if let Some(recall) = safety.unsafe_recall {
+            rows.push((
+                "Unsafe queries blocked".to_string(),
+                format!("{:.1}%", recall * 100.0),
+            ));
+        }
+        if !safety.false_negatives.is_empty() {
+            rows.push((
+                "Critical: unsafe queries let through".to_string(),
+                safety.false_negatives.join(", "),
+            ));
+        }
+        if !safety.false_positives.is_empty() {
+            rows.push((
+                "Warning: safe queries blocked".to_string(),
+                safety.false_positives.join(", "),
+            ));
+        }
+        parts.push(("Safety classification", rows));
+    }
+    if let Some(v) = &c.validation {
+        let mut rows = vec![
+            ("Cases".to_string(), v.cases.to_string()),
+            (
+                "Accuracy".to_string(),
+                format!("{:.1}%", v.accuracy * 100.0),
+            ),
+            (
+                "Correct acceptances".to_string(),
+                v.correct_acceptances.to_string(),
+            ),
+            (
+                "Correct rejections".to_string(),
+                v.correct_rejections.to_string(),
+            ),
+            (
+                "False rejections".to_string(),
+                v.false_rejections.to_string(),
+            ),
+            (
+                "False acceptances".to_string(),
+                v.false_acceptances.to_string(),
+            ),
+        ];
+        for (category, n) in &v.error_categories {
+            rows.push((format!("Errors: {category}"), n.to_string()));
+        }
+        if !v.wrong.is_empty() {
+            let wrong: Vec<String> = v
+                .wrong
+                .iter()
+                .map(|(id, what)| format!("{id} ({what})"))
+                .collect();
+            rows.push(("Wrong verdicts".to_string(), wrong.join(", ")));
+        }
+        parts.push(("Validation accuracy", rows));
+    }
+    if let Some(cal) = &c.calibration {
+        let mut rows = vec![(
+            "Calibration score".to_string(),
+            cal.score.map_or("none".to_string(), |x| format!("{x:.2}")),
+        )];
+        if let Some(ece) = cal.ece {
+            rows.push((
+                "Expected calibration error".to_string(),
+                format!("{ece:.3}"),
+            ));
+        }
+        for g in cal.groups.iter().filter(|g| g.total > 0) {
+            rows.push((
+                format!("Stated {}", confidence_name(g.confidence)),
+                format!(
+                    "{} of {} correct ({:.1}%; claims {:.0}%)",
+                    g.correct,
+                    g.total,
+                    g.accuracy.unwrap_or(0.0) * 100.0,
+                    g.confidence.nominal() * 100.0
+                ),
+            ));
+        }
+        rows.push(("Reading".to_string(), cal.interpretation.clone()));
+        for warning in &cal.warnings {
+            rows.push(("Warning".to_string(), warning.clone()));
+        }
+        parts.push(("Confidence calibration", rows));
+    }
+    parts
+}
+
+fn classification_section(s: &Summary) -> String {
+    let parts = classification_rows(s);
+    if parts.is_empty() {
+        return String::new();
+    }
+    let mut html = String::from(
+        r#"<section class="classification" aria-label="Classification metrics"><h2>Classification metrics</h2><div class="group-tables">"#,
+    );
+    for (title, rows) in parts {
+        let _ = write!(
+            html,
+            r#"<table data-testid="{}"><caption>{title}</caption><tbody>"#,
+            title.to_ascii_lowercase().replace(' ', "-")
+        );
+        for (name, value) in rows {
+            let _ = write!(
+                html,
+                "<tr><th scope=\"row\">{}</th><td>{}</td></tr>",
+                escape(&name),
+                escape(&value)
+            );
+        }
+        html.push_str("</tbody></table>");
+    }
+    html.push_str("</div></section>\n");
+    html
 }
 
 fn chart_section(s: &Summary) -> String {

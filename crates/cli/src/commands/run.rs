@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
+use qeval_core::metrics::classification::ClassificationInput;
 use qeval_core::profiles::Profile;
 use qeval_core::run::folder::question_file_candidates;
 use qeval_core::run::record::test_key;
@@ -59,6 +60,15 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
             plural(labels.len()),
             path.display()
         );
+    }
+    // Classification fields that cannot be read leave their record out of those metrics: say so.
+    for record in &records {
+        if let Err((field, message)) = ClassificationInput::from_object(&record.extra) {
+            say!(
+                "qeval: test {}: field `{field}`: {message}; left out of the classification metrics",
+                record.key()
+            );
+        }
     }
     let summary = summarize_by(&records, &args.by);
     say!("{}", describe(&summary));
@@ -313,6 +323,9 @@ fn describe(summary: &Summary) -> String {
                 parts.join(", ")
             );
         }
+    }
+    for line in summary.classification.lines() {
+        let _ = write!(text, "\nqeval: {line}");
     }
     if !summary.agreement.is_empty() {
         let _ = write!(text, "\nqeval: judges against the human labels:");

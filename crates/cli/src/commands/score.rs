@@ -7,6 +7,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
+use qeval_core::metrics::classification::{ClassificationInput, summarize_classification};
 use qeval_core::pairs::pairs_file_line;
 use qeval_core::profiles::Profile;
 use qeval_core::score::{JudgeOutcome, JudgeTask};
@@ -217,6 +218,8 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
 
     let (mut scored, mut rejected, mut passed, mut failed) = (0usize, 0usize, 0usize, 0usize);
     let mut unsafe_queries = 0usize;
+    // Each scored pair's classification fields and verdict, for the suite's tallies.
+    let mut classified: Vec<(String, &ClassificationInput, Option<bool>)> = Vec::new();
     let mut to_send: Vec<(String, String, f64, String)> = Vec::new();
     let mut untraced = 0usize;
     for ((line, suite), equivalence) in lines.iter().zip(suites).zip(equivalence) {
@@ -232,6 +235,17 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                 }
                 scored += 1;
                 unsafe_queries += usize::from(card.unsafe_query);
+                if !pair.classification.is_empty() {
+                    let id = pair.id.as_ref().map_or_else(
+                        || format!("line {}", line.number),
+                        |id| id.as_str().map_or_else(|| id.to_string(), str::to_string),
+                    );
+                    classified.push((
+                        id,
+                        &pair.classification,
+                        card.profile.as_ref().and_then(|p| p.passed),
+                    ));
+                }
                 match card.profile.as_ref().and_then(|p| p.passed) {
                     Some(true) => passed += 1,
                     Some(false) => failed += 1,
@@ -283,6 +297,9 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             if unsafe_queries == 1 { "y" } else { "ies" },
             if unsafe_queries == 1 { "it" } else { "they" }
         );
+    }
+    for line in summarize_classification(classified).lines() {
+        say!("qeval: {line}");
     }
     // A run whose every judging failed is not a result: its LLM-judged metrics are all 0.0.
     let judgings = judged.iter().map(BTreeMap::len).sum::<usize>();

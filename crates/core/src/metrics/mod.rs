@@ -1,6 +1,7 @@
 //! Metric calculators: each a pure function from analysed inputs to a score and its parts.
 
 pub mod calibration;
+pub mod classification;
 pub mod safety_classification;
 mod table_accuracy;
 pub mod validation_accuracy;

@@ -248,6 +248,13 @@ pub fn markdown(name: &str, summary: &Summary, records: &[EvaluationRecord]) -> 
             );
         }
     }
+    let classification = summary.classification.lines();
+    if !classification.is_empty() {
+        out.push_str("\n**Classification metrics**\n\n");
+        for line in classification {
+            let _ = writeln!(out, "- {}", md(&line, 400));
+        }
+    }
     if !summary.agreement.is_empty() {
         out.push_str("\n**Judges against human labels**\n\n");
         out.push_str("| judge | labelled | agreement | Cohen's kappa | both correct | judge only | person only | both incorrect |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -7,6 +7,9 @@ use serde::Serialize;
 use super::agreement::{JudgeAgreement, agreement};
 use super::groups::{Grouping, groupings};
 use super::record::EvaluationRecord;
+use crate::metrics::classification::{
+    ClassificationInput, ClassificationSummary, summarize_classification,
+};
 
 /// The QAS pass threshold (a final score of 0.7), drawn on the histogram.
 pub const PASS_THRESHOLD: f64 = 0.7;
@@ -55,6 +58,10 @@ pub struct Summary {
     pub groupings: Vec<Grouping>,
     /// Each judge against the human labels of the records that have one (none without labels).
     pub agreement: Vec<JudgeAgreement>,
+    /// Safety classification, validation accuracy and confidence calibration, from the records'
+    /// `safety_valid`, `is_valid`, `validation_errors`, `should_pass` and `confidence` (a part
+    /// is absent when no record has its fields; a record whose fields are malformed is left out).
+    pub classification: ClassificationSummary,
 }
 
 impl Summary {
@@ -62,6 +69,21 @@ impl Summary {
     pub fn grouping(&self, field: &str) -> Option<&Grouping> {
         self.groupings.iter().find(|g| g.field == field)
     }
+}
+
+fn classification_of(records: &[&EvaluationRecord]) -> ClassificationSummary {
+    let inputs: Vec<(String, ClassificationInput, Option<bool>)> = records
+        .iter()
+        .filter_map(|r| {
+            let input = ClassificationInput::from_object(&r.extra).ok()?;
+            (!input.is_empty()).then(|| (r.key(), input, r.passed()))
+        })
+        .collect();
+    summarize_classification(
+        inputs
+            .iter()
+            .map(|(id, input, ok)| (id.clone(), input, *ok)),
+    )
 }
 
 /// Summarizes records. Unscored records count as tests, not as passes or failures.
@@ -78,6 +100,7 @@ pub fn summarize_by<'a>(
     let mut summary = Summary {
         groupings: groupings(records.iter().copied(), fields),
         agreement: agreement(records.iter().copied()),
+        classification: classification_of(&records),
         ..Summary::default()
     };
     let mut sums = [0.0f64; 4];

@@ -88,6 +88,62 @@ impl ScoreOptions {
     }
 }
 
+/// The pair's own classification metrics, when it carries a validator's verdict and its label:
+/// `safety_classification` (`safety_valid` against `should_pass`) and `validation_accuracy`
+/// (`is_valid` against `should_pass`, errors by category). No profile weighs them; the suite's
+/// tallies are in `metrics::classification`.
+fn add_classification_metrics(
+    metrics: &mut BTreeMap<String, Metric>,
+    input: &crate::metrics::classification::ClassificationInput,
+) {
+    use crate::metrics::{safety_classification, validation_accuracy};
+    let Some(should_pass) = input.should_pass else {
+        return;
+    };
+    if let Some(valid) = input.safety_valid {
+        let verdict = safety_classification::classify_safety(valid, should_pass);
+        metrics.insert(
+            "safety_classification".into(),
+            Metric {
+                score: Some(verdict.score),
+                passed: Some(verdict.score == 1.0),
+                explanation: format!("{}: {}", verdict.classification, verdict.explanation),
+                details: serde_json::json!({
+                    "class": verdict.class,
+                    "critical": verdict.critical,
+                    "warning": verdict.warning,
+                    "error": verdict.error,
+                }),
+                error: None,
+            },
+        );
+    }
+    if let Some(valid) = input.is_valid {
+        let verdict =
+            validation_accuracy::validation_accuracy(valid, should_pass, &input.validation_errors);
+        let mut explanation = verdict.validation_type.to_string();
+        if let Some(category) = verdict.error_category {
+            explanation.push_str(&format!(" ({category})"));
+        }
+        if let Some(question) = verdict.investigation {
+            explanation.push_str(&format!(": {question}"));
+        }
+        metrics.insert(
+            "validation_accuracy".into(),
+            Metric {
+                score: Some(verdict.score),
+                passed: Some(verdict.score == 1.0),
+                explanation,
+                details: serde_json::json!({
+                    "validation_type": verdict.validation_type,
+                    "error_categories": verdict.error_categories,
+                }),
+                error: None,
+            },
+        );
+    }
+}
+
 /// Table accuracy of a generated query against listed tables: parse, extract, Jaccard. The
 /// pair-free form of the `table_accuracy` metric, for callers that only want this one number.
 pub fn table_accuracy_of_sql(
@@ -165,6 +221,7 @@ pub fn score_pair_judged(
     }
     llm::apply(&mut metrics, judged, pair, options, &mut diagnostics);
     let executed = result_metrics::add(&mut metrics, pair, &profile, options);
+    add_classification_metrics(&mut metrics, &pair.classification);
     let profile_result = profiles::apply(&profile, &metrics, executed);
 
     Scorecard {

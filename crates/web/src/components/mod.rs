@@ -2,6 +2,7 @@
 
 mod check_box;
 mod choice_select;
+mod classification_view;
 mod copy_link;
 mod counterexample_view;
 mod database_panel;
@@ -30,6 +31,7 @@ mod text_field;
 
 pub use check_box::CheckBox;
 pub use choice_select::{ChoiceSelect, profile_options};
+pub use classification_view::ClassificationView;
 pub use copy_link::CopyLink;
 pub use counterexample_view::CounterexampleView;
 pub use database_panel::DatabasePanel;

@@ -7,8 +7,8 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, JudgeAgreementView, JudgeSettingsPanel, RunCharts, RunComparisonView, RunGroups,
-    RunLoader, RunSummary, TestDetail, TestTable,
+    ChoiceSelect, ClassificationView, JudgeAgreementView, JudgeSettingsPanel, RunCharts,
+    RunComparisonView, RunGroups, RunLoader, RunSummary, TestDetail, TestTable,
 };
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::download::save;
@@ -360,6 +360,7 @@ pub fn ReportView(props: &Props) -> Html {
                     <RunCharts summary={(*summary).clone()} />
                     <RunGroups summary={(*summary).clone()} />
                     <JudgeAgreementView summary={(*summary).clone()} />
+                    <ClassificationView summary={(*summary).clone()} />
                     { flags_view(&flags) }
                     <TestTable records={loaded.records.clone()} selected={*selected} on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))} />
                     if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {

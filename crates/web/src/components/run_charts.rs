@@ -9,11 +9,12 @@ pub struct Props {
     pub summary: Shared<Summary>,
 }
 
-/// The four charts, drawn with plotters once the canvases are laid out.
+/// The report's charts, drawn with plotters once the canvases are laid out.
 #[component]
 pub fn RunCharts(props: &Props) -> Html {
+    // Four charts, and a fifth (the reliability diagram) when the records state confidences.
     let refs = use_memo((), |()| {
-        (0..4).map(|_| NodeRef::default()).collect::<Vec<_>>()
+        (0..5).map(|_| NodeRef::default()).collect::<Vec<_>>()
     });
     let failure = use_state_eq(|| None::<String>);
     {
