@@ -314,9 +314,10 @@ pub fn compare_results_json(
 /// Spider's hardness level of a query (`"easy"`, `"medium"`, `"hard"`, `"extra"`), or `null`
 /// when it is not a query that parses.
 #[wasm_bindgen]
-pub fn hardness(sql_text: &str, options: JsValue) -> Result<Option<String>, JsError> {
+pub fn hardness(sql_text: &str, options: JsValue) -> Result<JsValue, JsError> {
     let options = Options::read(options)?;
-    Ok(sql::hardness(sql_text, options.dialect()?).map(|h| h.name().to_string()))
+    Ok(sql::hardness(sql_text, options.dialect()?)
+        .map_or(JsValue::NULL, |h| JsValue::from_str(h.name())))
 }
 
 /// The records of an `evaluation-results.jsonl` text, with Spider's hardness level given to
