@@ -40,6 +40,8 @@ test("a dropped database shows its schema, runs both queries, and equivalent que
   await waitForText(page, "[data-testid=expected-execution-status]", /^Executes without errors: 4 rows/);
   await waitForText(page, "[data-testid=metric-results_match-score]", "1.00");
   await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+  // Both ran on the database: efficiency by SQLite VM steps, the same count as the CLI's.
+  await waitForText(page, "[data-testid=metric-efficiency-explanation]", /^\d+ SQLite VM steps against the expected query's \d+ \(ratio \d+\.\d\d\): reward [\d.]+$/);
   await page.screenshot({ path: join(artifacts, "database.png"), fullPage: true });
 
   // The CLI gives the same verdict for the same pair on the same file.
@@ -49,6 +51,8 @@ test("a dropped database shows its schema, runs both queries, and equivalent que
   const card = JSON.parse(execFileSync(CLI, ["score", "--mode", "bag", "--pairs", pairs, "--db", DB], { stdio: ["ignore", "pipe", "ignore"] }).toString());
   assert.equal(card.metrics.results_match.score, 1);
   assert.equal(card.metrics.execution.score, 1);
+  const explanation = await page.locator("[data-testid=metric-efficiency-explanation]").textContent();
+  assert.equal(explanation, card.metrics.efficiency.explanation, "the same steps in the browser and the CLI");
   assert.deepEqual(page.errors, []);
 });
 

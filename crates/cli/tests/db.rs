@@ -191,3 +191,63 @@ fn many_pairs_on_every_core_come_out_in_input_order_and_the_same_every_time() {
     assert_eq!(cards[0]["metrics"]["test_suite"]["score"], 1.0);
     assert_eq!(first, second, "the same output every time");
 }
+
+#[test]
+fn efficiency_counts_sqlite_vm_steps_the_same_on_every_run() {
+    let (dir, db, _) = shop_file("efficiency");
+    let pairs = dir.join("pairs.jsonl");
+    let lines = [
+        // The same rows, the generated query with a needless self-join: more steps, same result.
+        json!({"id": "slower", "generated_sql": "SELECT DISTINCT a.name FROM users a JOIN users b ON a.id = b.id JOIN users c ON c.id = a.id WHERE a.active = 1", "expected_sql": "SELECT name FROM users WHERE active = 1"}),
+        json!({"id": "same", "generated_sql": "SELECT name FROM users WHERE active = 1", "expected_sql": "SELECT name FROM users WHERE active = 1"}),
+        json!({"id": "wrong", "generated_sql": "SELECT name FROM users", "expected_sql": "SELECT name FROM users WHERE active = 1"}),
+    ];
+    std::fs::write(
+        &pairs,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .expect("pairs");
+    let score = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+            .args(["score", "--mode", "bag", "--pairs"])
+            .arg(&pairs)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .expect("qeval runs");
+        let cards: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        (cards, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (cards, stderr) = score();
+    let efficiency = |i: usize| cards[i]["metrics"]["efficiency"].clone();
+    let slower = efficiency(0);
+    let (expected, generated) = (
+        slower["details"]["expected_vm_steps"].as_u64().unwrap(),
+        slower["details"]["generated_vm_steps"].as_u64().unwrap(),
+    );
+    assert!(generated > expected, "{slower}");
+    assert!(slower["score"].as_f64().unwrap() < 1.0, "{slower}");
+    assert_eq!(efficiency(1)["score"], 1.0, "the same query: ratio 1");
+    assert_eq!(
+        efficiency(2)["score"],
+        0.0,
+        "different results earn nothing"
+    );
+    assert!(
+        stderr.contains("qeval: efficiency: R-VES ")
+            && stderr.contains(" by SQLite VM steps over 3 pairs"),
+        "{stderr}"
+    );
+    // Counted, not timed: a second run gives the same steps.
+    let (again, _) = score();
+    for i in 0..3 {
+        assert_eq!(
+            again[i]["metrics"]["efficiency"],
+            cards[i]["metrics"]["efficiency"]
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

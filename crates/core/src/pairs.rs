@@ -105,6 +105,10 @@ pub struct PairInput {
     /// A validator's verdicts, their label and the stated confidence, for the suite's
     /// classification metrics.
     pub classification: ClassificationInput,
+    /// SQLite's virtual machine steps for each query, when they ran on a database (set by the
+    /// database runner, or given in the line): the `efficiency` metric compares them.
+    pub expected_vm_steps: Option<u64>,
+    pub generated_vm_steps: Option<u64>,
 }
 
 /// The workflow fields of agent evaluation: `agents_called`, `tools_used`, `agents_should_include`,
@@ -299,6 +303,14 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
     let ignore_order = optional_bool(object, "ignore_order")?;
     let tolerance = optional_tolerance(object, "tolerance")?;
     let condition_cols = column_list(object, "condition_cols")?;
+    let steps = |field: &str| match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value.as_u64().map(Some).ok_or_else(|| {
+            InputError::field(field, format!("expected a count of steps, found {value}"))
+        }),
+    };
+    let expected_vm_steps = steps("expected_vm_steps")?;
+    let generated_vm_steps = steps("generated_vm_steps")?;
     let classification = ClassificationInput::from_object(object)
         .map_err(|(field, message)| InputError::field(&field, message))?;
     let trace_id = match parse_field("trace_id")? {
@@ -352,6 +364,8 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         sources,
         workflow,
         classification,
+        expected_vm_steps,
+        generated_vm_steps,
     })
 }
 

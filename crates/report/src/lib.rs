@@ -117,7 +117,7 @@ fn hash(text: &str) -> String {
 
 /// The summary's cards: `(id, name, value)`, the same in the page and in the app.
 pub fn summary_cards(s: &Summary) -> Vec<(&'static str, &'static str, String)> {
-    vec![
+    let mut cards = vec![
         ("tests", "Tests", s.tests.to_string()),
         ("passed", "Passed", s.passed.to_string()),
         ("failed", "Failed", s.failed.to_string()),
@@ -148,7 +148,15 @@ pub fn summary_cards(s: &Summary) -> Vec<(&'static str, &'static str, String)> {
         ),
         ("errors", "Errors", s.errors.to_string()),
         ("unsafe", "Unsafe (failed)", s.unsafe_queries.to_string()),
-    ]
+    ];
+    if let Some(e) = &s.efficiency {
+        cards.push((
+            "r-ves",
+            "R-VES by VM steps",
+            format!("{:.1} ({} tests)", e.r_ves, e.tests),
+        ));
+    }
+    cards
 }
 
 /// The change from another run: the pass-rate sentence and the tests behind it.

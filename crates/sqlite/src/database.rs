@@ -217,18 +217,20 @@ impl Database {
             .connection
             .progress_handler(10_000, None::<fn() -> bool>);
         let millis = now() - started;
-        let (columns, rows, truncated) = result.map_err(|err| match (code_of(&err), denial) {
-            (_, Some(reason)) => QueryError::Denied(reason),
-            (Some(rusqlite::ErrorCode::OperationInterrupted), None) => {
-                QueryError::TimedOut { ms: millis }
-            }
-            _ => QueryError::Failed(message_of(&err)),
-        })?;
+        let (columns, rows, truncated, vm_steps) =
+            result.map_err(|err| match (code_of(&err), denial) {
+                (_, Some(reason)) => QueryError::Denied(reason),
+                (Some(rusqlite::ErrorCode::OperationInterrupted), None) => {
+                    QueryError::TimedOut { ms: millis }
+                }
+                _ => QueryError::Failed(message_of(&err)),
+            })?;
         Ok(QueryOutput {
             columns,
             rows,
             truncated,
             millis,
+            vm_steps,
         })
     }
 }
@@ -262,6 +264,7 @@ impl Database {
         {
             cut += usize::from(out.truncated);
             pair.expected_result = Some(out.to_json());
+            pair.expected_vm_steps = (!out.truncated).then_some(out.vm_steps);
         }
         if pair.generated_result.is_none()
             && pair.generated_error.is_none()
@@ -271,6 +274,7 @@ impl Database {
                 Ok(out) => {
                     cut += usize::from(out.truncated);
                     pair.generated_result = Some(out.to_json());
+                    pair.generated_vm_steps = (!out.truncated).then_some(out.vm_steps);
                 }
                 Err(err) => pair.generated_error = Some(err.to_string()),
             }
@@ -279,7 +283,8 @@ impl Database {
     }
 }
 
-type Rows = (Vec<String>, Vec<Vec<Value>>, bool);
+/// Columns, rows, whether they were cut, and the virtual machine steps SQLite took.
+type Rows = (Vec<String>, Vec<Vec<Value>>, bool, u64);
 
 /// The longest text or blob SQLite may build: `printf('%.*c', 2000000000, 'x')` or `zeroblob`
 /// fail with "string or blob too big" instead of taking the memory.
@@ -295,9 +300,11 @@ fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<
     let mut rows = Vec::new();
     let mut bytes = 0usize;
     let mut cursor = statement.query([])?;
+    let mut truncated = false;
     while let Some(row) = cursor.next()? {
         if rows.len() == max_rows || bytes > MAX_RESULT_BYTES {
-            return Ok((columns, rows, true));
+            truncated = true;
+            break;
         }
         let mut values = Vec::with_capacity(width);
         for i in 0..width {
@@ -310,7 +317,12 @@ fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<
         }
         rows.push(values);
     }
-    Ok((columns, rows, false))
+    drop(cursor);
+    // The steps of SQLite's virtual machine: the same for the same query, data and SQLite
+    // version on any machine, unlike time (`efficiency` compares them).
+    let vm_steps =
+        u64::try_from(statement.get_status(rusqlite::StatementStatus::VmStep)).unwrap_or_default();
+    Ok((columns, rows, truncated, vm_steps))
 }
 
 fn read_schema(connection: &Connection) -> rusqlite::Result<Vec<Table>> {

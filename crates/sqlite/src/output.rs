@@ -64,6 +64,9 @@ pub struct QueryOutput {
     pub rows: Vec<Vec<Value>>,
     pub truncated: bool,
     pub millis: f64,
+    /// SQLite's virtual machine steps for the query (counted until the cut when truncated).
+    #[serde(default)]
+    pub vm_steps: u64,
 }
 
 impl QueryOutput {

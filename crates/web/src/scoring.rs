@@ -68,6 +68,16 @@ pub fn score_task(
                 None => {}
             }
         }
+        // Both queries ran on the database as typed: their VM steps give `efficiency`.
+        if let (Some(Ok(expected)), Some(Ok(generated))) = (&executed.expected, &executed.generated)
+            && !expected.truncated
+            && !generated.truncated
+            && state.expected_result.trim().is_empty()
+            && state.generated_result.trim().is_empty()
+        {
+            pair.expected_vm_steps = Some(expected.vm_steps);
+            pair.generated_vm_steps = Some(generated.vm_steps);
+        }
     }
     Task::Score(ScorePair {
         pair,

@@ -118,6 +118,8 @@ impl Jobs {
             expected_result: pair.expected_result,
             generated_result: pair.generated_result,
             generated_error: pair.generated_error,
+            expected_vm_steps: pair.expected_vm_steps,
+            generated_vm_steps: pair.generated_vm_steps,
         }
     }
 }

@@ -187,4 +187,9 @@ pub struct Filled {
     pub expected_result: Option<serde_json::Value>,
     pub generated_result: Option<serde_json::Value>,
     pub generated_error: Option<String>,
+    /// SQLite's VM steps of each query run, for `efficiency`.
+    #[serde(default)]
+    pub expected_vm_steps: Option<u64>,
+    #[serde(default)]
+    pub generated_vm_steps: Option<u64>,
 }

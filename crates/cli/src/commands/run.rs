@@ -324,6 +324,15 @@ fn describe(summary: &Summary) -> String {
             );
         }
     }
+    if let Some(e) = &summary.efficiency {
+        let _ = write!(
+            text,
+            "\nqeval: efficiency: R-VES {:.1} by SQLite VM steps over {} test{} run on the database",
+            e.r_ves,
+            e.tests,
+            plural(e.tests)
+        );
+    }
     for line in summary.classification.lines() {
         let _ = write!(text, "\nqeval: {line}");
     }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 use qeval_core::metrics::classification::{ClassificationInput, summarize_classification};
+use qeval_core::metrics::efficiency::r_ves;
 use qeval_core::pairs::pairs_file_line;
 use qeval_core::profiles::Profile;
 use qeval_core::score::{JudgeOutcome, JudgeTask};
@@ -220,6 +221,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let mut unsafe_queries = 0usize;
     // Each scored pair's classification fields and verdict, for the suite's tallies.
     let mut classified: Vec<(String, &ClassificationInput, Option<bool>)> = Vec::new();
+    let mut rewards = Vec::new();
     let mut to_send: Vec<(String, String, f64, String)> = Vec::new();
     let mut untraced = 0usize;
     for ((line, suite), equivalence) in lines.iter().zip(suites).zip(equivalence) {
@@ -235,6 +237,9 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                 }
                 scored += 1;
                 unsafe_queries += usize::from(card.unsafe_query);
+                if let Some(reward) = card.metrics.get("efficiency").and_then(|m| m.score) {
+                    rewards.push(reward);
+                }
                 if !pair.classification.is_empty() {
                     let id = pair.id.as_ref().map_or_else(
                         || format!("line {}", line.number),
@@ -296,6 +301,14 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             "qeval: {unsafe_queries} UNSAFE generated quer{} (not read-only): failed whatever {} scored",
             if unsafe_queries == 1 { "y" } else { "ies" },
             if unsafe_queries == 1 { "it" } else { "they" }
+        );
+    }
+    if let Some(e) = r_ves(rewards) {
+        say!(
+            "qeval: efficiency: R-VES {:.1} by SQLite VM steps over {} pair{}",
+            e.r_ves,
+            e.tests,
+            plural(e.tests)
         );
     }
     for line in summarize_classification(classified).lines() {

@@ -2,6 +2,7 @@
 
 pub mod calibration;
 pub mod classification;
+pub mod efficiency;
 pub mod safety_classification;
 mod table_accuracy;
 pub mod validation_accuracy;

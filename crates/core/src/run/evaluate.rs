@@ -114,6 +114,10 @@ pub fn evaluate_test(
     if let Some(error) = &pair.generated_error {
         extra.insert("error".into(), Value::String(error.clone()));
     }
+    // Deterministic efficiency, when both queries ran on a database: BIRD's reward by VM steps.
+    if let Some(metric) = card.metrics.get("efficiency") {
+        extra.insert("efficiency".into(), metric.details.clone());
+    }
     // The test's own comparison options stay with its record.
     if let Ok(Value::Object(options)) = serde_json::to_value(test_options(test, question)) {
         extra.extend(options);

@@ -234,6 +234,13 @@ pub fn markdown(name: &str, summary: &Summary, records: &[EvaluationRecord]) -> 
         summary.errors,
         summary.unsafe_queries
     );
+    if let Some(e) = &summary.efficiency {
+        let _ = writeln!(
+            out,
+            "\nEfficiency: R-VES {:.1} by SQLite VM steps over {} tests.",
+            e.r_ves, e.tests
+        );
+    }
     for grouping in &summary.groupings {
         let _ = writeln!(out, "\n**By {}**\n", md(&grouping.label(), 60));
         out.push_str("| group | tests | passed | pass rate |\n|---|---:|---:|---:|\n");

@@ -10,6 +10,7 @@ use super::record::EvaluationRecord;
 use crate::metrics::classification::{
     ClassificationInput, ClassificationSummary, summarize_classification,
 };
+use crate::metrics::efficiency::{Efficiency, r_ves};
 
 /// The QAS pass threshold (a final score of 0.7), drawn on the histogram.
 pub const PASS_THRESHOLD: f64 = 0.7;
@@ -62,6 +63,8 @@ pub struct Summary {
     /// `safety_valid`, `is_valid`, `validation_errors`, `should_pass` and `confidence` (a part
     /// is absent when no record has its fields; a record whose fields are malformed is left out).
     pub classification: ClassificationSummary,
+    /// R-VES by SQLite VM steps over the records that ran on a database (`efficiency`).
+    pub efficiency: Option<Efficiency>,
 }
 
 impl Summary {
@@ -101,6 +104,12 @@ pub fn summarize_by<'a>(
         groupings: groupings(records.iter().copied(), fields),
         agreement: agreement(records.iter().copied()),
         classification: classification_of(&records),
+        efficiency: r_ves(records.iter().filter_map(|r| {
+            r.extra
+                .get("efficiency")
+                .and_then(|e| e.get("reward"))
+                .and_then(serde_json::Value::as_f64)
+        })),
         ..Summary::default()
     };
     let mut sums = [0.0f64; 4];

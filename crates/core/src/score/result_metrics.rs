@@ -8,6 +8,7 @@ use serde_json::json;
 use super::ScoreOptions;
 use crate::datatype::datatype_validity;
 use crate::execution::{ExecutionOptions, execution_similarity};
+use crate::metrics::efficiency::efficiency_metric;
 use crate::pairs::PairInput;
 use crate::profiles::Profile;
 use crate::results::compare::{CompareOptions, compare, order_matters_for};
@@ -88,6 +89,15 @@ pub fn add(
             numeric_tolerance,
             table,
         };
+        if let (Some(expected_steps), Some(generated_steps)) =
+            (pair.expected_vm_steps, pair.generated_vm_steps)
+        {
+            let matched = metrics.get("results_match").and_then(|m| m.score) == Some(1.0);
+            metrics.insert(
+                "efficiency".into(),
+                efficiency_metric(expected_steps, generated_steps, matched),
+            );
+        }
         metrics.insert(
             "execution".into(),
             match execution_similarity(expected, generated, &execution) {

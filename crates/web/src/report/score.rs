@@ -109,8 +109,14 @@ async fn fill(pair: &mut qeval_core::PairInput, worker: &WorkerHandle) {
         return;
     }
     if let Reply::Answer(Answer::Filled(filled)) = worker.ask(Kind::Fill, Task::Fill(fill)).await {
-        pair.expected_result = pair.expected_result.take().or(filled.expected_result);
-        pair.generated_result = pair.generated_result.take().or(filled.generated_result);
+        if pair.expected_result.is_none() {
+            pair.expected_result = filled.expected_result;
+            pair.expected_vm_steps = filled.expected_vm_steps;
+        }
+        if pair.generated_result.is_none() && pair.generated_error.is_none() {
+            pair.generated_result = filled.generated_result;
+            pair.generated_vm_steps = filled.generated_vm_steps;
+        }
         pair.generated_error = pair.generated_error.take().or(filled.generated_error);
     }
 }
