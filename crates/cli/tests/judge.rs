@@ -513,3 +513,74 @@ fn a_failed_quality_judging_is_not_scored_and_gives_no_verdict() {
     assert_eq!(card["profile"]["passed"], Value::Null, "no verdict: {card}");
     assert_eq!(card["diagnostics"][0]["source"], "llm_judge");
 }
+
+#[test]
+fn an_answer_without_a_query_is_not_scored_without_a_judge_and_judged_with_one() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("answers");
+    let folder = run.dir.join("run");
+    std::fs::create_dir_all(&folder).expect("run folder");
+    std::fs::write(
+        folder.join("test-results.jsonl"),
+        "{\"test_id\": 1, \"answer\": \"There are 1284 customers.\"}\n{\"test_id\": 2, \"answer\": 6102}\n{\"test_id\": 3, \"generated_sql\": \"SELECT COUNT(*) FROM customers\", \"actual_results\": 1284}\n",
+    )
+    .expect("tests");
+    std::fs::write(
+        run.dir.join("questions.json"),
+        r#"[{"id": 1, "question": "How many customers?", "expected_sql": "SELECT COUNT(*) FROM customers", "expected_results": 1284, "expected_answer": "1284"},
+            {"id": 2, "question": "Orders in 2025?", "expected_results": 5311},
+            {"id": 3, "question": "How many customers?", "expected_sql": "SELECT COUNT(*) FROM customers", "expected_results": 1284}]"#,
+    )
+    .expect("questions");
+    let qeval = |judge: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_qeval"));
+        command.arg("run").arg(&folder);
+        if judge {
+            command
+                .args(["--judge", "openai", "--judge-url"])
+                .arg(format!("{}/v1", double.url))
+                .args(["--judge-model", "m", "--no-cache"]);
+        }
+        let output = command.output().expect("qeval runs");
+        let records: Vec<Value> = std::fs::read_to_string(folder.join("evaluation-results.jsonl"))
+            .expect("records")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        (records, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (records, stderr) = qeval(false);
+    assert!(stderr.contains("3 tests, 1 passed, 0 failed, 2 not scored"), "{stderr}");
+    assert_eq!(records[0]["qas_evaluation"], Value::Null);
+    assert!(
+        records[0]["not_scored"]
+            .as_str()
+            .unwrap()
+            .starts_with("Not scored: the agent answered without a query"),
+        "{}",
+        records[0]
+    );
+    assert_eq!(records[0]["answer"], "There are 1284 customers.", "the answer is kept");
+
+    let (records, stderr) = qeval(true);
+    assert!(stderr.contains("3 tests, "), "{stderr}");
+    // The double judges every answer 0.95 correct; 6102 against 5311 is 14.9% off.
+    let semantic = &records[1]["qas_evaluation"]["semantic_score"];
+    assert_eq!(semantic, 0.95, "{}", records[1]);
+    assert!(
+        records[1]["qas_evaluation"]["breakdown"]["execution_explanation"]
+            .as_str()
+            .unwrap()
+            .contains("6102 vs expected 5311"),
+        "{}",
+        records[1]
+    );
+    assert!(
+        records[0]["qas_evaluation"]["breakdown"]["semantic_explanation"]
+            .as_str()
+            .unwrap()
+            .starts_with("The answer (no query) against the expected answer"),
+        "{}",
+        records[0]
+    );
+}

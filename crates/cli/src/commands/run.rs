@@ -284,10 +284,14 @@ fn questions(args: &RunArgs) -> Result<BTreeMap<String, Question>, Failure> {
 
 fn describe(summary: &Summary) -> String {
     let mut text = format!(
-        "qeval: {} tests, {} passed, {} failed, pass rate {:.1}%; mean final {:.3} (semantic {:.3}, execution {:.3}, datatype {:.3}); {} with errors",
+        "qeval: {} tests, {} passed, {} failed{}, pass rate {:.1}%; mean final {:.3} (semantic {:.3}, execution {:.3}, datatype {:.3}); {} with errors",
         summary.tests,
         summary.passed,
         summary.failed,
+        match summary.tests - summary.scored {
+            0 => String::new(),
+            n => format!(", {n} not scored"),
+        },
         summary.pass_rate * 100.0,
         summary.mean_final,
         summary.mean_semantic,

@@ -36,14 +36,74 @@ pub fn pair_of_test(test: &TestResult, question: Option<&Question>) -> PairInput
             .and_then(|q| q.expected_results.clone())
             .or_else(|| test.expected_results.clone())
             .filter(|v| !v.is_null()),
-        generated_result: test.actual_results.clone().filter(|v| !v.is_null()),
+        // An answer given without a query is the result it is compared as.
+        generated_result: test
+            .actual_results
+            .clone()
+            .filter(|v| !v.is_null())
+            .or_else(|| {
+                answer_of(test).map(|answer| {
+                    answer
+                        .trim()
+                        .parse::<serde_json::Number>()
+                        .map_or(Value::String(answer.clone()), Value::Number)
+                })
+            }),
         expected_answer_type: question
             .and_then(|q| q.expected_answer_type)
             .or(test.expected_answer_type),
         generated_error: error,
+        answer: answer_of(test),
+        answer_criteria: expected_answer(test, question),
         ..PairInput::default()
     }
 }
+
+/// The agent's answer when it gave one in words or a number and no query (`answer`,
+/// `final_answer` or `response`).
+fn answer_of(test: &TestResult) -> Option<String> {
+    if test
+        .generated_sql
+        .as_deref()
+        .is_some_and(|sql| !sql.trim().is_empty())
+    {
+        return None;
+    }
+    ["answer", "final_answer", "response"]
+        .iter()
+        .find_map(|field| match test.extra.get(*field)? {
+            Value::String(text) if !text.trim().is_empty() => Some(text.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        })
+}
+
+/// What a judge checks an answer against: the question's `expected_answer`, else its expected
+/// results.
+fn expected_answer(test: &TestResult, question: Option<&Question>) -> Option<String> {
+    answer_of(test)?;
+    let given = question
+        .and_then(|q| q.extra.get("expected_answer"))
+        .or_else(|| test.extra.get("expected_answer"))
+        .filter(|v| !v.is_null());
+    if let Some(value) = given {
+        return Some(format!(
+            "The correct answer is: {}",
+            value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_string)
+        ));
+    }
+    question
+        .and_then(|q| q.expected_results.as_ref())
+        .or(test.expected_results.as_ref())
+        .filter(|v| !v.is_null())
+        .map(|v| format!("The correct answer is the result: {v}"))
+}
+
+/// Why an answer without a query has no scores: no judge compared it with the expected answer.
+pub const ANSWER_NOT_SCORED: &str = "Not scored: the agent answered without a query; an LLM judge (--judge, or the page's LLM judge) scores the answer against the expected answer";
 
 /// A test's comparison options: the questions file's, then the test result's.
 fn test_options(test: &TestResult, question: Option<&Question>) -> TestOptions {
@@ -73,6 +133,29 @@ pub fn evaluate_test(
         ),
         None => (0.0, format!("Not scored: {absent}")),
     };
+    if pair.answer.is_some() && !card.metrics.contains_key("semantic_similarity") {
+        let mut extra = test.extra.clone();
+        extra.insert("not_scored".into(), Value::String(ANSWER_NOT_SCORED.into()));
+        return EvaluationRecord {
+            test_id: test.test_id.clone(),
+            question: pair.question.clone().unwrap_or_default(),
+            agent_used: test
+                .agent_used
+                .clone()
+                .or_else(|| question.and_then(|q| q.agent.clone())),
+            difficulty: test
+                .difficulty
+                .clone()
+                .or_else(|| question.and_then(|q| q.difficulty.clone())),
+            sql_hardness: None,
+            expected_sql: pair.expected_sql.clone(),
+            generated_sql: test.generated_sql.clone(),
+            expected_results: pair.expected_result.clone(),
+            actual_results: test.actual_results.clone(),
+            qas_evaluation: None,
+            extra,
+        };
+    }
     let (semantic, semantic_explanation) = component("semantic_similarity", "no expected query");
     let (execution, execution_explanation) = component(
         "execution",

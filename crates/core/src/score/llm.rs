@@ -57,10 +57,14 @@ pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
         .map_or_else(|| options.profile.clone(), Profile::preset);
     let mut tasks = query_tasks(pair, options, &profile);
     // An agent's answer, judged once for its three quality scores.
+    // An answer without a query stands in for the query: its factual correctness against the
+    // expected answer is the semantic score of a profile that weighs one.
+    let answer_only = pair.generated_sql.trim().is_empty();
     if let Some(answer) = &pair.answer
-        && QUALITY_METRICS
+        && (QUALITY_METRICS
             .iter()
             .any(|m| profile.weights.contains_key(*m))
+            || (answer_only && profile.weights.contains_key("semantic_similarity")))
     {
         tasks.push(JudgeTask {
             metric: QUALITY.into(),

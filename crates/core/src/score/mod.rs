@@ -220,6 +220,19 @@ pub fn score_pair_judged(
         metrics.insert("workflow".into(), workflow_metric(workflow));
     }
     llm::apply(&mut metrics, judged, pair, options, &mut diagnostics);
+    if !has_query
+        && profile.weights.contains_key("semantic_similarity")
+        && let Some(correct) = metrics
+            .get("factual_correctness")
+            .filter(|m| m.score.is_some())
+    {
+        let mut semantic = correct.clone();
+        semantic.explanation = format!(
+            "The answer (no query) against the expected answer, by the LLM judge's factual correctness: {}",
+            correct.explanation
+        );
+        metrics.insert("semantic_similarity".into(), semantic);
+    }
     let executed = result_metrics::add(&mut metrics, pair, &profile, options);
     add_classification_metrics(&mut metrics, &pair.classification);
     let profile_result = profiles::apply(&profile, &metrics, executed);
