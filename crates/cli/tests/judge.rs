@@ -547,10 +547,16 @@ fn an_answer_without_a_query_is_not_scored_without_a_judge_and_judged_with_one()
             .lines()
             .map(|l| serde_json::from_str(l).expect("JSON"))
             .collect();
-        (records, String::from_utf8_lossy(&output.stderr).into_owned())
+        (
+            records,
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
     };
     let (records, stderr) = qeval(false);
-    assert!(stderr.contains("3 tests, 1 passed, 0 failed, 2 not scored"), "{stderr}");
+    assert!(
+        stderr.contains("3 tests, 1 passed, 0 failed, 2 not scored"),
+        "{stderr}"
+    );
     assert_eq!(records[0]["qas_evaluation"], Value::Null);
     assert!(
         records[0]["not_scored"]
@@ -560,7 +566,10 @@ fn an_answer_without_a_query_is_not_scored_without_a_judge_and_judged_with_one()
         "{}",
         records[0]
     );
-    assert_eq!(records[0]["answer"], "There are 1284 customers.", "the answer is kept");
+    assert_eq!(
+        records[0]["answer"], "There are 1284 customers.",
+        "the answer is kept"
+    );
 
     let (records, stderr) = qeval(true);
     assert!(stderr.contains("3 tests, "), "{stderr}");
@@ -583,4 +592,18 @@ fn an_answer_without_a_query_is_not_scored_without_a_judge_and_judged_with_one()
         "{}",
         records[0]
     );
+}
+
+#[test]
+fn several_acceptable_queries_are_judged_each_and_the_best_is_kept() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("alternatives");
+    let pairs = run.pairs(&[json!({"id": 1, "generated_sql": "SELECT name FROM users WHERE id = 2",
+        "expected_sql": ["SELECT name FROM users WHERE id = 3", "SELECT name FROM users WHERE id = 4", "select name from users where id = 2"]})]);
+    let (cards, stderr) = run.score(&pairs, &double, "openai", "m", &["--no-cache"]);
+    // The two differing queries are asked of the judge; the identical one needs no call.
+    assert_eq!(double.requests(), 2, "{stderr}");
+    assert_eq!(cards[0]["expected_match"]["index"], 2, "{}", cards[0]);
+    assert_eq!(cards[0]["expected_match"]["of"], 3);
+    assert_eq!(cards[0]["metrics"]["semantic_similarity"]["score"], 1.0);
 }

@@ -109,6 +109,36 @@ pub struct PairInput {
     /// database runner, or given in the line): the `efficiency` metric compares them.
     pub expected_vm_steps: Option<u64>,
     pub generated_vm_steps: Option<u64>,
+    /// Further acceptable answers besides `expected_sql`/`expected_result`: the pair scores as
+    /// its best match (`expected_sql` given as a list, or `expected_alternatives`).
+    pub alternatives: Vec<Expected>,
+}
+
+/// One acceptable answer: a query, a result, or both.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Expected {
+    pub expected_sql: Option<String>,
+    #[serde(alias = "expected_results")]
+    pub expected_result: Option<Value>,
+}
+
+impl PairInput {
+    /// The pair with its expectation replaced by alternative `index` (0 is the pair itself),
+    /// and no alternatives.
+    pub fn with_expected(&self, index: usize) -> PairInput {
+        let mut pair = PairInput {
+            alternatives: Vec::new(),
+            ..self.clone()
+        };
+        if let Some(alternative) = index.checked_sub(1).and_then(|i| self.alternatives.get(i)) {
+            pair.expected_sql = alternative.expected_sql.clone();
+            pair.expected_result = alternative.expected_result.clone();
+            // The steps were counted for the first expected query.
+            pair.expected_vm_steps = None;
+        }
+        pair
+    }
 }
 
 /// The workflow fields of agent evaluation: `agents_called`, `tools_used`, `agents_should_include`,
@@ -243,23 +273,52 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         }
         None => return Err(InputError::field("generated_sql", "is missing")),
     };
-    let expected_sql =
+    let mut alternatives = Vec::new();
+    let mut expected_sql =
         match first_present(object, &["expected_sql", "expected_query", "expected_kql"]) {
             None | Some((_, Value::Null)) => None,
             Some((_, Value::String(sql))) => Some(sql.clone()),
+            // Several acceptable queries: the first is the expected query, the rest alternatives.
+            Some((field, Value::Array(items))) if !items.is_empty() => {
+                let mut queries = items.iter().enumerate().map(|(i, item)| match item {
+                    Value::String(sql) => Ok(sql.clone()),
+                    other => Err(InputError::field(
+                        &format!("{field}[{i}]"),
+                        format!("expected a string, found {}", kind(other)),
+                    )),
+                });
+                let first = queries.next().transpose()?;
+                for query in queries {
+                    alternatives.push(Expected {
+                        expected_sql: Some(query?),
+                        expected_result: None,
+                    });
+                }
+                first
+            }
             Some((field, other)) => {
                 return Err(InputError::field(
                     field,
-                    format!("expected a string, found {}", kind(other)),
+                    format!(
+                        "expected a string or a list of strings, found {}",
+                        kind(other)
+                    ),
                 ));
             }
         };
+    alternatives.extend(expected_alternatives(object)?);
     let expected_tables = string_list(object, "expected_tables")?;
-    let expected_result = object
+    let mut expected_result = object
         .get("expected_result")
         .or_else(|| object.get("expected_results"))
         .filter(|v| !v.is_null())
         .cloned();
+    // Only alternatives given: the first is the expectation.
+    if expected_sql.is_none() && expected_result.is_none() && !alternatives.is_empty() {
+        let first = alternatives.remove(0);
+        expected_sql = first.expected_sql;
+        expected_result = first.expected_result;
+    }
     let generated_result = ["generated_result", "actual_result", "actual_results"]
         .iter()
         .find_map(|field| object.get(*field))
@@ -366,7 +425,62 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         classification,
         expected_vm_steps,
         generated_vm_steps,
+        alternatives,
     })
+}
+
+/// `expected_alternatives`: a list of `{"expected_sql", "expected_result"}` objects, each one
+/// more acceptable answer.
+fn expected_alternatives(object: &Map<String, Value>) -> Result<Vec<Expected>, InputError> {
+    let field = "expected_alternatives";
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let at = format!("{field}[{i}]");
+                let Value::Object(alternative) = item else {
+                    return Err(InputError::field(
+                        &at,
+                        format!(
+                            "expected an object with expected_sql or expected_result, found {}",
+                            kind(item)
+                        ),
+                    ));
+                };
+                let expected_sql = match alternative.get("expected_sql") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(sql)) => Some(sql.clone()),
+                    Some(other) => {
+                        return Err(InputError::field(
+                            &format!("{at}.expected_sql"),
+                            format!("expected a string, found {}", kind(other)),
+                        ));
+                    }
+                };
+                let expected_result = alternative
+                    .get("expected_result")
+                    .or_else(|| alternative.get("expected_results"))
+                    .filter(|v| !v.is_null())
+                    .cloned();
+                if expected_sql.is_none() && expected_result.is_none() {
+                    return Err(InputError::field(
+                        &at,
+                        "gives neither expected_sql nor expected_result",
+                    ));
+                }
+                Ok(Expected {
+                    expected_sql,
+                    expected_result,
+                })
+            })
+            .collect(),
+        Some(other) => Err(InputError::field(
+            field,
+            format!("expected a list of objects, found {}", kind(other)),
+        )),
+    }
 }
 
 /// An optional array of strings; the error names the item at fault.

@@ -41,6 +41,21 @@ pub struct Scorecard {
     pub profile: Option<ProfileResult>,
     /// Problems found in the inputs, each pointing at its source and, where known, position.
     pub diagnostics: Vec<Diagnostic>,
+    /// With several acceptable answers: which one this scorecard is against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_match: Option<ExpectedMatch>,
+}
+
+/// Which of several acceptable answers a pair matched best.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedMatch {
+    /// 0 for `expected_sql`/`expected_result` (or the first of a list), then the alternatives
+    /// in order.
+    pub index: usize,
+    /// How many answers were acceptable.
+    pub of: usize,
+    /// The profile's total against each answer, in order.
+    pub totals: Vec<Option<f64>>,
 }
 
 impl Scorecard {

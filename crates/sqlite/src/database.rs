@@ -266,6 +266,16 @@ impl Database {
             pair.expected_result = Some(out.to_json());
             pair.expected_vm_steps = (!out.truncated).then_some(out.vm_steps);
         }
+        // Each further acceptable query's result too, so the pair can match any of them.
+        for alternative in &mut pair.alternatives {
+            if alternative.expected_result.is_none()
+                && let Some(sql) = alternative.expected_sql.clone()
+                && let Ok(out) = self.query(&sql, limits)
+            {
+                cut += usize::from(out.truncated);
+                alternative.expected_result = Some(out.to_json());
+            }
+        }
         if pair.generated_result.is_none()
             && pair.generated_error.is_none()
             && !pair.generated_sql.trim().is_empty()

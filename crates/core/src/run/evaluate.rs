@@ -55,6 +55,10 @@ pub fn pair_of_test(test: &TestResult, question: Option<&Question>) -> PairInput
         generated_error: error,
         answer: answer_of(test),
         answer_criteria: expected_answer(test, question),
+        alternatives: question
+            .map(|q| q.expected_alternatives.clone())
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| test.expected_alternatives.clone()),
         ..PairInput::default()
     }
 }
@@ -196,6 +200,26 @@ pub fn evaluate_test(
     .or(given_hardness);
     if let Some(error) = &pair.generated_error {
         extra.insert("error".into(), Value::String(error.clone()));
+    }
+    // Which acceptable answer the test matched, when it had several.
+    if let Some(matched) = &card.expected_match {
+        let alternative = pair.with_expected(matched.index);
+        extra.insert(
+            "matched_expected".into(),
+            serde_json::json!({
+                "index": matched.index,
+                "of": matched.of,
+                "expected_sql": alternative.expected_sql,
+            }),
+        );
+    }
+    if !test.expected_alternatives.is_empty()
+        || question.is_some_and(|q| !q.expected_alternatives.is_empty())
+    {
+        extra.insert(
+            "expected_alternatives".into(),
+            serde_json::to_value(&pair.alternatives).unwrap_or_default(),
+        );
     }
     // Deterministic efficiency, when both queries ran on a database: BIRD's reward by VM steps.
     if let Some(metric) = card.metrics.get("efficiency") {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::datatype::AnswerType;
+use crate::pairs::Expected;
 use crate::results::compare::Mode;
 
 /// One line of `evaluation-results.jsonl`.
@@ -87,6 +88,9 @@ pub struct TestResult {
     pub expected_results: Option<Value>,
     #[serde(default)]
     pub expected_answer_type: Option<AnswerType>,
+    /// Further acceptable answers (`{"expected_sql", "expected_result"}` each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_alternatives: Vec<Expected>,
     #[serde(flatten)]
     pub options: TestOptions,
     #[serde(flatten)]
@@ -138,6 +142,9 @@ pub struct Question {
     pub agent: Option<String>,
     #[serde(default)]
     pub difficulty: Option<String>,
+    /// Further acceptable answers (`{"expected_sql", "expected_result"}` each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_alternatives: Vec<Expected>,
     #[serde(flatten)]
     pub options: TestOptions,
     #[serde(flatten)]

@@ -52,6 +52,46 @@ pub type JudgeOutcome = Result<JudgedVerdict, ReplyError>;
 /// agent's answer. No query judging without an expected query, and none for queries that are
 /// identical after normalization: they score 1.0 without a call (the exact match shortcut).
 pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
+    // Each further acceptable answer is judged too; its tasks' metrics carry `@<index>`.
+    let mut tasks = judge_tasks_of_one(&pair.with_expected(0), options);
+    for index in 1..=pair.alternatives.len() {
+        tasks.extend(
+            query_tasks(
+                &pair.with_expected(index),
+                options,
+                &pair
+                    .profile
+                    .map_or_else(|| options.profile.clone(), Profile::preset),
+            )
+            .into_iter()
+            .map(|mut task| {
+                task.metric = format!("{}@{index}", task.metric);
+                task
+            }),
+        );
+    }
+    tasks
+}
+
+/// The verdicts that belong to acceptable answer `index` (see [`judge_tasks`]), under their
+/// metrics' own names; the answer's quality (no query) is judged once and shared.
+pub fn verdicts_for(
+    judged: &BTreeMap<String, JudgeOutcome>,
+    index: usize,
+) -> BTreeMap<String, JudgeOutcome> {
+    judged
+        .iter()
+        .filter_map(|(name, outcome)| match name.split_once('@') {
+            None if index == 0 || name == QUALITY => Some((name.clone(), outcome.clone())),
+            Some((metric, at)) if at.parse() == Ok(index) => {
+                Some((metric.to_string(), outcome.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn judge_tasks_of_one(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
     let profile = pair
         .profile
         .map_or_else(|| options.profile.clone(), Profile::preset);

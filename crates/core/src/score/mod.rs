@@ -18,6 +18,7 @@ use crate::metrics::{TableAccuracy, TableMatch, table_accuracy};
 use crate::pairs::{Language, PairInput, WorkflowInput};
 use crate::profiles::{self, Profile, ProfileName};
 use crate::results::compare::Mode;
+use crate::scorecard::ExpectedMatch;
 use crate::scorecard::{Diagnostic, Metric, MetricError, Scorecard, Severity, Source};
 use crate::sql::{self, ParseError, ParseLimits, SqlDialect, TableName};
 
@@ -173,8 +174,54 @@ pub fn score_pair(pair: &PairInput, options: &ScoreOptions) -> Scorecard {
 }
 
 /// Scores one pair, with the LLM verdicts (see [`judge_tasks`]) in place of the structural
-/// judge's for the metrics they name.
+/// judge's for the metrics they name. A pair with several acceptable answers is scored against
+/// each and gets the best scorecard (passed first, then the highest total, then the first
+/// given), which says which answer it matched (`expected_match`).
 pub fn score_pair_judged(
+    pair: &PairInput,
+    options: &ScoreOptions,
+    judged: &BTreeMap<String, JudgeOutcome>,
+) -> Scorecard {
+    if pair.alternatives.is_empty() {
+        return score_one(pair, options, judged);
+    }
+    let count = pair.alternatives.len() + 1;
+    let cards: Vec<Scorecard> = (0..count)
+        .map(|index| {
+            let judged = llm::verdicts_for(judged, index);
+            score_one(&pair.with_expected(index), options, &judged)
+        })
+        .collect();
+    let rank = |card: &Scorecard| {
+        let profile = card.profile.as_ref();
+        (
+            profile.and_then(|p| p.passed) == Some(true),
+            profile.and_then(|p| p.total).unwrap_or(0.0),
+        )
+    };
+    let mut best = 0;
+    for (index, card) in cards.iter().enumerate().skip(1) {
+        let (passed, total) = rank(card);
+        let (best_passed, best_total) = rank(&cards[best]);
+        if (passed, total) > (best_passed, best_total) {
+            best = index;
+        }
+    }
+    let totals = cards
+        .iter()
+        .map(|c| c.profile.as_ref().and_then(|p| p.total))
+        .collect();
+    let mut card = cards.into_iter().nth(best).expect("one card per answer");
+    card.expected_match = Some(ExpectedMatch {
+        index: best,
+        of: count,
+        totals,
+    });
+    card
+}
+
+/// Scores a pair against its one expectation.
+fn score_one(
     pair: &PairInput,
     options: &ScoreOptions,
     judged: &BTreeMap<String, JudgeOutcome>,
@@ -250,6 +297,7 @@ pub fn score_pair_judged(
         metrics,
         profile: Some(profile_result),
         diagnostics,
+        expected_match: None,
     }
 }
 
@@ -267,6 +315,11 @@ pub fn add_equivalence(
     pair: &PairInput,
     options: &ScoreOptions,
 ) {
+    // The check compared the first expected query; a card that matched another answer keeps
+    // its own scores.
+    if card.expected_match.as_ref().is_some_and(|m| m.index != 0) {
+        return;
+    }
     if let (Some(verdict), Some(correctness)) =
         (metric.score, card.metrics.get_mut("query_correctness"))
         && correctness.error.is_none()
