@@ -267,6 +267,10 @@ pub struct JudgeArgs {
         help_heading = "LLM judge"
     )]
     judge_timeout: f64,
+    /// The judge's prompt version: v2 (default) shows it the schema and, when the queries ran,
+    /// both results; v1 the question and both queries only.
+    #[arg(long, value_name = "VERSION", default_value = "v2", value_parser = parse_prompt_version, help_heading = "LLM judge")]
+    judge_prompt: qeval_judge::PromptVersion,
     /// Judge calls (and Langfuse posts) in flight at once.
     #[arg(long, default_value_t = 4, help_heading = "LLM judge")]
     concurrency: usize,
@@ -288,6 +292,10 @@ pub struct JudgeArgs {
     /// keys from LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY.
     #[arg(long, value_name = "URL", help_heading = "Langfuse")]
     langfuse_host: Option<String>,
+}
+
+fn parse_prompt_version(text: &str) -> Result<qeval_judge::PromptVersion, String> {
+    text.parse()
 }
 
 fn parse_provider(name: &str) -> Result<qeval_judge::Provider, String> {

@@ -607,3 +607,51 @@ fn several_acceptable_queries_are_judged_each_and_the_best_is_kept() {
     assert_eq!(cards[0]["expected_match"]["of"], 3);
     assert_eq!(cards[0]["metrics"]["semantic_similarity"]["score"], 1.0);
 }
+
+#[test]
+fn both_prompt_versions_are_measured_against_labelled_pairs_and_cached_apart() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("prompt-versions");
+    let schema = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)";
+    let pairs = run.pairs(&[
+        json!({"id": "a", "label": "different", "schema": schema, "generated_sql": "SELECT name FROM users WHERE id = 1", "expected_sql": "SELECT name FROM users WHERE id = 2"}),
+        json!({"id": "b", "label": "equivalent", "schema": schema, "generated_sql": "SELECT u.name FROM users u WHERE u.id = 1", "expected_sql": "SELECT name FROM users WHERE id = 1"}),
+        json!({"id": "c", "human_label": "maybe", "generated_sql": "SELECT 1", "expected_sql": "SELECT 1"}),
+    ]);
+    let score = |version: &str| {
+        run.score(
+            &pairs,
+            &double,
+            "openai",
+            "m",
+            &[
+                "--profile",
+                "sql-metrics",
+                "--no-equivalence",
+                "--judge-prompt",
+                version,
+            ],
+        )
+    };
+    let (_, stderr) = score("v1");
+    assert!(
+        stderr.contains("line 3: field `human_label`: \"maybe\" is not a verdict"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("qeval: judges against the human labels:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("query_correctness: 2 labelled, agreement "),
+        "{stderr}"
+    );
+    let after_v1 = double.requests();
+    assert!(after_v1 > 0);
+    // Version 2 is another prompt: nothing cached under version 1 answers it...
+    let (_, stderr) = score("v2");
+    assert_eq!(double.requests(), 2 * after_v1, "{stderr}");
+    // ...and a second run of it asks nothing.
+    score("v2");
+    assert_eq!(double.requests(), 2 * after_v1);
+}

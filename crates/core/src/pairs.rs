@@ -112,6 +112,11 @@ pub struct PairInput {
     /// Further acceptable answers besides `expected_sql`/`expected_result`: the pair scores as
     /// its best match (`expected_sql` given as a list, or `expected_alternatives`).
     pub alternatives: Vec<Expected>,
+    /// The schema (`CREATE TABLE` statements) the LLM judge is shown (prompt version 2).
+    pub schema: Option<String>,
+    /// A person's verdict on the generated query (`human_label`, or `label`: true/false,
+    /// correct/incorrect, equivalent/different...), to measure the judges against.
+    pub human_label: Option<bool>,
 }
 
 /// One acceptable answer: a query, a result, or both.
@@ -368,6 +373,16 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
             InputError::field(field, format!("expected a count of steps, found {value}"))
         }),
     };
+    let schema = parse_field("schema")?;
+    let human_label = match first_present(object, &["human_label", "label"]) {
+        None | Some((_, Value::Null)) => None,
+        Some((field, value)) => Some(crate::run::agreement::label_of(value).ok_or_else(|| {
+            InputError::field(
+                field,
+                format!("{value} is not a verdict (true/false, 1/0, correct/incorrect, equivalent/different)"),
+            )
+        })?),
+    };
     let expected_vm_steps = steps("expected_vm_steps")?;
     let generated_vm_steps = steps("generated_vm_steps")?;
     let classification = ClassificationInput::from_object(object)
@@ -426,6 +441,8 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         expected_vm_steps,
         generated_vm_steps,
         alternatives,
+        schema,
+        human_label,
     })
 }
 

@@ -18,7 +18,7 @@ pub fn cache_key(config: &JudgeConfig, task: Task, input: &JudgeInput) -> String
         "provider": config.provider,
         "endpoint": config.base_url.trim_end_matches('/'),
         "model": config.model,
-        "prompt": task.prompt_version(),
+        "prompt": task.prompt_version(input.prompt),
         "schema": SCHEMA_VERSION,
         "temperature": config.temperature,
         "question": input.question,
@@ -30,6 +30,17 @@ pub fn cache_key(config: &JudgeConfig, task: Task, input: &JudgeInput) -> String
         "sources": input.sources,
         "answer": input.answer,
     });
+    // Version 2's inputs join the key only when given, so version 1's keys stay as they were.
+    let mut canonical = canonical;
+    for (name, value) in [
+        ("schema", &input.schema),
+        ("expected_result", &input.expected_result),
+        ("generated_result", &input.generated_result),
+    ] {
+        if !value.is_empty() {
+            canonical[name] = json!(value);
+        }
+    }
     let digest = Sha256::digest(canonical.to_string().as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -68,5 +79,16 @@ mod tests {
         let mut slash = config.clone();
         slash.base_url = format!("{}/", config.base_url);
         assert_eq!(key, cache_key(&slash, Task::QasSemantic, &input));
+        // The prompt version, and version 2's schema and results, are part of the key.
+        let v1 = JudgeInput {
+            prompt: crate::PromptVersion::V1,
+            ..input.clone()
+        };
+        assert_ne!(key, cache_key(&config, Task::QasSemantic, &v1));
+        let with_result = JudgeInput {
+            generated_result: "[[1]]".into(),
+            ..input.clone()
+        };
+        assert_ne!(key, cache_key(&config, Task::QasSemantic, &with_result));
     }
 }

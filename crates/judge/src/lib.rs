@@ -18,5 +18,5 @@ pub use conversation::{Conversation, Outcome, Step};
 pub use provider::{
     HttpRequest, JudgeConfig, KeyFormat, Provider, Retry, build_request, clip, parse_reply,
 };
-pub use task::{JudgeInput, Task, render};
+pub use task::{JudgeInput, MAX_RESULT_CHARS, PromptVersion, Task, render, result_text};
 pub use verdict::{ReplyError, Verdict, read_verdict};

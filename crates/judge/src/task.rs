@@ -38,22 +38,31 @@ impl Task {
         }
     }
 
-    /// The prompt's version: part of every cache key.
-    pub fn prompt_version(self) -> &'static str {
-        match self {
-            Task::SqlCorrectness => "sql_correctness.v1",
-            Task::QuerySimilarity => "query_similarity.v1",
-            Task::QasSemantic => "qas_semantic.v1",
-            Task::AgentQuality => "agent_quality.v1",
+    /// The prompt's name and version (`sql_correctness.v2`): part of every cache key. The agent
+    /// quality task has one version, whichever is asked for.
+    pub fn prompt_version(self, version: PromptVersion) -> &'static str {
+        match (self, version) {
+            (Task::SqlCorrectness, PromptVersion::V1) => "sql_correctness.v1",
+            (Task::SqlCorrectness, PromptVersion::V2) => "sql_correctness.v2",
+            (Task::QuerySimilarity, _) => "query_similarity.v1",
+            (Task::QasSemantic, PromptVersion::V1) => "qas_semantic.v1",
+            (Task::QasSemantic, PromptVersion::V2) => "qas_semantic.v2",
+            (Task::AgentQuality, _) => "agent_quality.v1",
         }
     }
 
-    fn template(self) -> &'static str {
-        match self {
-            Task::SqlCorrectness => include_str!("../prompts/sql_correctness.v1.md"),
-            Task::QuerySimilarity => include_str!("../prompts/query_similarity.v1.md"),
-            Task::QasSemantic => include_str!("../prompts/qas_semantic.v1.md"),
-            Task::AgentQuality => include_str!("../prompts/agent_quality.v1.md"),
+    fn template(self, version: PromptVersion) -> &'static str {
+        match (self, version) {
+            (Task::SqlCorrectness, PromptVersion::V1) => {
+                include_str!("../prompts/sql_correctness.v1.md")
+            }
+            (Task::SqlCorrectness, PromptVersion::V2) => {
+                include_str!("../prompts/sql_correctness.v2.md")
+            }
+            (Task::QuerySimilarity, _) => include_str!("../prompts/query_similarity.v1.md"),
+            (Task::QasSemantic, PromptVersion::V1) => include_str!("../prompts/qas_semantic.v1.md"),
+            (Task::QasSemantic, PromptVersion::V2) => include_str!("../prompts/qas_semantic.v2.md"),
+            (Task::AgentQuality, _) => include_str!("../prompts/agent_quality.v1.md"),
         }
     }
 
@@ -115,6 +124,55 @@ impl FromStr for Task {
     }
 }
 
+/// Which version of the prompts to ask with. `v2` (the default) gives the judge the schema and,
+/// when the queries ran, both results (cut when long), as FLEX does; `v1` gives the question and
+/// both queries only, and stays for comparing judges and for verdicts cached under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PromptVersion {
+    V1,
+    #[default]
+    V2,
+}
+
+impl PromptVersion {
+    pub fn name(self) -> &'static str {
+        match self {
+            PromptVersion::V1 => "v1",
+            PromptVersion::V2 => "v2",
+        }
+    }
+}
+
+impl FromStr for PromptVersion {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "v1" | "1" => Ok(PromptVersion::V1),
+            "v2" | "2" => Ok(PromptVersion::V2),
+            other => Err(format!(
+                "unknown prompt version \"{other}\" (expected v1 or v2)"
+            )),
+        }
+    }
+}
+
+/// The longest result text a prompt carries; longer results are cut with a note.
+pub const MAX_RESULT_CHARS: usize = 2_000;
+
+/// A result as the prompt shows it: its JSON text, cut at [`MAX_RESULT_CHARS`] with a note of
+/// how much was left out.
+pub fn result_text(result: &Value) -> String {
+    let text = result.to_string();
+    let total = text.chars().count();
+    if total <= MAX_RESULT_CHARS {
+        return text;
+    }
+    let cut: String = text.chars().take(MAX_RESULT_CHARS).collect();
+    format!("{cut}… (cut: {MAX_RESULT_CHARS} of {total} characters shown)")
+}
+
 /// What is judged. Text fields are untrusted: they are quoted as JSON strings in the prompt,
 /// framed as data.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -130,6 +188,17 @@ pub struct JudgeInput {
     pub criteria: String,
     pub sources: String,
     pub answer: String,
+    /// The prompt version to ask with.
+    #[serde(default)]
+    pub prompt: PromptVersion,
+    /// Version 2: the schema (`CREATE TABLE` statements) when known, and each query's result
+    /// as [`result_text`] gives it, when it ran. Empty when not known.
+    #[serde(default)]
+    pub schema: String,
+    #[serde(default)]
+    pub expected_result: String,
+    #[serde(default)]
+    pub generated_result: String,
 }
 
 /// The prompt for `task` with `input` in it. Every inserted value is a JSON string literal, so
@@ -153,10 +222,13 @@ pub fn render(task: Task, input: &JudgeInput) -> String {
             "criteria" => or_none(&input.criteria),
             "sources" => or_none(&input.sources),
             "answer" => quote(&input.answer),
+            "schema" => or_none(&input.schema),
+            "expected_result" => or_none(&input.expected_result),
+            "generated_result" => or_none(&input.generated_result),
             _ => return None,
         })
     };
-    fill(task.template(), value)
+    fill(task.template(input.prompt), value)
 }
 
 /// Fills every `{{name}}` of `template` in one pass over the template, so a value that itself
@@ -188,6 +260,53 @@ fn fill(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn version_2_shows_the_schema_and_both_results_and_version_1_does_not() {
+        let input = JudgeInput {
+            question: "Oldest singer?".into(),
+            generated: "SELECT name FROM singer ORDER BY age DESC LIMIT 1".into(),
+            expected: "SELECT name FROM singer WHERE age = (SELECT MAX(age) FROM singer)".into(),
+            schema: "CREATE TABLE singer (name TEXT, age INTEGER)".into(),
+            expected_result: result_text(&json!([["Ann"], ["Bo"]])),
+            generated_result: result_text(&json!([["Ann"]])),
+            ..JudgeInput::default()
+        };
+        let v2 = render(Task::SqlCorrectness, &input);
+        assert!(v2.contains("SCHEMA:\n\"CREATE TABLE singer (name TEXT, age INTEGER)\""));
+        assert!(
+            v2.contains("EXPECTED RESULT:\n\"[[\\\"Ann\\\"],[\\\"Bo\\\"]]\""),
+            "{v2}"
+        );
+        let v1 = render(
+            Task::SqlCorrectness,
+            &JudgeInput {
+                prompt: PromptVersion::V1,
+                ..input.clone()
+            },
+        );
+        assert!(!v1.contains("CREATE TABLE") && !v1.contains("RESULT"));
+        // Without a schema or results, version 2 says so rather than leaving a blank.
+        let bare = render(
+            Task::QasSemantic,
+            &JudgeInput {
+                schema: String::new(),
+                expected_result: String::new(),
+                generated_result: String::new(),
+                ..input
+            },
+        );
+        assert!(bare.contains("SCHEMA:\n(none given)"));
+    }
+
+    #[test]
+    fn long_results_are_cut_with_a_note() {
+        let rows: Vec<Value> = (0..1000).map(|i| json!([i, "a name"])).collect();
+        let text = result_text(&json!(rows));
+        assert!(text.ends_with(" characters shown)"), "{text}");
+        assert!(text.contains("… (cut: 2000 of "));
+        assert!(text.chars().count() < MAX_RESULT_CHARS + 60);
+    }
 
     #[test]
     fn untrusted_text_stays_inside_its_quotes() {

@@ -29,18 +29,23 @@ pub fn scoring_of(state: &Playground) -> Scoring {
         profile: state.profile,
         mode: state.mode,
         evaluated_at: Some(String::from(js_sys::Date::new_0().to_iso_string())),
+        judge_prompt: qeval_judge::PromptVersion::default(),
+        schema: Some(state.schema.clone()).filter(|s| !s.trim().is_empty()),
     }
 }
 
 /// The task asking for the judgings the LLM judge would be asked for; none until both queries
 /// are given.
-pub fn judge_tasks_task(state: &Playground) -> Option<Task> {
+pub fn judge_tasks_task(state: &Playground, prompt: qeval_judge::PromptVersion) -> Option<Task> {
     if state.generated.trim().is_empty() || state.expected.trim().is_empty() {
         return None;
     }
     Some(Task::JudgeTasks {
         pair: pair_of(state),
-        scoring: scoring_of(state),
+        scoring: Scoring {
+            judge_prompt: prompt,
+            ..scoring_of(state)
+        },
     })
 }
 

@@ -58,6 +58,11 @@ pub struct Scoring {
     pub mode: Option<Mode>,
     /// Stamped on error records: the worker's clock is the page's, but the core has none.
     pub evaluated_at: Option<String>,
+    /// The LLM judge's prompt version, and the schema it is shown (version 2).
+    #[serde(default)]
+    pub judge_prompt: qeval_judge::PromptVersion,
+    #[serde(default)]
+    pub schema: Option<String>,
 }
 
 impl Scoring {
@@ -66,6 +71,8 @@ impl Scoring {
             profile: Profile::preset(self.profile),
             mode: self.mode,
             evaluated_at: self.evaluated_at.clone(),
+            judge_prompt: self.judge_prompt,
+            schema: self.schema.clone(),
             ..ScoreOptions::default()
         }
     }

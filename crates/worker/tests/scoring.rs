@@ -24,6 +24,8 @@ fn scoring() -> Scoring {
         profile: ProfileName::Qas,
         mode: None,
         evaluated_at: Some("2026-01-01T00:00:00Z".into()),
+        judge_prompt: Default::default(),
+        schema: None,
     }
 }
 

@@ -11,6 +11,7 @@ use qeval_core::metrics::classification::{ClassificationInput, summarize_classif
 use qeval_core::metrics::efficiency::r_ves;
 use qeval_core::pairs::pairs_file_line;
 use qeval_core::profiles::Profile;
+use qeval_core::run::agreement::{Labelled, agreement_of, scorecard_verdicts};
 use qeval_core::score::{JudgeOutcome, JudgeTask};
 use qeval_core::{
     PairInput, ScoreOptions, add_equivalence, judge_tasks, parse_pair_line, score_pair_judged,
@@ -41,6 +42,11 @@ fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
         numeric_tolerance: args.numeric_tolerance,
         ignore_case: args.compare.ignore_case,
         evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
+        judge_prompt: args.judge.judge_prompt,
+        schema: match &args.db.schema {
+            Some(path) => Some(file_text(path)?),
+            None => None,
+        },
         ..ScoreOptions::default()
     })
 }
@@ -222,6 +228,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     // Each scored pair's classification fields and verdict, for the suite's tallies.
     let mut classified: Vec<(String, &ClassificationInput, Option<bool>)> = Vec::new();
     let mut rewards = Vec::new();
+    let mut labelled: Vec<Labelled> = Vec::new();
     let mut to_send: Vec<(String, String, f64, String)> = Vec::new();
     let mut untraced = 0usize;
     for ((line, suite), equivalence) in lines.iter().zip(suites).zip(equivalence) {
@@ -239,6 +246,17 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                 unsafe_queries += usize::from(card.unsafe_query);
                 if let Some(reward) = card.metrics.get("efficiency").and_then(|m| m.score) {
                     rewards.push(reward);
+                }
+                if let Some(label) = pair.human_label {
+                    let id = pair.id.as_ref().map_or_else(
+                        || format!("line {}", line.number),
+                        |id| id.as_str().map_or_else(|| id.to_string(), str::to_string),
+                    );
+                    labelled.push(Labelled {
+                        id,
+                        human: label,
+                        verdicts: scorecard_verdicts(&card),
+                    });
                 }
                 if !pair.classification.is_empty() {
                     let id = pair.id.as_ref().map_or_else(
@@ -313,6 +331,13 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     }
     for line in summarize_classification(classified).lines() {
         say!("qeval: {line}");
+    }
+    let judges = agreement_of(labelled);
+    if !judges.is_empty() {
+        say!("qeval: judges against the human labels:");
+        for judge in &judges {
+            say!("qeval:   {}", judge.sentence());
+        }
     }
     // A run whose every judging failed is not a result: its LLM-judged metrics are all 0.0.
     let judgings = judged.iter().map(BTreeMap::len).sum::<usize>();

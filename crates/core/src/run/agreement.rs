@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::read::{Lines, read_records};
 use super::record::{EvaluationRecord, test_key};
+use crate::scorecard::Scorecard;
 
 /// The record field that holds a person's verdict.
 pub const LABEL_FIELD: &str = "human_label";
@@ -182,17 +183,64 @@ pub fn verdicts(record: &EvaluationRecord) -> Vec<(&'static str, bool)> {
 pub fn agreement<'a>(
     records: impl IntoIterator<Item = &'a EvaluationRecord>,
 ) -> Vec<JudgeAgreement> {
+    agreement_of(records.into_iter().filter_map(|record| {
+        let human = record.extra.get(LABEL_FIELD).and_then(label_of)?;
+        Some(Labelled {
+            id: record.key(),
+            human,
+            verdicts: verdicts(record)
+                .into_iter()
+                .map(|(name, verdict)| (name.to_string(), verdict))
+                .collect(),
+        })
+    }))
+}
+
+/// The judges of a scorecard and what each says: the profile's verdict, then each judging
+/// metric it has (a score of [`CORRECT_AT`] or more says "correct").
+pub fn scorecard_verdicts(card: &Scorecard) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    if let Some(passed) = card.profile.as_ref().and_then(|p| p.passed) {
+        out.push(("passed".to_string(), passed));
+    }
+    for name in [
+        "query_correctness",
+        "semantic_similarity",
+        "equivalence",
+        "test_suite",
+        "results_match",
+    ] {
+        if let Some(score) = card.metrics.get(name).and_then(|m| m.score) {
+            out.push((name.to_string(), score >= CORRECT_AT));
+        }
+    }
+    out
+}
+
+/// A test with a person's verdict and each judge's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Labelled {
+    pub id: String,
+    pub human: bool,
+    /// `(judge, says correct)`.
+    pub verdicts: Vec<(String, bool)>,
+}
+
+/// Each judge against the labels; judges in the order they first appear.
+pub fn agreement_of(labelled: impl IntoIterator<Item = Labelled>) -> Vec<JudgeAgreement> {
     let mut judges: Vec<JudgeAgreement> = Vec::new();
-    for record in records {
-        let Some(human) = record.extra.get(LABEL_FIELD).and_then(label_of) else {
-            continue;
-        };
-        for (name, judge) in verdicts(record) {
+    for Labelled {
+        id,
+        human,
+        verdicts,
+    } in labelled
+    {
+        for (name, judge) in verdicts {
             let entry = match judges.iter().position(|j| j.judge == name) {
                 Some(index) => &mut judges[index],
                 None => {
                     judges.push(JudgeAgreement {
-                        judge: name.to_string(),
+                        judge: name.clone(),
                         labelled: 0,
                         agreement: 0.0,
                         kappa: None,
@@ -213,7 +261,7 @@ pub fn agreement<'a>(
                 (false, false) => entry.both_incorrect += 1,
             }
             if judge != human {
-                entry.disagreements.push(record.key());
+                entry.disagreements.push(id.clone());
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use qeval_judge::{JudgeInput, ReplyError, Task, Verdict};
+use qeval_judge::{JudgeInput, PromptVersion, ReplyError, Task, Verdict, result_text};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -114,6 +114,7 @@ fn judge_tasks_of_one(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask
                 criteria: pair.answer_criteria.clone().unwrap_or_default(),
                 sources: pair.sources.clone().unwrap_or_default(),
                 answer: answer.clone(),
+                prompt: options.judge_prompt,
                 ..JudgeInput::default()
             },
         });
@@ -139,7 +140,27 @@ fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> V
     if expected.same_query_as(&generated) {
         return Vec::new();
     }
+    // Version 2 shows the judge the schema and both results, when known.
+    let v2 = options.judge_prompt == PromptVersion::V2;
+    let shown = |result: &Option<serde_json::Value>| {
+        result
+            .as_ref()
+            .filter(|_| v2)
+            .map(result_text)
+            .unwrap_or_default()
+    };
     let input = JudgeInput {
+        prompt: options.judge_prompt,
+        schema: if v2 {
+            pair.schema
+                .clone()
+                .or_else(|| options.schema.clone())
+                .unwrap_or_default()
+        } else {
+            String::new()
+        },
+        expected_result: shown(&pair.expected_result),
+        generated_result: shown(&pair.generated_result),
         question: pair.question.clone().unwrap_or_default(),
         generated: generated.normalized.clone(),
         expected: expected.normalized.clone(),

@@ -44,6 +44,11 @@ pub struct ScoreOptions {
     pub ignore_case: bool,
     /// A timestamp for error records, supplied by the caller because the core has no clock.
     pub evaluated_at: Option<String>,
+    /// The LLM judge's prompt version (`v2` gives it the schema and the results).
+    pub judge_prompt: qeval_judge::PromptVersion,
+    /// `CREATE TABLE` statements shown to the LLM judge (version 2) for pairs without their own
+    /// `schema`.
+    pub schema: Option<String>,
 }
 
 impl Default for ScoreOptions {
@@ -59,6 +64,8 @@ impl Default for ScoreOptions {
             numeric_tolerance: 0.01,
             ignore_case: false,
             evaluated_at: None,
+            judge_prompt: qeval_judge::PromptVersion::default(),
+            schema: None,
         }
     }
 }

@@ -119,6 +119,16 @@ pub fn JudgeSettingsPanel(props: &Props) -> Html {
                 <TextField id="judge-timeout" label="Timeout (s)" kind="number" value={s.timeout_seconds.to_string()} on_change={edit(|s, v| s.timeout_seconds = v.parse().unwrap_or(30.0))} />
                 <TextField id="judge-concurrency" label="Calls at once" kind="number" value={s.concurrency.to_string()} on_change={edit(|s, v| s.concurrency = v.parse().unwrap_or(4))} />
                 <TextField id="judge-ttl" label="Cache TTL (hours)" kind="number" value={s.ttl_hours.to_string()} on_change={edit(|s, v| s.ttl_hours = v.parse().unwrap_or(24.0))} />
+                <ChoiceSelect
+                    id="judge-prompt"
+                    label="Prompt"
+                    options={vec![
+                        (AttrValue::from("v2"), AttrValue::from("v2: with schema and results")),
+                        (AttrValue::from("v1"), AttrValue::from("v1: queries only")),
+                    ]}
+                    value={s.prompt.name()}
+                    on_change={edit(|s, v| s.prompt = v.parse().unwrap_or_default())}
+                />
             </div>
             <p class="key-note muted">
                 { "The key is sent only to the base URL above. It is kept in this tab's memory, and on this device only if you tick \"Remember\"; it never goes into links, exports or logs." }

@@ -63,7 +63,7 @@ pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings, armed: bool) 
                     status.set(JudgeStatus::Blocked(problem));
                     return;
                 }
-                let task = judge_tasks_task(state);
+                let task = judge_tasks_task(state, settings.prompt);
                 let armed = *armed;
                 let (state, settings) = (state.clone(), settings.clone());
                 spawn_local(async move {

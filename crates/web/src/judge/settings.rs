@@ -159,6 +159,8 @@ pub struct JudgeSettings {
     /// Langfuse: where scores are sent from the browser, with the project's public key only.
     pub langfuse_host: String,
     pub langfuse_public_key: String,
+    /// The prompt version the judge is asked with (v2 shows it the schema and the results).
+    pub prompt: qeval_judge::PromptVersion,
 }
 
 impl Default for JudgeSettings {
@@ -182,6 +184,7 @@ impl JudgeSettings {
             ttl_hours: 24.0,
             langfuse_host: "https://cloud.langfuse.com".into(),
             langfuse_public_key: String::new(),
+            prompt: qeval_judge::PromptVersion::default(),
         }
     }
 
@@ -196,6 +199,7 @@ impl JudgeSettings {
             ttl_hours: self.ttl_hours,
             langfuse_host: self.langfuse_host.clone(),
             langfuse_public_key: self.langfuse_public_key.clone(),
+            prompt: self.prompt,
             ..JudgeSettings::for_preset(preset)
         }
     }

@@ -37,6 +37,8 @@ pub async fn score_run(
         profile,
         mode: None,
         evaluated_at: Some(String::from(js_sys::Date::new_0().to_iso_string())),
+        judge_prompt: settings.prompt,
+        schema: None,
     };
     let judging = settings.enabled && settings.problem().is_none();
     let cache = VerdictCache::shared();
