@@ -95,15 +95,7 @@ pub fn compare_runs(before: &[EvaluationRecord], after: &[EvaluationRecord]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::read::read_records;
-
-    fn run(text: &str) -> Vec<EvaluationRecord> {
-        read_records::<EvaluationRecord>(text)
-            .records
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect()
-    }
+    use crate::run::read::records_of as run;
 
     #[test]
     fn newly_failing_passing_and_shifts() {

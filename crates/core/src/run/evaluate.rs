@@ -138,27 +138,11 @@ pub fn evaluate_test(
         None => (0.0, format!("Not scored: {absent}")),
     };
     if pair.answer.is_some() && !card.metrics.contains_key("semantic_similarity") {
-        let mut extra = test.extra.clone();
-        extra.insert("not_scored".into(), Value::String(ANSWER_NOT_SCORED.into()));
-        return EvaluationRecord {
-            test_id: test.test_id.clone(),
-            question: pair.question.clone().unwrap_or_default(),
-            agent_used: test
-                .agent_used
-                .clone()
-                .or_else(|| question.and_then(|q| q.agent.clone())),
-            difficulty: test
-                .difficulty
-                .clone()
-                .or_else(|| question.and_then(|q| q.difficulty.clone())),
-            sql_hardness: None,
-            expected_sql: pair.expected_sql.clone(),
-            generated_sql: test.generated_sql.clone(),
-            expected_results: pair.expected_result.clone(),
-            actual_results: test.actual_results.clone(),
-            qas_evaluation: None,
-            extra,
-        };
+        let mut record = unscored_record(test, question, pair);
+        record
+            .extra
+            .insert("not_scored".into(), Value::String(ANSWER_NOT_SCORED.into()));
+        return record;
     }
     let (semantic, semantic_explanation) = component("semantic_similarity", "no expected query");
     let (execution, execution_explanation) = component(
@@ -236,24 +220,12 @@ pub fn evaluate_test(
         );
     }
     EvaluationRecord {
-        test_id: test.test_id.clone(),
-        question: pair.question.clone().unwrap_or_default(),
-        agent_used: test
-            .agent_used
-            .clone()
-            .or_else(|| question.and_then(|q| q.agent.clone())),
-        difficulty: test
-            .difficulty
-            .clone()
-            .or_else(|| question.and_then(|q| q.difficulty.clone())),
         sql_hardness,
-        expected_sql: pair.expected_sql.clone(),
-        generated_sql: test.generated_sql.clone(),
-        expected_results: pair.expected_result.clone(),
         actual_results: pair
             .generated_result
             .clone()
             .or_else(|| test.actual_results.clone()),
+        extra,
         qas_evaluation: Some(QasEvaluation {
             semantic_score: round(semantic),
             execution_score: round(execution),
@@ -268,7 +240,34 @@ pub fn evaluate_test(
             },
             extra: qas_extra,
         }),
-        extra,
+        ..unscored_record(test, question, pair)
+    }
+}
+
+/// A test's record without scores: its fields from the test result, the question and the pair.
+fn unscored_record(
+    test: &TestResult,
+    question: Option<&Question>,
+    pair: &PairInput,
+) -> EvaluationRecord {
+    EvaluationRecord {
+        test_id: test.test_id.clone(),
+        question: pair.question.clone().unwrap_or_default(),
+        agent_used: test
+            .agent_used
+            .clone()
+            .or_else(|| question.and_then(|q| q.agent.clone())),
+        difficulty: test
+            .difficulty
+            .clone()
+            .or_else(|| question.and_then(|q| q.difficulty.clone())),
+        sql_hardness: None,
+        expected_sql: pair.expected_sql.clone(),
+        generated_sql: test.generated_sql.clone(),
+        expected_results: pair.expected_result.clone(),
+        actual_results: test.actual_results.clone(),
+        qas_evaluation: None,
+        extra: test.extra.clone(),
     }
 }
 

@@ -344,16 +344,8 @@ fn md(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::read::read_records;
+    use crate::run::read::records_of as records;
     use crate::run::summarize;
-
-    fn records(text: &str) -> Vec<EvaluationRecord> {
-        read_records::<EvaluationRecord>(text)
-            .records
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect()
-    }
 
     const RUN: &str = r#"{"test_id": 1, "question": "How many users?", "difficulty": "easy", "generated_sql": "SELECT 1", "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
 {"test_id": "a,\"b\"", "question": "=HYPERLINK(\"http://x\")", "difficulty": "hard", "generated_sql": "SELECT *\nFROM t", "expected_sql": "SELECT a FROM t", "qas_evaluation": {"semantic_score": 0.5, "execution_score": 0, "datatype_score": 1, "final_score": 0.4, "passed": false, "breakdown": {"semantic_explanation": "columns differ <b>", "execution_explanation": "different rows", "datatype_explanation": "ok"}}}

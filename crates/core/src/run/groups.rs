@@ -201,15 +201,7 @@ pub fn fill_hardness(records: &mut [EvaluationRecord], dialect: SqlDialect) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::read::read_records;
-
-    fn records(text: &str) -> Vec<EvaluationRecord> {
-        read_records::<EvaluationRecord>(text)
-            .records
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect()
-    }
+    use crate::run::read::records_of as records;
 
     const PASS: &str = r#""qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}"#;
     const FAIL: &str = r#""qas_evaluation": {"semantic_score": 0, "execution_score": 0, "datatype_score": 0, "final_score": 0.0, "passed": false}"#;

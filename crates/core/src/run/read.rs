@@ -142,6 +142,16 @@ fn reason(err: &serde_json::Error) -> String {
     }
 }
 
+/// The records of a JSONL text, for tests.
+#[cfg(test)]
+pub(crate) fn records_of(text: &str) -> Vec<super::EvaluationRecord> {
+    read_records::<super::EvaluationRecord>(text)
+        .records
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
