@@ -449,3 +449,32 @@ fn a_labels_file_beside_the_run_is_read_and_a_bad_line_named() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_report_reads_the_labels_beside_the_run() {
+    let folder = Folder::new("report-labels");
+    folder.write(
+        "evaluation-results.jsonl",
+        r#"{"test_id": 1, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
+{"test_id": 2, "qas_evaluation": {"semantic_score": 0, "execution_score": 0, "datatype_score": 1, "final_score": 0.2, "passed": false}}
+"#,
+    );
+    folder.write(
+        "human-labels.jsonl",
+        "{\"test_id\": 1, \"human_label\": false}\n{\"test_id\": 2, \"human_label\": false}\n",
+    );
+    let page = folder.0.join("report.html");
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("report")
+        .arg(&folder.0)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .expect("qeval runs");
+    assert!(output.status.success());
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(
+        html.contains("<td>passed</td><td>2</td><td>50.0%</td>"),
+        "the verdict agrees on test 2 only"
+    );
+}

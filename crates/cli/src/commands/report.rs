@@ -59,6 +59,20 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outco
     let mut records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
     // Records written by other tools get Spider's hardness level for the page's breakdowns.
     qeval_core::run::fill_hardness(&mut records, qeval_core::sql::SqlDialect::Generic);
+    // Human labels beside the run, as `qeval run` and the page read them.
+    let folder = if source.is_dir() {
+        Some(source)
+    } else {
+        source.parent()
+    };
+    if let Some(labels) = folder
+        .map(|dir| dir.join(qeval_core::run::folder::LABELS))
+        .filter(|path| path.is_file())
+    {
+        let lines = qeval_core::run::read_labels(&super::file_text(&labels)?);
+        let labels: Vec<_> = lines.records.into_iter().map(|(_, l)| l).collect();
+        qeval_core::run::apply_labels(&mut records, &labels);
+    }
     let other = match compare {
         Some(path) => {
             let other: Vec<EvaluationRecord> = read_scored(path)?

@@ -18,8 +18,9 @@ use crate::metrics::{TableAccuracy, TableMatch, table_accuracy};
 use crate::pairs::{Language, PairInput, WorkflowInput};
 use crate::profiles::{self, Profile, ProfileName};
 use crate::results::compare::Mode;
-use crate::scorecard::ExpectedMatch;
-use crate::scorecard::{Diagnostic, Metric, MetricError, Scorecard, Severity, Source};
+use crate::scorecard::{
+    Diagnostic, ExpectedMatch, Metric, MetricError, Scorecard, Severity, Source,
+};
 use crate::sql::{self, ParseError, ParseLimits, SqlDialect, TableName};
 
 /// How pairs are scored. `Default` gives the documented defaults.
