@@ -5,6 +5,11 @@ use std::process::{Command, Output};
 
 const EXAMPLE: &str = "../../static/example-run/run-2026-11-20T14-30-00";
 
+/// Two scored records: test 1 passed, test 2 failed.
+const PASS_FAIL: &str = r#"{"test_id": 1, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
+{"test_id": 2, "qas_evaluation": {"semantic_score": 0, "execution_score": 0, "datatype_score": 1, "final_score": 0.2, "passed": false}}
+"#;
+
 struct Folder(PathBuf);
 
 impl Folder {
@@ -422,10 +427,7 @@ fn a_labels_file_beside_the_run_is_read_and_a_bad_line_named() {
     let folder = Folder::new("labels-file");
     folder.write(
         "evaluation-results.jsonl",
-        r#"{"test_id": 1, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
-{"test_id": 2, "qas_evaluation": {"semantic_score": 0, "execution_score": 0, "datatype_score": 1, "final_score": 0.2, "passed": false}}
-{"test_id": 3, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
-"#,
+        &format!("{PASS_FAIL}{}\n", r#"{"test_id": 3, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}"#),
     );
     folder.write(
         "human-labels.jsonl",
@@ -453,12 +455,7 @@ fn a_labels_file_beside_the_run_is_read_and_a_bad_line_named() {
 #[test]
 fn the_report_reads_the_labels_beside_the_run() {
     let folder = Folder::new("report-labels");
-    folder.write(
-        "evaluation-results.jsonl",
-        r#"{"test_id": 1, "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
-{"test_id": 2, "qas_evaluation": {"semantic_score": 0, "execution_score": 0, "datatype_score": 1, "final_score": 0.2, "passed": false}}
-"#,
-    );
+    folder.write("evaluation-results.jsonl", PASS_FAIL);
     folder.write(
         "human-labels.jsonl",
         "{\"test_id\": 1, \"human_label\": false}\n{\"test_id\": 2, \"human_label\": false}\n",

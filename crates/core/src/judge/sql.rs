@@ -12,6 +12,7 @@ use sqlparser::ast::{
 use super::Judgement;
 use super::{Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
 use crate::score::Analysis;
+use crate::sql::join_condition;
 
 /// Judges a generated query against the expected one, from their analyses. Identical queries
 /// (after normalization) are equivalent without further work.
@@ -315,24 +316,6 @@ fn factor_name(factor: &TableFactor) -> String {
             .or_else(|| alias.as_ref().map(|alias| alias.name.value.clone()))
             .unwrap_or_else(|| factor.to_string()),
         other => other.to_string(),
-    }
-}
-
-fn join_condition(operator: &sqlparser::ast::JoinOperator) -> Option<&Expr> {
-    use sqlparser::ast::{JoinConstraint, JoinOperator as J};
-    let constraint = match operator {
-        J::Join(c)
-        | J::Inner(c)
-        | J::Left(c)
-        | J::LeftOuter(c)
-        | J::Right(c)
-        | J::RightOuter(c)
-        | J::FullOuter(c) => c,
-        _ => return None,
-    };
-    match constraint {
-        JoinConstraint::On(expr) => Some(expr),
-        _ => None,
     }
 }
 

@@ -20,11 +20,11 @@
 
 use serde::{Deserialize, Serialize};
 use sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArguments, GroupByExpr, JoinConstraint, JoinOperator,
-    LimitClause, OrderByKind, Query, Select, SelectItem, SetExpr, Statement, UnaryOperator,
+    BinaryOperator, Expr, FunctionArguments, GroupByExpr, LimitClause, OrderByKind, Query, Select,
+    SelectItem, SetExpr, Statement, UnaryOperator,
 };
 
-use super::{ParseLimits, SqlDialect, parse};
+use super::{ParseLimits, SqlDialect, join_condition, parse};
 
 /// Spider's four levels, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -253,29 +253,6 @@ fn unnest(expr: &Expr) -> &Expr {
     match expr {
         Expr::Nested(inner) => unnest(inner),
         other => other,
-    }
-}
-
-fn join_condition(operator: &JoinOperator) -> Option<&Expr> {
-    let constraint = match operator {
-        JoinOperator::Join(c)
-        | JoinOperator::Inner(c)
-        | JoinOperator::Left(c)
-        | JoinOperator::LeftOuter(c)
-        | JoinOperator::Right(c)
-        | JoinOperator::RightOuter(c)
-        | JoinOperator::FullOuter(c)
-        | JoinOperator::Semi(c)
-        | JoinOperator::LeftSemi(c)
-        | JoinOperator::RightSemi(c)
-        | JoinOperator::Anti(c)
-        | JoinOperator::LeftAnti(c)
-        | JoinOperator::RightAnti(c) => c,
-        _ => return None,
-    };
-    match constraint {
-        JoinConstraint::On(expr) => Some(expr),
-        _ => None,
     }
 }
 

@@ -21,3 +21,30 @@ pub use safety::{SafetyReport, Violation, ViolationKind, check_read_only};
 pub use schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
 pub use sqlite_text::{orders_its_output, to_sqlite};
 pub use tables::{TableName, TableNameError, extract_tables};
+
+/// The `ON` condition of a join, when it has one (not `USING`, `NATURAL` or a cross join).
+pub(crate) fn join_condition(
+    operator: &sqlparser::ast::JoinOperator,
+) -> Option<&sqlparser::ast::Expr> {
+    use sqlparser::ast::{JoinConstraint, JoinOperator as J};
+    let constraint = match operator {
+        J::Join(c)
+        | J::Inner(c)
+        | J::Left(c)
+        | J::LeftOuter(c)
+        | J::Right(c)
+        | J::RightOuter(c)
+        | J::FullOuter(c)
+        | J::Semi(c)
+        | J::LeftSemi(c)
+        | J::RightSemi(c)
+        | J::Anti(c)
+        | J::LeftAnti(c)
+        | J::RightAnti(c) => c,
+        _ => return None,
+    };
+    match constraint {
+        JoinConstraint::On(expr) => Some(expr),
+        _ => None,
+    }
+}
