@@ -104,3 +104,16 @@ test("a link that asks for a million generated databases gets the page's limit, 
   assert.equal(await page.inputValue("#eq-databases"), "1000");
   await waitForText(page, "[data-testid=equivalence-badge]", "Different");
 });
+
+test("pasted table and column names flag an unknown column at its place, and the check still runs", async () => {
+  const page = await freshPage();
+  await pair(page, "SELECT name FROM singer\nWHERE agee > 30", "SELECT name FROM singer WHERE age > 30");
+  await page.locator("[data-testid=equivalence-schema]").fill('{"singer": ["singer_id", "name", "age"]}');
+  await waitForText(page, "[data-testid=metric-schema_validity-score]", "0.00");
+  await waitForText(page, "[data-testid=metric-schema_validity-explanation]", "Not in the schema: unknown column `agee` (line 2, column 7)");
+  // Names alone do not replace the inferred schema of the equivalence check.
+  await waitForText(page, "[data-testid=equivalence-badge]", /Different|No verdict|Equivalent/);
+  await pair(page, "SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age > 30");
+  await waitForText(page, "[data-testid=metric-schema_validity-score]", "1.00");
+  assert.deepEqual(page.errors, []);
+});

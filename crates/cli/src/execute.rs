@@ -45,7 +45,9 @@ pub struct DbArgs {
     #[arg(long, default_value_t = 1, help_heading = "Execution")]
     pub seed: u64,
     /// `CREATE TABLE` statements to generate databases from, instead of the schema inferred
-    /// from each pair's queries (constraints such as PRIMARY KEY and NOT NULL are kept).
+    /// from each pair's queries (constraints such as PRIMARY KEY and NOT NULL are kept), or JSON
+    /// table and column names (`{"orders": ["id", "total"]}`). Either way the generated queries
+    /// are checked against it for unknown tables and columns (`schema_validity`).
     #[arg(
         long,
         value_name = "FILE",
@@ -76,7 +78,10 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
                 .map_err(|err| format!("cannot read {}: {err}", path.display()))?,
         ),
         None => None,
-    };
+    }
+    // Names only (JSON) say nothing of types and keys: the databases come from the schema
+    // inferred from the queries, and the names serve schema validity.
+    .filter(|text| !text.trim_start().starts_with(['{', '[']));
     Ok(Some(PairCheck {
         schema,
         databases,
@@ -89,6 +94,8 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
 /// job, so at most one copy per core is ever made.
 pub struct Executor {
     bytes: Vec<u8>,
+    /// The database's `CREATE TABLE` statements: the names `schema_validity` checks against.
+    pub schema: String,
     copies: Mutex<Vec<Database>>,
     limits: Limits,
     suite: Option<EquivalenceOptions>,
@@ -115,8 +122,10 @@ impl Executor {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        let schema = database.schema_sql().join(";\n");
         Ok(Some(Executor {
             bytes,
+            schema,
             copies: Mutex::new(vec![database]),
             limits: Limits {
                 time_ms: args.time_limit * 1000.0,

@@ -251,3 +251,46 @@ fn efficiency_counts_sqlite_vm_steps_the_same_on_every_run() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_database_schema_checks_names_and_a_json_schema_does_without_one() {
+    let (dir, db, _) = shop_file("names");
+    let pairs = dir.join("pairs.jsonl");
+    std::fs::write(
+        &pairs,
+        format!(
+            "{}\n",
+            json!({"id": "typo", "generated_sql": "SELECT SUM(totl) FROM orders", "expected_sql": "SELECT SUM(total) FROM orders"})
+        ),
+    )
+    .expect("pairs");
+    let explanation = |extra: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+            .args(["score", "--pairs"])
+            .arg(&pairs)
+            .args(extra)
+            .output()
+            .expect("qeval runs");
+        let card: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        card["metrics"]["schema_validity"]["explanation"].clone()
+    };
+    let db = db.to_string_lossy().into_owned();
+    assert_eq!(
+        explanation(&["--db", &db]),
+        "Not in the schema: unknown column `totl` (line 1, column 12)"
+    );
+    let names = dir.join("names.json");
+    std::fs::write(&names, r#"{"orders": ["id", "user_id", "total"]}"#).expect("names");
+    let names = names.to_string_lossy().into_owned();
+    assert_eq!(
+        explanation(&["--schema", &names]),
+        "Not in the schema: unknown column `totl` (line 1, column 12)",
+        "names alone, and the equivalence check still runs on an inferred schema"
+    );
+    assert_eq!(
+        explanation(&["--no-equivalence"]),
+        Value::Null,
+        "no schema, no check"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

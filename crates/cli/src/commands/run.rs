@@ -121,6 +121,10 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
     if let Some(executor) = &executor {
         executor.fill_all(pairs.iter_mut());
     }
+    let options = ScoreOptions {
+        schema: executor.as_ref().map(|e| e.schema.clone()),
+        ..options
+    };
     let judge = judge(&args.judge)?;
     let judged = match &judge {
         Some(judge) => {

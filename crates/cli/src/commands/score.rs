@@ -186,6 +186,14 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     let started = Instant::now();
     let mut lines = read_lines(args)?;
     let executor = Executor::open(&args.db)?;
+    // With a database, its tables and columns are the names queries are checked against.
+    let options = match &executor {
+        Some(executor) if options.schema.is_none() => ScoreOptions {
+            schema: Some(executor.schema.clone()),
+            ..options
+        },
+        _ => options,
+    };
     if let Some(executor) = &executor {
         executor.fill_all(lines.iter_mut().filter_map(|line| line.pair.as_mut().ok()));
         if executor.truncated() > 0 {

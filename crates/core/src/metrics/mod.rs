@@ -4,6 +4,7 @@ pub mod calibration;
 pub mod classification;
 pub mod efficiency;
 pub mod safety_classification;
+pub mod schema_validity;
 mod table_accuracy;
 pub mod validation_accuracy;
 pub mod workflow;

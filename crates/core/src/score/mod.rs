@@ -97,6 +97,40 @@ impl ScoreOptions {
     }
 }
 
+/// The generated query against the schema's table and column names, each unknown name also a
+/// diagnostic at its position. An unreadable schema is the metric's error.
+fn schema_validity(
+    schema: &str,
+    pair: &PairInput,
+    generated: &Analysis,
+    language: Language,
+    dialect: SqlDialect,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Metric, String> {
+    use crate::metrics::schema_validity::{
+        KnownNames, kql_unknown_names, schema_validity_metric, sql_unknown_names,
+    };
+    let known = KnownNames::parse(schema, dialect)?;
+    let unknown = match language {
+        Language::Sql => sql_unknown_names(&pair.generated_sql, dialect, &known),
+        Language::Kql => generated
+            .kql
+            .as_ref()
+            .map(|query| kql_unknown_names(query, &known))
+            .unwrap_or_default(),
+    };
+    for name in &unknown {
+        diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            source: Source::GeneratedSql,
+            message: format!("{} is not in the schema", name.describe()),
+            line: name.line,
+            column: name.column,
+        });
+    }
+    Ok(schema_validity_metric(&unknown))
+}
+
 /// The pair's own classification metrics, when it carries a validator's verdict and its label:
 /// `safety_classification` (`safety_valid` against `should_pass`) and `validation_accuracy`
 /// (`is_valid` against `should_pass`, errors by category). No profile weighs them; the suite's
@@ -269,6 +303,25 @@ fn score_one(
             identical,
             options,
             &mut diagnostics,
+        );
+    }
+    if has_query
+        && let Some(schema) = pair.schema.as_deref().or(options.schema.as_deref())
+        && !schema.trim().is_empty()
+    {
+        let metric = schema_validity(
+            schema,
+            pair,
+            &generated,
+            language,
+            dialect,
+            &mut diagnostics,
+        );
+        metrics.insert(
+            "schema_validity".into(),
+            metric.unwrap_or_else(|message| {
+                options.error("schema_validity", message, &[("schema", schema)])
+            }),
         );
     }
     if let Some(workflow) = &pair.workflow {

@@ -1,0 +1,485 @@
+//! Schema validity: whether the generated query names only tables and columns the schema has.
+//! A model that invents a column (`totl` for `total`) or a table writes a query that cannot run;
+//! this finds it without a database, with the line and column of each unknown name.
+//!
+//! The schema is table and column names: JSON (`{"orders": ["id", "total"]}`,
+//! `{"tables": {...}}` or `[{"name": "orders", "columns": [...]}]`) or `CREATE TABLE`
+//! statements. Names compare case-insensitively and without quotes.
+//!
+//! What counts as a column reference, kept deliberately on the safe side (an unknown name
+//! reported is one a person would call wrong):
+//! - SQL: `t.c` is checked when `t` is a schema table or its alias; a bare `c` is checked against
+//!   the columns of every schema table the query reads, the output names it defines (`AS`
+//!   aliases, CTE column lists) and the names of its CTEs and derived tables; `t.c` with `t` a
+//!   CTE or derived table is not checked.
+//! - KQL: the source tables; and, in `where`, `project`, `summarize`, `extend`, `order by`,
+//!   `sort by`, `top ... by` and `distinct`, each name that is not a function call, a keyword,
+//!   or a name the query defines (`name =`, `let`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
+
+use serde::Serialize;
+use serde_json::Value;
+use sqlparser::ast::{Expr, Ident, Query, SelectItem, SetExpr, TableFactor, Visit, Visitor};
+
+use crate::kql::{KqlQuery, Token, TokenKind};
+use crate::scorecard::Metric;
+use crate::sql::{ParseLimits, Schema, SqlDialect, extract_tables, parse};
+
+/// Table names and their columns, lowercased.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KnownNames {
+    tables: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl KnownNames {
+    /// Reads JSON or `CREATE TABLE` statements; the error says what is wrong with the text.
+    pub fn parse(text: &str, dialect: SqlDialect) -> Result<KnownNames, String> {
+        let trimmed = text.trim();
+        if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            let value: Value = serde_json::from_str(trimmed)
+                .map_err(|err| format!("the schema is not valid JSON: {err}"))?;
+            return KnownNames::from_json(&value);
+        }
+        let schema = Schema::from_sql(text, dialect)?;
+        let mut tables = BTreeMap::new();
+        for table in &schema.tables {
+            tables.insert(
+                table.name.to_lowercase(),
+                table
+                    .columns
+                    .iter()
+                    .map(|c| c.name.to_lowercase())
+                    .collect(),
+            );
+        }
+        Ok(KnownNames { tables })
+    }
+
+    fn from_json(value: &Value) -> Result<KnownNames, String> {
+        let columns = |table: &str, value: &Value| -> Result<BTreeSet<String>, String> {
+            let Value::Array(items) = value else {
+                return Err(format!(
+                    "schema table `{table}`: expected a list of column names"
+                ));
+            };
+            items
+                .iter()
+                .map(|item| match item {
+                    Value::String(name) => Ok(name.to_lowercase()),
+                    Value::Object(column) => column
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map(str::to_lowercase)
+                        .ok_or_else(|| format!("schema table `{table}`: a column without a name")),
+                    other => Err(format!(
+                        "schema table `{table}`: expected a column name, found {other}"
+                    )),
+                })
+                .collect()
+        };
+        let mut tables = BTreeMap::new();
+        match value {
+            Value::Object(map) if map.get("tables").is_some() => {
+                return KnownNames::from_json(&map["tables"]);
+            }
+            Value::Object(map) => {
+                for (table, list) in map {
+                    tables.insert(table.to_lowercase(), columns(table, list)?);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let name = item
+                        .get("name")
+                        .or_else(|| item.get("table"))
+                        .and_then(Value::as_str)
+                        .ok_or_else(|| format!("schema table {i}: no name"))?;
+                    let list = item.get("columns").cloned().unwrap_or(Value::Array(vec![]));
+                    tables.insert(name.to_lowercase(), columns(name, &list)?);
+                }
+            }
+            _ => return Err("the schema JSON is neither an object nor a list of tables".into()),
+        }
+        Ok(KnownNames { tables })
+    }
+
+    fn has_table(&self, name: &str) -> bool {
+        self.tables.contains_key(&name.to_lowercase())
+    }
+
+    fn columns(&self, table: &str) -> Option<&BTreeSet<String>> {
+        self.tables.get(&table.to_lowercase())
+    }
+}
+
+/// One name the schema does not have.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnknownName {
+    /// `table` or `column`.
+    pub kind: &'static str,
+    pub name: String,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+}
+
+impl UnknownName {
+    pub fn describe(&self) -> String {
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => {
+                format!(
+                    "unknown {} `{}` (line {line}, column {column})",
+                    self.kind, self.name
+                )
+            }
+            _ => format!("unknown {} `{}`", self.kind, self.name),
+        }
+    }
+}
+
+/// The `schema_validity` metric: 1.0 when every name is known, else 0.0 naming each unknown one.
+pub fn schema_validity_metric(unknown: &[UnknownName]) -> Metric {
+    let explanation = if unknown.is_empty() {
+        "Every table and column the query names is in the schema".to_string()
+    } else {
+        let listed: Vec<String> = unknown.iter().map(UnknownName::describe).collect();
+        format!("Not in the schema: {}", listed.join("; "))
+    };
+    Metric {
+        score: Some(if unknown.is_empty() { 1.0 } else { 0.0 }),
+        passed: Some(unknown.is_empty()),
+        explanation,
+        details: serde_json::json!({ "unknown": unknown }),
+        error: None,
+    }
+}
+
+/// The unknown tables and columns of a SQL query (parsed again here, for its names' positions).
+pub fn sql_unknown_names(sql: &str, dialect: SqlDialect, known: &KnownNames) -> Vec<UnknownName> {
+    let Ok(statements) = parse(sql, dialect, ParseLimits::default()) else {
+        return Vec::new();
+    };
+    let mut names = Names::default();
+    let _ = statements.visit(&mut names);
+    let mut unknown = Vec::new();
+    let mut read: Vec<String> = Vec::new();
+    for table in extract_tables(&statements) {
+        if names.ctes.contains(&table.name().to_lowercase()) {
+            continue;
+        }
+        if known.has_table(table.name()) {
+            read.push(table.name().to_lowercase());
+        } else {
+            let position = names.table_positions.get(table.name());
+            unknown.push(UnknownName {
+                kind: "table",
+                name: table.qualified(),
+                line: position.map(|p| p.0),
+                column: position.map(|p| p.1),
+            });
+        }
+    }
+    // Bare names may be any column of a table read, or a name the query defines.
+    let mut bare: BTreeSet<String> = read
+        .iter()
+        .filter_map(|t| known.columns(t))
+        .flatten()
+        .cloned()
+        .collect();
+    bare.extend(names.defined.iter().cloned());
+    for (qualifier, column, position) in &names.columns {
+        let known_here = match qualifier {
+            Some(q) => match names
+                .aliases
+                .get(q)
+                .or(Some(q))
+                .filter(|t| known.has_table(t))
+            {
+                Some(table) => known.columns(table).is_some_and(|c| c.contains(column)),
+                // A CTE, a derived table or a name we cannot place: not checked.
+                None => true,
+            },
+            None => read.is_empty() || bare.contains(column),
+        };
+        if !known_here {
+            unknown.push(UnknownName {
+                kind: "column",
+                name: match qualifier {
+                    Some(q) => format!("{q}.{column}"),
+                    None => column.clone(),
+                },
+                line: Some(position.0),
+                column: Some(position.1),
+            });
+        }
+    }
+    unknown.sort_by_key(|u| (u.line, u.column));
+    unknown.dedup();
+    unknown
+}
+
+/// What a walk over a SQL statement collects.
+#[derive(Default)]
+struct Names {
+    /// alias -> table, lowercased.
+    aliases: BTreeMap<String, String>,
+    /// Names the query defines: output aliases, CTE and derived-table names and their columns.
+    defined: BTreeSet<String>,
+    ctes: BTreeSet<String>,
+    table_positions: BTreeMap<String, (u64, u64)>,
+    /// Column references: (qualifier, column, (line, column)), lowercased.
+    columns: Vec<(Option<String>, String, (u64, u64))>,
+}
+
+fn position(ident: &Ident) -> (u64, u64) {
+    (ident.span.start.line, ident.span.start.column)
+}
+
+impl Visitor for Names {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        for cte in query.with.iter().flat_map(|w| &w.cte_tables) {
+            let name = cte.alias.name.value.to_lowercase();
+            self.ctes.insert(name.clone());
+            self.defined.insert(name);
+            self.defined.extend(
+                cte.alias
+                    .columns
+                    .iter()
+                    .map(|c| c.name.value.to_lowercase()),
+            );
+        }
+        if let SetExpr::Select(select) = query.body.as_ref() {
+            for item in &select.projection {
+                if let SelectItem::ExprWithAlias { alias, .. } = item {
+                    self.defined.insert(alias.value.to_lowercase());
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_table_factor(&mut self, factor: &TableFactor) -> ControlFlow<()> {
+        match factor {
+            TableFactor::Table { name, alias, .. } => {
+                if let Some(ident) = name.0.last().and_then(|part| part.as_ident()) {
+                    let table = ident.value.to_lowercase();
+                    self.table_positions
+                        .entry(table.clone())
+                        .or_insert_with(|| position(ident));
+                    if let Some(alias) = alias {
+                        self.aliases.insert(alias.name.value.to_lowercase(), table);
+                    }
+                }
+            }
+            TableFactor::Derived {
+                alias: Some(alias), ..
+            } => {
+                self.defined.insert(alias.name.value.to_lowercase());
+                self.defined
+                    .extend(alias.columns.iter().map(|c| c.name.value.to_lowercase()));
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+        match expr {
+            Expr::Identifier(ident) => {
+                self.columns
+                    .push((None, ident.value.to_lowercase(), position(ident)))
+            }
+            Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
+                let column = &parts[parts.len() - 1];
+                let qualifier = &parts[parts.len() - 2];
+                self.columns.push((
+                    Some(qualifier.value.to_lowercase()),
+                    column.value.to_lowercase(),
+                    position(column),
+                ));
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Operators whose arguments name columns.
+const KQL_COLUMN_OPERATORS: [&str; 10] = [
+    "where",
+    "filter",
+    "project",
+    "summarize",
+    "extend",
+    "order",
+    "sort",
+    "top",
+    "distinct",
+    "project-away",
+];
+
+/// Words in those operators that are not column names.
+const KQL_WORDS: [&str; 22] = [
+    "by",
+    "asc",
+    "desc",
+    "and",
+    "or",
+    "not",
+    "in",
+    "has",
+    "contains",
+    "startswith",
+    "endswith",
+    "between",
+    "nulls",
+    "first",
+    "last",
+    "true",
+    "false",
+    "null",
+    "matches",
+    "regex",
+    "like",
+    "with",
+];
+
+/// The unknown tables and columns of a KQL query.
+pub fn kql_unknown_names(query: &KqlQuery, known: &KnownNames) -> Vec<UnknownName> {
+    let mut unknown = Vec::new();
+    let lets: BTreeSet<String> = query.lets.iter().map(|l| l.to_lowercase()).collect();
+    let mut columns: BTreeSet<String> = BTreeSet::new();
+    let mut checked = false;
+    for table in &query.tables {
+        let lower = table.to_lowercase();
+        if lets.contains(&lower) {
+            continue;
+        }
+        match known.columns(table) {
+            Some(known_columns) => {
+                columns.extend(known_columns.iter().cloned());
+                checked = true;
+            }
+            None => unknown.push(UnknownName {
+                kind: "table",
+                name: table.clone(),
+                line: None,
+                column: None,
+            }),
+        }
+    }
+    if !checked {
+        return unknown;
+    }
+    let mut defined: BTreeSet<String> = lets;
+    for operator in &query.operators {
+        let name = operator.name.to_lowercase();
+        let args = &operator.args;
+        // `name = ...` defines `name` for the operators after this one.
+        for (i, token) in args.iter().enumerate() {
+            if let TokenKind::Name(word) = &token.kind
+                && args.get(i + 1).is_some_and(|t| is_symbol(t, "="))
+            {
+                defined.insert(word.to_lowercase());
+            }
+        }
+        if !KQL_COLUMN_OPERATORS.contains(&name.as_str()) {
+            continue;
+        }
+        for (i, token) in args.iter().enumerate() {
+            let TokenKind::Name(word) = &token.kind else {
+                continue;
+            };
+            let lower = word.to_lowercase();
+            let call = args.get(i + 1).is_some_and(|t| is_symbol(t, "("));
+            let assigned = args.get(i + 1).is_some_and(|t| is_symbol(t, "="));
+            let member = i > 0 && is_symbol(&args[i - 1], ".");
+            if call
+                || assigned
+                || member
+                || KQL_WORDS.contains(&lower.as_str())
+                || lower.starts_with("has")
+                || lower.starts_with('!')
+                || columns.contains(&lower)
+                || defined.contains(&lower)
+            {
+                continue;
+            }
+            unknown.push(UnknownName {
+                kind: "column",
+                name: word.clone(),
+                line: Some(token.line),
+                column: Some(token.column),
+            });
+        }
+    }
+    unknown.dedup();
+    unknown
+}
+
+fn is_symbol(token: &Token, symbol: &str) -> bool {
+    matches!(&token.kind, TokenKind::Punct(s) if *s == symbol)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn known() -> KnownNames {
+        KnownNames::parse(
+            r#"{"orders": ["id", "customer_id", "total"], "customers": ["id", "name"]}"#,
+            SqlDialect::Generic,
+        )
+        .unwrap()
+    }
+
+    fn names(sql: &str) -> Vec<String> {
+        sql_unknown_names(sql, SqlDialect::Generic, &known())
+            .iter()
+            .map(UnknownName::describe)
+            .collect()
+    }
+
+    #[test]
+    fn sql_names_are_checked_with_positions() {
+        assert!(names("SELECT c.name, SUM(o.total) AS spent FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name ORDER BY spent").is_empty());
+        assert_eq!(
+            names("SELECT SUM(totl) FROM orders"),
+            ["unknown column `totl` (line 1, column 12)"]
+        );
+        assert_eq!(
+            names("SELECT o.amount FROM orders o"),
+            ["unknown column `o.amount` (line 1, column 10)"]
+        );
+        assert_eq!(
+            names("SELECT name FROM custmers"),
+            ["unknown table `custmers` (line 1, column 18)"]
+        );
+        // Names a CTE or a derived table defines are not checked against the schema.
+        assert!(names("WITH t AS (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) SELECT t.n, n FROM t").is_empty());
+    }
+
+    #[test]
+    fn create_table_statements_and_json_lists_are_schemas_too() {
+        let from_sql = KnownNames::parse(
+            "CREATE TABLE orders (id INTEGER, customer_id INTEGER, total REAL); CREATE TABLE customers (id INTEGER, name TEXT);",
+            SqlDialect::Sqlite,
+        )
+        .unwrap();
+        assert_eq!(from_sql, known());
+        let from_list = KnownNames::parse(
+            r#"[{"name": "Orders", "columns": ["ID", {"name": "customer_id"}, "total"]}, {"table": "customers", "columns": ["id", "name"]}]"#,
+            SqlDialect::Generic,
+        )
+        .unwrap();
+        assert_eq!(from_list, known());
+        assert!(
+            KnownNames::parse(r#"{"orders": "id"}"#, SqlDialect::Generic)
+                .unwrap_err()
+                .contains("expected a list of column names")
+        );
+    }
+}
