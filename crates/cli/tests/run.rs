@@ -475,3 +475,34 @@ fn the_report_reads_the_labels_beside_the_run() {
         "the verdict agrees on test 2 only"
     );
 }
+
+#[test]
+fn a_run_is_checked_against_a_schema_of_names() {
+    let folder = Folder::new("schema-names");
+    folder.write(
+        "test-results.jsonl",
+        "{\"test_id\": 1, \"generated_sql\": \"SELECT SUM(totl) FROM orders\", \"expected_sql\": \"SELECT SUM(total) FROM orders\"}\n{\"test_id\": 2, \"generated_sql\": \"SELECT SUM(total) FROM orders\", \"expected_sql\": \"SELECT SUM(total) FROM orders\"}\n",
+    );
+    let names = folder.write("names.json", r#"{"orders": ["id", "total"]}"#);
+    let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .arg("run")
+        .arg(&folder.0)
+        .arg("--schema")
+        .arg(&names)
+        .output()
+        .expect("qeval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "schema validity: 1 of 2 generated queries name tables or columns the schema lacks"
+        ),
+        "{stderr}"
+    );
+    let records =
+        std::fs::read_to_string(folder.0.join("evaluation-results.jsonl")).expect("records");
+    assert!(
+        records.contains(r#""schema_validity":{"score":0.0,"explanation":"Not in the schema: unknown column `totl` (line 1, column 12)"}"#),
+        "{records}"
+    );
+}

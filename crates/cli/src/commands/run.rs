@@ -121,8 +121,15 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
     if let Some(executor) = &executor {
         executor.fill_all(pairs.iter_mut());
     }
+    // The names queries are checked against (and the judge is shown): --schema, else the
+    // database's.
+    let schema = match &args.db.schema {
+        Some(path) => Some(file_text(path)?),
+        None => executor.as_ref().map(|e| e.schema.clone()),
+    };
     let options = ScoreOptions {
-        schema: executor.as_ref().map(|e| e.schema.clone()),
+        schema,
+        judge_prompt: args.judge.judge_prompt,
         ..options
     };
     let judge = judge(&args.judge)?;
@@ -343,6 +350,13 @@ fn describe(summary: &Summary) -> String {
     }
     for line in summary.classification.lines() {
         let _ = write!(text, "\nqeval: {line}");
+    }
+    if let Some((invalid, checked)) = summary.schema_validity {
+        let _ = write!(
+            text,
+            "\nqeval: schema validity: {invalid} of {checked} generated quer{} name tables or columns the schema lacks",
+            if checked == 1 { "y" } else { "ies" }
+        );
     }
     if !summary.agreement.is_empty() {
         let _ = write!(text, "\nqeval: judges against the human labels:");

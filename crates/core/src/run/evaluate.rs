@@ -205,6 +205,13 @@ pub fn evaluate_test(
             serde_json::to_value(&pair.alternatives).unwrap_or_default(),
         );
     }
+    // Unknown tables and columns, when a schema was given.
+    if let Some(metric) = card.metrics.get("schema_validity") {
+        extra.insert(
+            "schema_validity".into(),
+            serde_json::json!({"score": metric.score, "explanation": metric.explanation}),
+        );
+    }
     // Deterministic efficiency, when both queries ran on a database: BIRD's reward by VM steps.
     if let Some(metric) = card.metrics.get("efficiency") {
         extra.insert("efficiency".into(), metric.details.clone());

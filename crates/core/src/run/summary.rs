@@ -65,6 +65,8 @@ pub struct Summary {
     pub classification: ClassificationSummary,
     /// R-VES by SQLite VM steps over the records that ran on a database (`efficiency`).
     pub efficiency: Option<Efficiency>,
+    /// Records checked against a schema: (those naming unknown tables or columns, all checked).
+    pub schema_validity: Option<(usize, usize)>,
 }
 
 impl Summary {
@@ -104,6 +106,19 @@ pub fn summarize_by<'a>(
         groupings: groupings(records.iter().copied(), fields),
         agreement: agreement(records.iter().copied()),
         classification: classification_of(&records),
+        schema_validity: {
+            let scores: Vec<f64> = records
+                .iter()
+                .filter_map(|r| {
+                    r.extra
+                        .get("schema_validity")
+                        .and_then(|v| v.get("score"))
+                        .and_then(serde_json::Value::as_f64)
+                })
+                .collect();
+            (!scores.is_empty())
+                .then(|| (scores.iter().filter(|s| **s < 1.0).count(), scores.len()))
+        },
         efficiency: r_ves(records.iter().filter_map(|r| {
             r.extra
                 .get("efficiency")
