@@ -94,7 +94,7 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
 /// job, so at most one copy per core is ever made.
 pub struct Executor {
     bytes: Vec<u8>,
-    /// The database's `CREATE TABLE` statements: the names `schema_validity` checks against.
+    /// The database's table and column names (JSON): what `schema_validity` checks against.
     pub schema: String,
     copies: Mutex<Vec<Database>>,
     limits: Limits,
@@ -122,7 +122,7 @@ impl Executor {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let schema = database.schema_sql().join(";\n");
+        let schema = qeval_sqlite::schema_names(database.tables());
         Ok(Some(Executor {
             bytes,
             schema,

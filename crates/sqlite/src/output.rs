@@ -21,6 +21,27 @@ pub struct Table {
     pub rows: u64,
 }
 
+/// A database's table and column names as the JSON schema `schema_validity` reads
+/// (`{"orders": ["id", "total"]}`): the same names in the CLI and the page, whatever SQL the
+/// database's own `CREATE TABLE` statements are written in.
+pub fn schema_names(tables: &[Table]) -> String {
+    let names: serde_json::Map<String, Value> = tables
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                Value::Array(
+                    t.columns
+                        .iter()
+                        .map(|c| Value::String(c.name.clone()))
+                        .collect(),
+                ),
+            )
+        })
+        .collect();
+    Value::Object(names).to_string()
+}
+
 /// Why a database could not be opened or built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DbError(pub String);

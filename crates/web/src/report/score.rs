@@ -38,7 +38,10 @@ pub async fn score_run(
         mode: None,
         evaluated_at: Some(String::from(js_sys::Date::new_0().to_iso_string())),
         judge_prompt: settings.prompt,
-        schema: None,
+        // As `qeval run --db` does: the loaded database's names check each query.
+        schema: db
+            .is_loaded()
+            .then(|| qeval_sqlite::schema_names(&db.tables)),
     };
     let judging = settings.enabled && settings.problem().is_none();
     let cache = VerdictCache::shared();
