@@ -13,10 +13,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
-    JoinConstraint, JoinOperator, LimitClause, ObjectName, OrderByKind, Query, Select, SelectItem,
-    SetExpr, Statement, TableFactor, TopQuantity, UnaryOperator, Value,
+    JoinConstraint, LimitClause, ObjectName, OrderByKind, Query, Select, SelectItem, SetExpr,
+    Statement, TableFactor, TopQuantity, UnaryOperator, Value,
 };
 
+use super::join_constraint;
 use super::schema::{ColumnType, Schema, SchemaColumn, SchemaTable, last_part};
 
 /// A literal of a query, as SQL would read it.
@@ -1364,27 +1365,6 @@ impl Walker {
             types.insert(key.clone(), kind);
         }
         types
-    }
-}
-
-fn join_constraint(operator: &JoinOperator) -> Option<&JoinConstraint> {
-    use JoinOperator as J;
-    match operator {
-        J::Join(c)
-        | J::Inner(c)
-        | J::Left(c)
-        | J::LeftOuter(c)
-        | J::Right(c)
-        | J::RightOuter(c)
-        | J::FullOuter(c)
-        | J::CrossJoin(c)
-        | J::Semi(c)
-        | J::LeftSemi(c)
-        | J::RightSemi(c)
-        | J::Anti(c)
-        | J::LeftAnti(c)
-        | J::RightAnti(c) => Some(c),
-        _ => None,
     }
 }
 

@@ -22,12 +22,12 @@ pub use schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quot
 pub use sqlite_text::{orders_its_output, to_sqlite};
 pub use tables::{TableName, TableNameError, extract_tables};
 
-/// The `ON` condition of a join, when it has one (not `USING`, `NATURAL` or a cross join).
-pub(crate) fn join_condition(
+/// The constraint of a join (`ON`, `USING`, `NATURAL`), when its kind has one.
+pub(crate) fn join_constraint(
     operator: &sqlparser::ast::JoinOperator,
-) -> Option<&sqlparser::ast::Expr> {
-    use sqlparser::ast::{JoinConstraint, JoinOperator as J};
-    let constraint = match operator {
+) -> Option<&sqlparser::ast::JoinConstraint> {
+    use sqlparser::ast::JoinOperator as J;
+    match operator {
         J::Join(c)
         | J::Inner(c)
         | J::Left(c)
@@ -35,16 +35,23 @@ pub(crate) fn join_condition(
         | J::Right(c)
         | J::RightOuter(c)
         | J::FullOuter(c)
+        | J::CrossJoin(c)
         | J::Semi(c)
         | J::LeftSemi(c)
         | J::RightSemi(c)
         | J::Anti(c)
         | J::LeftAnti(c)
-        | J::RightAnti(c) => c,
-        _ => return None,
-    };
-    match constraint {
-        JoinConstraint::On(expr) => Some(expr),
+        | J::RightAnti(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// The `ON` condition of a join, when it has one (not `USING`, `NATURAL` or a cross join).
+pub(crate) fn join_condition(
+    operator: &sqlparser::ast::JoinOperator,
+) -> Option<&sqlparser::ast::Expr> {
+    match join_constraint(operator)? {
+        sqlparser::ast::JoinConstraint::On(expr) => Some(expr),
         _ => None,
     }
 }
