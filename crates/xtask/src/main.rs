@@ -6,6 +6,7 @@
 
 mod bench;
 mod corpus;
+mod doc_links;
 mod python;
 mod run;
 mod steps;
