@@ -284,7 +284,7 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
                 .iter()
                 .filter(|g| g.total > 0)
                 .map(|g| Bar {
-                    label: confidence_name(g.confidence).to_string(),
+                    label: g.confidence.name().to_string(),
                     value: g.accuracy.unwrap_or(0.0),
                     note: format!(
                         "{}/{} (claims {:.1})",
@@ -299,15 +299,6 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
         });
     }
     charts
-}
-
-fn confidence_name(c: qeval_core::metrics::calibration::Confidence) -> &'static str {
-    use qeval_core::metrics::calibration::Confidence;
-    match c {
-        Confidence::High => "high",
-        Confidence::Medium => "medium",
-        Confidence::Low => "low",
-    }
 }
 
 /// The classification metrics as tables: the safety validator's confusion matrix, validation
@@ -410,7 +401,7 @@ pub fn classification_rows(s: &Summary) -> Vec<(&'static str, Vec<(String, Strin
         }
         for g in cal.groups.iter().filter(|g| g.total > 0) {
             rows.push((
-                format!("Stated {}", confidence_name(g.confidence)),
+                format!("Stated {}", g.confidence.name()),
                 format!(
                     "{} of {} correct ({:.1}%; claims {:.0}%)",
                     g.correct,
@@ -503,9 +494,7 @@ fn agreement_section(s: &Summary) -> String {
         r#"<section class="agreement" aria-label="Judge calibration"><h2>Judges against human labels</h2><table data-testid="agreement"><thead><tr><th scope="col">Judge</th><th scope="col">Labelled</th><th scope="col">Agreement</th><th scope="col">Cohen's kappa</th><th scope="col">Both correct</th><th scope="col">Judge only</th><th scope="col">Person only</th><th scope="col">Both incorrect</th><th scope="col">Disagreeing tests</th></tr></thead><tbody>"#,
     );
     for judge in &s.agreement {
-        let kappa = judge.kappa.map_or("undefined".to_string(), |k| {
-            format!("{k:.2} ({})", judge.strength())
-        });
+        let kappa = judge.kappa_text();
         let _ = write!(
             html,
             "<tr><td>{}</td><td>{}</td><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",

@@ -12,6 +12,7 @@ use qeval_core::metrics::efficiency::r_ves;
 use qeval_core::pairs::pairs_file_line;
 use qeval_core::profiles::Profile;
 use qeval_core::run::agreement::{Labelled, agreement_of, scorecard_verdicts};
+use qeval_core::run::record::test_key;
 use qeval_core::score::{JudgeOutcome, JudgeTask};
 use qeval_core::{
     PairInput, ScoreOptions, add_equivalence, judge_tasks, parse_pair_line, score_pair_judged,
@@ -255,24 +256,22 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
                 if let Some(reward) = card.metrics.get("efficiency").and_then(|m| m.score) {
                     rewards.push(reward);
                 }
+                // Tests are named by id, or by line when they have none.
+                let id = || {
+                    pair.id
+                        .as_ref()
+                        .map_or_else(|| format!("line {}", line.number), test_key)
+                };
                 if let Some(label) = pair.human_label {
-                    let id = pair.id.as_ref().map_or_else(
-                        || format!("line {}", line.number),
-                        |id| id.as_str().map_or_else(|| id.to_string(), str::to_string),
-                    );
                     labelled.push(Labelled {
-                        id,
+                        id: id(),
                         human: label,
                         verdicts: scorecard_verdicts(&card),
                     });
                 }
                 if !pair.classification.is_empty() {
-                    let id = pair.id.as_ref().map_or_else(
-                        || format!("line {}", line.number),
-                        |id| id.as_str().map_or_else(|| id.to_string(), str::to_string),
-                    );
                     classified.push((
-                        id,
+                        id(),
                         &pair.classification,
                         card.profile.as_ref().and_then(|p| p.passed),
                     ));

@@ -21,6 +21,15 @@ pub enum Confidence {
 }
 
 impl Confidence {
+    /// The level as written: `high`, `medium`, `low`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Confidence::High => "high",
+            Confidence::Medium => "medium",
+            Confidence::Low => "low",
+        }
+    }
+
     pub fn nominal(self) -> f64 {
         match self {
             Confidence::High => 0.9,

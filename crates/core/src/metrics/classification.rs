@@ -212,17 +212,7 @@ impl ClassificationSummary {
                 .groups
                 .iter()
                 .filter(|g| g.total > 0)
-                .map(|g| {
-                    format!(
-                        "{} {}/{}",
-                        serde_json::to_value(g.confidence)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_string))
-                            .unwrap_or_default(),
-                        g.correct,
-                        g.total
-                    )
-                })
+                .map(|g| format!("{} {}/{}", g.confidence.name(), g.correct, g.total))
                 .collect();
             let mut line = match c.score {
                 Some(score) => format!(

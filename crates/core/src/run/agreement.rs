@@ -72,12 +72,17 @@ pub fn read_labels(text: &str) -> Lines<Label> {
     lines
 }
 
-/// Writes the labels into the records of the same test; returns how many records got one.
-pub fn apply_labels(records: &mut [EvaluationRecord], labels: &[Label]) -> usize {
-    let by_key: std::collections::HashMap<String, &Value> = labels
+/// The labels by test key (`1` and `"1"` are one test).
+pub fn labels_by_test(labels: &[Label]) -> std::collections::HashMap<String, &Value> {
+    labels
         .iter()
         .map(|l| (test_key(&l.test_id), &l.human_label))
-        .collect();
+        .collect()
+}
+
+/// Writes the labels into the records of the same test; returns how many records got one.
+pub fn apply_labels(records: &mut [EvaluationRecord], labels: &[Label]) -> usize {
+    let by_key = labels_by_test(labels);
     let mut applied = 0;
     for record in records.iter_mut() {
         if let Some(label) = by_key.get(&record.key()) {
@@ -129,6 +134,13 @@ impl JudgeAgreement {
         }
     }
 
+    /// Kappa as the views show it: "0.19 (slight)", or "undefined".
+    pub fn kappa_text(&self) -> String {
+        self.kappa.map_or("undefined".to_string(), |k| {
+            format!("{k:.2} ({})", self.strength())
+        })
+    }
+
     /// One line: "semantic_score: 10 labelled, agreement 80.0%, kappa 0.58 (moderate), 2
     /// disagree: 3, 7".
     pub fn sentence(&self) -> String {
@@ -167,12 +179,7 @@ pub fn verdicts(record: &EvaluationRecord) -> Vec<(&'static str, bool)> {
         out.push(("execution_score", scores.execution_score >= CORRECT_AT));
     }
     for judge in ["test_suite", "equivalence"] {
-        if let Some(score) = record
-            .extra
-            .get(judge)
-            .and_then(|m| m.get("score"))
-            .and_then(Value::as_f64)
-        {
+        if let Some(score) = record.extra_number(judge, "score") {
             out.push((judge, score >= CORRECT_AT));
         }
     }
@@ -344,11 +351,7 @@ mod tests {
             scored(5, false, 0.0, ""),
         ]
         .join("\n");
-        let records: Vec<EvaluationRecord> = read_records::<EvaluationRecord>(&text)
-            .records
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect();
+        let records = crate::run::read::records_of(&text);
         let judges = agreement(&records);
         let passed = &judges[0];
         assert_eq!(passed.judge, "passed");

@@ -272,10 +272,7 @@ pub fn markdown(name: &str, summary: &Summary, records: &[EvaluationRecord]) -> 
                 md(&judge.judge, 40),
                 judge.labelled,
                 judge.agreement * 100.0,
-                judge.kappa.map_or("undefined".to_string(), |k| format!(
-                    "{k:.2} ({})",
-                    judge.strength()
-                )),
+                judge.kappa_text(),
                 judge.both_correct,
                 judge.judge_correct_human_incorrect,
                 judge.judge_incorrect_human_correct,

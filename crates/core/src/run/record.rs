@@ -181,6 +181,12 @@ impl EvaluationRecord {
         self.qas_evaluation.as_ref().map(|q| q.final_score)
     }
 
+    /// A number inside one of the record's other fields: `extra_number("efficiency", "reward")`
+    /// reads `{"efficiency": {"reward": 1.25}}`.
+    pub fn extra_number(&self, field: &str, key: &str) -> Option<f64> {
+        self.extra.get(field)?.get(key)?.as_f64()
+    }
+
     /// The error the test failed with, when the record carries one (`error`, as the agent
     /// reported it).
     pub fn error(&self) -> Option<String> {

@@ -109,22 +109,16 @@ pub fn summarize_by<'a>(
         schema_validity: {
             let scores: Vec<f64> = records
                 .iter()
-                .filter_map(|r| {
-                    r.extra
-                        .get("schema_validity")
-                        .and_then(|v| v.get("score"))
-                        .and_then(serde_json::Value::as_f64)
-                })
+                .filter_map(|r| r.extra_number("schema_validity", "score"))
                 .collect();
             (!scores.is_empty())
                 .then(|| (scores.iter().filter(|s| **s < 1.0).count(), scores.len()))
         },
-        efficiency: r_ves(records.iter().filter_map(|r| {
-            r.extra
-                .get("efficiency")
-                .and_then(|e| e.get("reward"))
-                .and_then(serde_json::Value::as_f64)
-        })),
+        efficiency: r_ves(
+            records
+                .iter()
+                .filter_map(|r| r.extra_number("efficiency", "reward")),
+        ),
         ..Summary::default()
     };
     let mut sums = [0.0f64; 4];

@@ -52,22 +52,19 @@ pub type JudgeOutcome = Result<JudgedVerdict, ReplyError>;
 /// agent's answer. No query judging without an expected query, and none for queries that are
 /// identical after normalization: they score 1.0 without a call (the exact match shortcut).
 pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
+    let profile = pair
+        .profile
+        .map_or_else(|| options.profile.clone(), Profile::preset);
     // Each further acceptable answer is judged too; its tasks' metrics carry `@<index>`.
-    let mut tasks = judge_tasks_of_one(&pair.with_expected(0), options);
+    let mut tasks = judge_tasks_of_one(&pair.with_expected(0), options, &profile);
     for index in 1..=pair.alternatives.len() {
         tasks.extend(
-            query_tasks(
-                &pair.with_expected(index),
-                options,
-                &pair
-                    .profile
-                    .map_or_else(|| options.profile.clone(), Profile::preset),
-            )
-            .into_iter()
-            .map(|mut task| {
-                task.metric = format!("{}@{index}", task.metric);
-                task
-            }),
+            query_tasks(&pair.with_expected(index), options, &profile)
+                .into_iter()
+                .map(|mut task| {
+                    task.metric = format!("{}@{index}", task.metric);
+                    task
+                }),
         );
     }
     tasks
@@ -91,11 +88,12 @@ pub fn verdicts_for(
         .collect()
 }
 
-fn judge_tasks_of_one(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
-    let profile = pair
-        .profile
-        .map_or_else(|| options.profile.clone(), Profile::preset);
-    let mut tasks = query_tasks(pair, options, &profile);
+fn judge_tasks_of_one(
+    pair: &PairInput,
+    options: &ScoreOptions,
+    profile: &Profile,
+) -> Vec<JudgeTask> {
+    let mut tasks = query_tasks(pair, options, profile);
     // An agent's answer, judged once for its three quality scores.
     // An answer without a query stands in for the query: its factual correctness against the
     // expected answer is the semantic score of a profile that weighs one.

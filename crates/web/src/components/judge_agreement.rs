@@ -37,7 +37,7 @@ pub fn JudgeAgreementView(props: &Props) -> Html {
                             <td>{ judge.judge.clone() }</td>
                             <td>{ judge.labelled }</td>
                             <td>{ format!("{:.1}%", judge.agreement * 100.0) }</td>
-                            <td>{ judge.kappa.map_or("undefined".to_string(), |k| format!("{k:.2} ({})", judge.strength())) }</td>
+                            <td>{ judge.kappa_text() }</td>
                             <td>{ judge.both_correct }</td>
                             <td>{ judge.judge_correct_human_incorrect }</td>
                             <td>{ judge.judge_incorrect_human_correct }</td>

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, Promise, Uint8Array};
-use qeval_core::run::agreement::LABEL_FIELD;
+use qeval_core::run::agreement::{LABEL_FIELD, labels_by_test};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, apply_labels, read_labels, read_questions,
@@ -131,13 +131,10 @@ pub async fn read_run(
     }
     // Labels go into the records (and into raw tests, whose records keep them when scored).
     apply_labels(&mut evaluations, &labels);
+    let by_test = labels_by_test(&labels);
     for test in &mut tests {
-        if let Some(label) = labels
-            .iter()
-            .find(|l| test_key(&l.test_id) == test_key(&test.test_id))
-        {
-            test.extra
-                .insert(LABEL_FIELD.to_string(), label.human_label.clone());
+        if let Some(label) = by_test.get(&test_key(&test.test_id)) {
+            test.extra.insert(LABEL_FIELD.to_string(), (*label).clone());
         }
     }
     let (lines_read, rejected, folder) = if evaluations.is_empty() && !tests.is_empty() {
