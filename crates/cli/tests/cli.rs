@@ -291,6 +291,62 @@ fn compare_two_result_files_in_each_mode() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("pairs.jsonl"));
 }
 
+/// Files larger than one block are read in pieces as they are read from disk: the verdicts are
+/// those of the whole text, the file's column order is kept, and an error deep in a file still
+/// names its place.
+#[test]
+fn large_result_files_are_read_in_pieces_with_the_same_verdicts_and_errors() {
+    let dir = std::env::temp_dir().join(format!("qeval-large-results-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let rows: Vec<String> = (0..60_000)
+        .map(|i| format!(r#"{{"name": "n{i}", "id": {i}, "note": "a, [quoted] \"]\" text"}}"#))
+        .collect();
+    let records = dir.join("records.json");
+    std::fs::write(&records, format!("[{}]", rows.join(",\n"))).expect("write");
+    let reversed: Vec<String> = (0..60_000)
+        .rev()
+        .map(|i| format!(r#"["n{i}", {i}, "a, [quoted] \"]\" text"]"#))
+        .collect();
+    let table = dir.join("table.json");
+    std::fs::write(
+        &table,
+        format!(
+            r#"{{"columns": ["name", "id", "note"], "rows": [{}]}}"#,
+            reversed.join(",")
+        ),
+    )
+    .expect("write");
+    assert!(std::fs::metadata(&table).expect("size").len() > 2 << 20);
+    for mode in ["set", "bag", "seed"] {
+        let output = qeval(&[
+            "compare",
+            "--mode",
+            mode,
+            &records.display().to_string(),
+            &table.display().to_string(),
+        ]);
+        let comparison: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(comparison["equal"], true, "{mode}: {comparison}");
+        assert_eq!(comparison["expected_rows"], 60_000);
+    }
+    let mut broken = std::fs::read_to_string(&table).expect("read");
+    let at = broken.rfind("\"n5\"").expect("row n5");
+    broken.replace_range(at..at + 5, "\"n5\",,");
+    std::fs::write(&table, &broken).expect("write");
+    let output = qeval(&[
+        "compare",
+        &records.display().to_string(),
+        &table.display().to_string(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("table.json: at line 1, column ") && stderr.contains("invalid JSON"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn safety_flags_writes_and_passes_reads() {
     let output = qeval(&["safety", "SELECT * FROM users WHERE note = 'DROP TABLE x'"]);

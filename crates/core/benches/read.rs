@@ -1,13 +1,14 @@
 //! Reading JSON results: MB/s of `read_result_text` on generated tables of 8 columns (integers,
 //! short text, decimals, booleans, NULLs) in the three common shapes, at 100k and 1M rows.
-//! Prints a table (median of several runs) and, with `QEVAL_BENCH_OUT=FILE`, writes it as JSON.
-//! `QEVAL_BENCH_MAX_ROWS` caps the sizes (for a quick run).
+//! `records/stream` reads the records through `ResultStream` in blocks, as `qeval compare` reads
+//! a file. Prints a table (median of several runs) and, with `QEVAL_BENCH_OUT=FILE`, writes it
+//! as JSON. `QEVAL_BENCH_MAX_ROWS` caps the sizes (for a quick run).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use qeval_core::results::read_result_text;
 use qeval_core::results::sample::{MIXED_COLUMNS, bench_max_rows, mixed_row_json};
+use qeval_core::results::{ResultSet, ResultStream, StreamOptions, read_result_text};
 
 /// A generated table as JSON text in `shape`; the values follow a fixed seed.
 fn table(rows: usize, shape: &str) -> String {
@@ -42,6 +43,15 @@ fn table(rows: usize, shape: &str) -> String {
     out
 }
 
+/// The text read as `qeval compare` reads a file: in blocks of 1 MiB through `ResultStream`.
+fn read_in_blocks(text: &str) -> ResultSet {
+    let mut stream = ResultStream::new(StreamOptions::default());
+    for block in text.as_bytes().chunks(1 << 20) {
+        stream.push(block);
+    }
+    stream.finish().expect("a shape the stream reads")
+}
+
 fn main() {
     if std::env::args().any(|arg| arg == "--test") {
         return;
@@ -56,14 +66,19 @@ fn main() {
         .into_iter()
         .filter(|r| *r <= max_rows)
     {
-        for shape in ["arrays", "columns-rows", "records"] {
-            let text = table(rows, shape);
+        for shape in ["arrays", "columns-rows", "records", "records/stream"] {
+            let streamed = shape.ends_with("/stream");
+            let text = table(rows, shape.trim_end_matches("/stream"));
             let megabytes = text.len() as f64 / 1e6;
             let runs = if rows >= 1_000_000 { 3 } else { 7 };
             let mut times: Vec<f64> = (0..runs)
                 .map(|_| {
                     let started = Instant::now();
-                    let table = read_result_text(black_box(&text)).expect("reads");
+                    let table = if streamed {
+                        read_in_blocks(black_box(&text))
+                    } else {
+                        read_result_text(black_box(&text)).expect("reads")
+                    };
                     let took = started.elapsed().as_secs_f64();
                     assert_eq!(table.rows.len(), rows);
                     drop(black_box(table));

@@ -11,7 +11,7 @@ use arrow_array::{Array, RecordBatchReader};
 use arrow_pyarrow::FromPyArrow;
 use arrow_schema::DataType;
 use pyo3::prelude::*;
-use qeval_core::results::{ResultSet, Value};
+use qeval_core::results::{ResultSet, Rows, Value};
 
 /// Why Arrow data was not read here: the caller reads its rows through Python instead.
 pub enum Unread {
@@ -38,16 +38,13 @@ pub fn rows(value: &Bound<'_, PyAny>) -> PyResult<Result<ResultSet, Unread>> {
         }
     }
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
-    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut rows = Rows::with_capacity(names.len(), 0);
     for batch in reader {
         let batch =
             batch.map_err(|err| pyo3::exceptions::PyValueError::new_err(err.to_string()))?;
-        let start = rows.len();
-        rows.extend((0..batch.num_rows()).map(|_| Vec::with_capacity(names.len())));
-        for column in batch.columns() {
-            for (offset, row) in rows[start..].iter_mut().enumerate() {
-                row.push(cell(column.as_ref(), offset));
-            }
+        let columns = batch.columns();
+        for offset in 0..batch.num_rows() {
+            rows.push(columns.iter().map(|column| cell(column.as_ref(), offset)));
         }
     }
     Ok(Ok(ResultSet::named(names, rows)))

@@ -6,7 +6,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
-use qeval_core::results::{ResultSet, Value};
+use qeval_core::results::{ResultSet, Rows, Value};
 
 pyo3::create_exception!(
     _native,
@@ -82,12 +82,19 @@ fn other(value: &Bound<'_, PyAny>) -> PyResult<Value> {
     }
 }
 
-fn row(row: &Bound<'_, PyAny>, exact: &Exact, side: &str, index: usize) -> PyResult<Vec<Value>> {
+/// Appends one row to `rows`.
+fn row(
+    rows: &mut Rows,
+    row: &Bound<'_, PyAny>,
+    exact: &Exact,
+    side: &str,
+    index: usize,
+) -> PyResult<()> {
     if let Ok(tuple) = row.cast::<PyTuple>() {
-        return tuple.iter().map(|value| cell(&value, exact)).collect();
+        return rows.try_push(tuple.iter().map(|value| cell(&value, exact)));
     }
     if let Ok(list) = row.cast::<PyList>() {
-        return list.iter().map(|value| cell(&value, exact)).collect();
+        return rows.try_push(list.iter().map(|value| cell(&value, exact)));
     }
     let refuse = |what: String| {
         PyTypeError::new_err(format!(
@@ -104,7 +111,7 @@ fn row(row: &Bound<'_, PyAny>, exact: &Exact, side: &str, index: usize) -> PyRes
                 .map_or_else(|_| "this".to_string(), |name| name.to_string()),
         )
     })?;
-    values.map(|value| cell(&value?, exact)).collect()
+    rows.try_push(values.map(|value| cell(&value?, exact)))
 }
 
 /// Rows from Arrow data (see `arrow`), or from any iterable of sequences (a list of tuples as
@@ -121,14 +128,14 @@ pub fn rows(value: &Bound<'_, PyAny>, side: &str) -> PyResult<ResultSet> {
         Err(crate::arrow::Unread::NotArrow) => {}
     }
     let exact = Exact::new(value.py());
-    let mut rows = Vec::with_capacity(value.len().unwrap_or(0));
+    let mut rows = Rows::with_capacity(0, 0);
     if let Ok(list) = value.cast::<PyList>() {
         for (index, item) in list.iter().enumerate() {
-            rows.push(row(&item, &exact, side, index)?);
+            row(&mut rows, &item, &exact, side, index)?;
         }
     } else {
         for (index, item) in value.try_iter()?.enumerate() {
-            rows.push(row(&item?, &exact, side, index)?);
+            row(&mut rows, &item?, &exact, side, index)?;
         }
     }
     Ok(ResultSet::unnamed(rows))

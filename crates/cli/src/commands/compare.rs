@@ -2,8 +2,10 @@
 
 use std::path::Path;
 
+use std::io::Read as _;
+
 use qeval_core::results::compare::{CompareOptions, compare};
-use qeval_core::results::read_result_text;
+use qeval_core::results::{ResultSet, ResultStream, StreamOptions, read_result_text};
 
 use super::{Failure, Outcome, file_text};
 use crate::CompareArgs;
@@ -14,13 +16,10 @@ pub fn run(
     args: &CompareArgs,
     order_matters: bool,
 ) -> Result<Outcome, Failure> {
-    let read = |path: &Path| -> Result<_, Failure> {
-        read_result_text(&file_text(path)?).map_err(|err| format!("{}: {err}", path.display()))
-    };
     // Both files are read at once: reading is most of the work for large results.
     let (expected, generated) = std::thread::scope(|scope| {
-        let other = scope.spawn(|| read(generated));
-        let expected = read(expected);
+        let other = scope.spawn(|| read_result_file(generated));
+        let expected = read_result_file(expected);
         let generated = other
             .join()
             .unwrap_or_else(|_| Err("reading the generated result failed".to_string()));
@@ -44,4 +43,34 @@ pub fn run(
     } else {
         Outcome::SomeInputRejected
     })
+}
+
+/// The result set in a file, read in blocks (see `ResultStream`): the rows are parsed as the file
+/// is read, so the file's whole text is never in memory beside its table. What the stream does
+/// not take (JSON Lines, other shapes, errors) is read whole, and an error names its place.
+fn read_result_file(path: &Path) -> Result<ResultSet, Failure> {
+    let streamed = if path.as_os_str() == "-" {
+        None
+    } else {
+        stream_file(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?
+    };
+    match streamed {
+        Some(result) => Ok(result),
+        None => {
+            read_result_text(&file_text(path)?).map_err(|err| format!("{}: {err}", path.display()))
+        }
+    }
+}
+
+fn stream_file(path: &Path) -> std::io::Result<Option<ResultSet>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut stream = ResultStream::new(StreamOptions::default());
+    let mut block = vec![0u8; 1 << 20];
+    loop {
+        let read = file.read(&mut block)?;
+        if read == 0 {
+            return Ok(stream.finish());
+        }
+        stream.push(&block[..read]);
+    }
 }

@@ -12,7 +12,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::read::MAX_COLUMNS;
-use super::{ResultError, ResultSet, Value};
+use super::{ResultError, ResultSet, Rows, Value};
 
 /// The result set in `text`, or `None` when the slow path must decide.
 pub fn read(text: &str) -> Option<ResultSet> {
@@ -127,18 +127,30 @@ impl<'de> Visitor<'de> for KeyVisitor {
     }
 }
 
-/// One item of a top-level array: a row, a record or a scalar; all items must be of one kind.
-enum Item {
-    Row(Vec<Value>),
-    /// Values by column, the columns numbered as they first appear (a record read before a
-    /// column appeared is shorter: the rest is NULL).
-    Record(Vec<Value>),
-    Scalar(Value),
+/// What one item of a top-level array was: a row, a record or a scalar; all items must be of
+/// one kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Item {
+    Row,
+    Record,
+    Scalar,
 }
 
-/// Reads items, numbering record keys in `columns` as they appear.
+/// What reading items builds: the rows, straight into the flat buffer (no allocation per row),
+/// and the record keys numbered as columns in the order they first appear.
+#[derive(Default)]
+pub(super) struct Table {
+    columns: Columns,
+    pub rows: Rows,
+    /// One record's values by column, reused from record to record.
+    record: Vec<Value>,
+    /// The kind of the first item read.
+    kind: Option<Item>,
+}
+
+/// Reads one item into the table.
 struct ItemSeed<'a> {
-    columns: &'a mut Columns,
+    table: &'a mut Table,
 }
 
 #[derive(Default)]
@@ -174,6 +186,13 @@ impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
     }
 }
 
+impl ItemSeed<'_> {
+    fn scalar<E>(self, value: Result<Value, E>) -> Result<Item, E> {
+        self.table.rows.push([value?]);
+        Ok(Item::Scalar)
+    }
+}
+
 impl<'de> Visitor<'de> for ItemSeed<'_> {
     type Value = Item;
 
@@ -182,19 +201,28 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item, A::Error> {
-        let mut row = Vec::with_capacity(seq.size_hint().unwrap_or(8));
+        let rows = &mut self.table.rows;
+        let start = rows.start_row();
         while let Some(Cell(value)) = seq.next_element()? {
-            row.push(value);
+            rows.push_cell(value);
         }
-        Ok(Item::Row(row))
+        rows.end_row(start);
+        Ok(Item::Row)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item, A::Error> {
-        let mut record: Vec<Value> = vec![Value::Null; self.columns.names.len()];
+        let Table {
+            columns,
+            rows,
+            record,
+            ..
+        } = self.table;
+        record.clear();
+        record.resize(columns.names.len(), Value::Null);
         let mut position = 0;
         while let Some(Key(key)) = map.next_key()? {
             let Cell(value) = map.next_value()?;
-            let at = self.columns.number(&key, position).ok_or_else(give_up)?;
+            let at = columns.number(&key, position).ok_or_else(give_up)?;
             position += 1;
             if at >= record.len() {
                 record.resize(at + 1, Value::Null);
@@ -202,98 +230,112 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
             // A key written twice keeps its last value, as a JSON object does.
             record[at] = value;
         }
-        Ok(Item::Record(record))
+        rows.push(record.drain(..));
+        Ok(Item::Record)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Item, E> {
-        Ok(Item::Scalar(Value::Null))
+        self.scalar(Ok(Value::Null))
     }
 
     fn visit_bool<E: de::Error>(self, b: bool) -> Result<Item, E> {
-        CellVisitor.visit_bool(b).map(Item::Scalar)
+        self.scalar(CellVisitor.visit_bool(b))
     }
 
     fn visit_i64<E: de::Error>(self, i: i64) -> Result<Item, E> {
-        CellVisitor.visit_i64(i).map(Item::Scalar)
+        self.scalar(CellVisitor.visit_i64(i))
     }
 
     fn visit_u64<E: de::Error>(self, u: u64) -> Result<Item, E> {
-        CellVisitor.visit_u64(u).map(Item::Scalar)
+        self.scalar(CellVisitor.visit_u64(u))
     }
 
     fn visit_f64<E: de::Error>(self, f: f64) -> Result<Item, E> {
-        CellVisitor.visit_f64(f).map(Item::Scalar)
+        self.scalar(CellVisitor.visit_f64(f))
     }
 
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Item, E> {
-        CellVisitor.visit_str(s).map(Item::Scalar)
+        self.scalar(CellVisitor.visit_str(s))
     }
 }
 
-/// The rows read, and the column names when the rows were records.
-type Table = (Vec<Vec<Value>>, Option<Vec<String>>);
+impl Table {
+    /// The result set read: records get their keys as columns (a record read before a column
+    /// appeared is NULL there), other items positional names.
+    pub(super) fn finish(mut self) -> ResultSet {
+        if self.kind == Some(Item::Record) {
+            self.rows.pad_to(self.columns.names.len());
+            ResultSet::named(self.columns.names, self.rows)
+        } else {
+            ResultSet::unnamed(self.rows)
+        }
+    }
+}
 
 /// What an array's items may be.
 #[derive(Clone, Copy)]
-enum Items {
+pub(super) enum Items {
     /// Rows, records or scalars, as the first item is (a top-level array).
     Any,
     /// Rows only (the `rows` of an object), as wide as `width` when the columns came first.
     Rows { width: Option<usize> },
 }
 
-/// The items of an array, all of the first item's kind: the rows, and the column names when the
-/// items were records. Rows must all be as wide as the first (or as `width`).
-fn read_items<'de, A: SeqAccess<'de>>(mut seq: A, items: Items) -> Result<Table, A::Error> {
-    let mut columns = Columns::default();
-    let mut rows: Vec<Vec<Value>> = Vec::with_capacity(seq.size_hint().unwrap_or(1024));
-    let mut records = false;
-    let mut kind = None;
-    let fixed_width = match items {
-        Items::Rows { width } => width,
-        Items::Any => None,
-    };
-    while let Some(item) = seq.next_element_seed(ItemSeed {
-        columns: &mut columns,
-    })? {
-        let this = std::mem::discriminant(&item);
-        if *kind.get_or_insert(this) != this {
-            return Err(give_up());
-        }
-        match (item, items) {
-            (Item::Row(row), _) => {
-                let wanted = fixed_width.or_else(|| rows.first().map(Vec::len));
-                if wanted.is_some_and(|w| w != row.len()) {
-                    return Err(give_up());
+/// Reads the items of an array into `table`: all of the kind of the table's first item, rows all
+/// as wide as the first (or as `width`). Called once per array, or once per piece of one array
+/// read in pieces (`stream`).
+pub(super) struct ItemsSeed<'a> {
+    pub table: &'a mut Table,
+    pub items: Items,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of rows")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let table = self.table;
+        let fixed_width = match self.items {
+            Items::Rows { width } => width,
+            Items::Any => None,
+        };
+        while let Some(item) = seq.next_element_seed(ItemSeed { table })? {
+            if *table.kind.get_or_insert(item) != item {
+                return Err(give_up());
+            }
+            match (item, self.items) {
+                (Item::Row, _) => {
+                    let last = table.rows.len() - 1;
+                    let width = table.rows.get(last).map_or(0, <[Value]>::len);
+                    if !table.rows.is_uniform() || fixed_width.is_some_and(|w| w != width) {
+                        return Err(give_up());
+                    }
                 }
-                rows.push(row);
+                (Item::Record | Item::Scalar, Items::Any) => {}
+                _ => return Err(give_up()),
             }
-            (Item::Record(record), Items::Any) => {
-                records = true;
-                rows.push(record);
-            }
-            (Item::Scalar(value), Items::Any) => rows.push(vec![value]),
-            _ => return Err(give_up()),
         }
+        Ok(())
     }
-    if !records {
-        return Ok((rows, None));
-    }
-    let width = columns.names.len();
-    for row in &mut rows {
-        row.resize(width, Value::Null);
-    }
-    Ok((rows, Some(columns.names)))
 }
 
 /// Rows given as JSON Lines: one row, record or scalar per line (blank lines skipped), read line
 /// by line into the result set, never held as one document. Every line must be of the first
 /// line's kind, and rows as wide as the first; an error names the line.
 pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
-    let mut columns = Columns::default();
-    let mut rows: Vec<Vec<Value>> = Vec::new();
-    let mut first: Option<(usize, &'static str)> = None;
-    let mut records = false;
+    let mut table = Table::default();
+    let mut first: Option<(usize, Item)> = None;
     for (index, line) in text.lines().enumerate() {
         let number = index + 1;
         let fail = |message: String| ResultError {
@@ -304,62 +346,47 @@ pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
             continue;
         }
         let mut deserializer = serde_json::Deserializer::from_str(line);
-        let item = ItemSeed {
-            columns: &mut columns,
-        }
-        .deserialize(&mut deserializer)
-        .and_then(|item| deserializer.end().map(|()| item))
-        .map_err(|err| {
-            if err.to_string().contains(&GiveUp.to_string()) {
-                fail(format!(
-                    "the rows have more than {MAX_COLUMNS} different keys; a result table has at most {MAX_COLUMNS} columns"
-                ))
-            } else {
-                fail(format!("invalid JSON: {err}"))
-            }
-        })?;
-        let kind = kind_name(&item);
-        let (first_line, first_kind) = *first.get_or_insert((number, kind));
-        if kind != first_kind {
+        let item = ItemSeed { table: &mut table }
+            .deserialize(&mut deserializer)
+            .and_then(|item| deserializer.end().map(|()| item))
+            .map_err(|err| {
+                if err.to_string().contains(&GiveUp.to_string()) {
+                    fail(format!(
+                        "the rows have more than {MAX_COLUMNS} different keys; a result table has at most {MAX_COLUMNS} columns"
+                    ))
+                } else {
+                    fail(format!("invalid JSON: {err}"))
+                }
+            })?;
+        let (first_line, first_kind) = *first.get_or_insert((number, item));
+        if item != first_kind {
             return Err(fail(format!(
-                "expected a {first_kind} like line {first_line}, found a {kind}"
+                "expected a {} like line {first_line}, found a {}",
+                kind_name(first_kind),
+                kind_name(item)
             )));
         }
-        match item {
-            Item::Row(row) => {
-                if let Some(width) = rows.first().map(Vec::len)
-                    && width != row.len()
-                {
-                    return Err(fail(format!(
-                        "the row has {} values; the row on line {first_line} has {width}",
-                        row.len()
-                    )));
-                }
-                rows.push(row);
-            }
-            Item::Record(record) => {
-                records = true;
-                rows.push(record);
-            }
-            Item::Scalar(value) => rows.push(vec![value]),
+        if item == Item::Row && !table.rows.is_uniform() {
+            let width = table.rows.first_width();
+            let here = table
+                .rows
+                .get(table.rows.len() - 1)
+                .map_or(0, <[Value]>::len);
+            return Err(fail(format!(
+                "the row has {here} values; the row on line {first_line} has {width}"
+            )));
         }
     }
-    if !records {
-        return Ok(ResultSet::unnamed(rows));
-    }
-    let width = columns.names.len();
-    for row in &mut rows {
-        row.resize(width, Value::Null);
-    }
-    Ok(ResultSet::named(columns.names, rows))
+    table.kind = first.map(|(_, kind)| kind);
+    Ok(table.finish())
 }
 
 /// What an item is, for messages.
-fn kind_name(item: &Item) -> &'static str {
+fn kind_name(item: Item) -> &'static str {
     match item {
-        Item::Row(_) => "row (an array)",
-        Item::Record(_) => "record (an object)",
-        Item::Scalar(_) => "scalar",
+        Item::Row => "row (an array)",
+        Item::Record => "record (an object)",
+        Item::Scalar => "scalar",
     }
 }
 
@@ -373,24 +400,32 @@ impl<'de> Visitor<'de> for TopVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ResultSet, A::Error> {
-        Ok(match read_items(seq, Items::Any)? {
-            (rows, Some(columns)) => ResultSet::named(columns, rows),
-            (rows, None) => ResultSet::unnamed(rows),
-        })
+        let mut table = Table::default();
+        ItemsSeed {
+            table: &mut table,
+            items: Items::Any,
+        }
+        .visit_seq(seq)?;
+        Ok(table.finish())
     }
 
     /// `{"columns": [...], "rows": [...]}` and pandas `split` (`columns`, `index`, `data`), keys
     /// in any order. Rows read before their columns are checked against them at the end.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResultSet, A::Error> {
         let mut columns: Option<Vec<String>> = None;
-        let mut rows: Option<Vec<Vec<Value>>> = None;
+        let mut rows: Option<Rows> = None;
         while let Some(Key(key)) = map.next_key()? {
             match key.as_ref() {
                 "columns" if columns.is_none() => columns = Some(map.next_value()?),
                 "rows" | "data" if rows.is_none() => {
-                    rows = Some(map.next_value_seed(RowsSeed {
-                        width: columns.as_ref().map(Vec::len),
-                    })?);
+                    let mut table = Table::default();
+                    map.next_value_seed(ItemsSeed {
+                        table: &mut table,
+                        items: Items::Rows {
+                            width: columns.as_ref().map(Vec::len),
+                        },
+                    })?;
+                    rows = Some(table.rows);
                 }
                 "index" => {
                     map.next_value::<IgnoredAny>()?;
@@ -401,37 +436,10 @@ impl<'de> Visitor<'de> for TopVisitor {
         let (Some(columns), Some(rows)) = (columns, rows) else {
             return Err(give_up());
         };
-        if rows.iter().any(|row| row.len() != columns.len()) {
+        if !rows.is_empty() && rows.first_width() != columns.len() {
             return Err(give_up());
         }
         Ok(ResultSet::named(columns, rows))
-    }
-}
-
-/// The `rows` of a `{"columns", "rows"}` object: arrays only.
-struct RowsSeed {
-    width: Option<usize>,
-}
-
-impl<'de> DeserializeSeed<'de> for RowsSeed {
-    type Value = Vec<Vec<Value>>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for RowsSeed {
-    type Value = Vec<Vec<Value>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an array of rows")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        // Rows before their columns are as wide as the first row; the caller checks them
-        // against the columns at the end.
-        read_items(seq, Items::Rows { width: self.width }).map(|(rows, _)| rows)
     }
 }
 

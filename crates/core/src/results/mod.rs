@@ -4,13 +4,17 @@ pub mod compare;
 mod direct;
 mod python;
 mod read;
+mod rows;
 pub mod sample;
+mod stream;
 mod text;
 mod value;
 
 use serde::Serialize;
 
 pub use read::{ResultError, read_result, read_result_text};
+pub use rows::{RowIter, Rows};
+pub use stream::{ResultStream, StreamOptions};
 pub use text::Text;
 pub use value::{Value, parse_number};
 
@@ -20,20 +24,21 @@ pub use value::{Value, parse_number};
 pub struct ResultSet {
     pub columns: Vec<String>,
     pub named: bool,
-    pub rows: Vec<Vec<Value>>,
+    pub rows: Rows,
 }
 
 impl ResultSet {
-    pub fn named(columns: Vec<String>, rows: Vec<Vec<Value>>) -> ResultSet {
+    pub fn named(columns: Vec<String>, rows: impl Into<Rows>) -> ResultSet {
         ResultSet {
             columns,
             named: true,
-            rows,
+            rows: rows.into(),
         }
     }
 
-    pub fn unnamed(rows: Vec<Vec<Value>>) -> ResultSet {
-        let width = rows.first().map_or(0, Vec::len);
+    pub fn unnamed(rows: impl Into<Rows>) -> ResultSet {
+        let rows = rows.into();
+        let width = rows.first_width();
         ResultSet {
             columns: (1..=width).map(|i| format!("col{i}")).collect(),
             named: false,
@@ -47,8 +52,8 @@ impl ResultSet {
 
     /// The single value of a 1x1 result.
     pub fn scalar(&self) -> Option<&Value> {
-        match self.rows.as_slice() {
-            [row] if row.len() == 1 => row.first(),
+        match self.rows.first() {
+            Some([value]) if self.rows.len() == 1 => Some(value),
             _ => None,
         }
     }

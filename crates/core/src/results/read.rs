@@ -157,9 +157,9 @@ fn read_records(items: &[Json], path: &str) -> Result<ResultSet, ResultError> {
             columns
                 .iter()
                 .map(|column| object.get(column).map_or(Value::Null, Value::from_json))
-                .collect()
+                .collect::<Vec<_>>()
         })
-        .collect();
+        .collect::<Vec<_>>();
     Ok(ResultSet::named(columns, rows))
 }
 
@@ -330,9 +330,8 @@ fn order_by_schema(result: &mut ResultSet, schema: &Json) {
         .is_some_and(|keys| keys.len() == 1 && keys[0] == "index");
     if index_key && let Some(at) = result.columns.iter().position(|c| c == "index") {
         result.columns.remove(at);
-        for row in &mut result.rows {
-            row.remove(at);
-        }
+        let kept: Vec<usize> = (0..=result.columns.len()).filter(|&c| c != at).collect();
+        result.rows = result.rows.select(&kept);
     }
     let order: Vec<&str> = fields
         .iter()
@@ -351,7 +350,5 @@ fn order_by_schema(result: &mut ResultSet, schema: &Json) {
         .iter()
         .map(|&i| result.columns[i].clone())
         .collect();
-    for row in &mut result.rows {
-        *row = positions.iter().map(|&i| row[i].clone()).collect();
-    }
+    result.rows = result.rows.select(&positions);
 }

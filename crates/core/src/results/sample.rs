@@ -24,7 +24,7 @@ pub fn shuffled_pair(rows: usize, columns: usize, seed: u64) -> (ResultSet, Resu
     for i in (1..order.len()).rev() {
         order.swap(i, (xorshift(&mut state) % (i as u64 + 1)) as usize);
     }
-    let generated = order.iter().map(|&r| expected[r].clone()).collect();
+    let generated: Vec<Vec<Value>> = order.iter().map(|&r| expected[r].clone()).collect();
     (
         ResultSet::named(names.clone(), expected),
         ResultSet::named(names, generated),

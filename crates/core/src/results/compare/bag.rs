@@ -25,7 +25,7 @@ use super::align::{AlignedBy, ColumnPair};
 use super::key::{Fingerprint, Fx, MultisetPrint, avalanche};
 use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::python::{self, StackText, eq, write_str_type_key};
-use crate::results::{ResultSet, Value};
+use crate::results::{ResultSet, Rows, Value};
 
 /// Most assignments tried before giving up; only adversarial inputs come near it.
 const SEARCH_BUDGET: usize = 200_000;
@@ -86,7 +86,7 @@ enum Verdict {
     Different(String),
 }
 
-fn result_eq(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> Verdict {
+fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
     if gold.is_empty() && pred.is_empty() {
         return Verdict::Equal(Vec::new());
     }
@@ -181,7 +181,7 @@ struct Unpaired {
 }
 
 /// The fast path: pair columns by their exact values, then compare the rows under that pairing.
-fn strict_match(gold: &[Vec<Value>], pred: &[Vec<Value>], width: usize, order: bool) -> Strict {
+fn strict_match(gold: &Rows, pred: &Rows, width: usize, order: bool) -> Strict {
     let pred_signatures = column_signatures(pred, width, order, strict_value_hash);
     let gold_signatures = column_signatures(gold, width, order, strict_value_hash);
     let mut used = vec![false; width];
@@ -230,9 +230,9 @@ fn strict_match(gold: &[Vec<Value>], pred: &[Vec<Value>], width: usize, order: b
 
 /// Spider's `quick_rej`: each row's values sorted by `str(x) + str(type(x))`, then the rows
 /// compared as lists (order matters) or as sets.
-fn quick_check(gold: &[Vec<Value>], pred: &[Vec<Value>], order: bool) -> bool {
-    let mut a: Vec<u128> = gold.iter().map(|row| unordered_fingerprint(row)).collect();
-    let mut b: Vec<u128> = pred.iter().map(|row| unordered_fingerprint(row)).collect();
+fn quick_check(gold: &Rows, pred: &Rows, order: bool) -> bool {
+    let mut a: Vec<u128> = gold.iter().map(unordered_fingerprint).collect();
+    let mut b: Vec<u128> = pred.iter().map(unordered_fingerprint).collect();
     if !order {
         for side in [&mut a, &mut b] {
             side.sort_unstable();
@@ -293,12 +293,7 @@ impl<'a> SortKey<'a> {
 /// An expected column whose signature (its values as Python compares them) no generated column
 /// shares, counted as multisets of signatures. Only the columns strict matching left unpaired
 /// need checking: paired columns hold the same values on both sides.
-fn unmatched_column(
-    gold: &[Vec<Value>],
-    pred: &[Vec<Value>],
-    unpaired: &Unpaired,
-    order: bool,
-) -> Option<usize> {
+fn unmatched_column(gold: &Rows, pred: &Rows, unpaired: &Unpaired, order: bool) -> Option<usize> {
     let mut available: HashMap<u64, usize, super::key::FxBuild> = HashMap::default();
     for &column in &unpaired.pred {
         *available
@@ -317,8 +312,8 @@ fn unmatched_column(
 }
 
 /// One column's signature under Python's equality (see `column_signatures`).
-fn column_signature(rows: &[Vec<Value>], column: usize, order: bool) -> u64 {
-    let hash = |row: &Vec<Value>| row.get(column).map_or(0, value_hash);
+fn column_signature(rows: &Rows, column: usize, order: bool) -> u64 {
+    let hash = |row: &[Value]| row.get(column).map_or(0, value_hash);
     if order {
         rows.iter()
             .fold(0u64, |acc, row| avalanche(acc ^ hash(row)))
@@ -341,9 +336,9 @@ fn bag_fingerprint(row: &[Value]) -> u128 {
 /// Expected rows whose bag of values appears among the generated rows' (as multisets), to say
 /// how close unequal results came. One hash pass over each side: a diagnostic must not cost
 /// more than the verdict.
-fn shared_unordered_rows(gold: &[Vec<Value>], pred: &[Vec<Value>]) -> usize {
-    let sorted = |rows: &[Vec<Value>]| {
-        let mut prints: Vec<u128> = rows.iter().map(|row| bag_fingerprint(row)).collect();
+fn shared_unordered_rows(gold: &Rows, pred: &Rows) -> usize {
+    let sorted = |rows: &Rows| {
+        let mut prints: Vec<u128> = rows.iter().map(bag_fingerprint).collect();
         prints.sort_unstable();
         prints
     };
@@ -377,12 +372,7 @@ fn value_hash(value: &Value) -> u64 {
 /// Every column's signature under `hash`: its multiset of values, or its sequence when order
 /// matters. One pass over the rows, row by row: a row's values sit together in memory, a
 /// column's do not.
-fn column_signatures(
-    rows: &[Vec<Value>],
-    width: usize,
-    order: bool,
-    hash: fn(&Value) -> u64,
-) -> Vec<u64> {
+fn column_signatures(rows: &Rows, width: usize, order: bool, hash: fn(&Value) -> u64) -> Vec<u64> {
     let mut signatures = vec![0u64; width];
     for row in rows {
         for (signature, value) in signatures.iter_mut().zip(row) {
@@ -397,7 +387,7 @@ fn column_signatures(
 }
 
 /// The multiset of value pairs in two columns.
-fn pair_signature(rows: &[Vec<Value>], a: usize, b: usize) -> u64 {
+fn pair_signature(rows: &Rows, a: usize, b: usize) -> u64 {
     rows.iter().fold(0u64, |acc, row| {
         acc.wrapping_add(avalanche(
             value_hash(&row[a]).wrapping_mul(31) ^ value_hash(&row[b]).rotate_left(17),
@@ -406,8 +396,8 @@ fn pair_signature(rows: &[Vec<Value>], a: usize, b: usize) -> u64 {
 }
 
 struct Searcher<'a> {
-    gold: &'a [Vec<Value>],
-    pred: &'a [Vec<Value>],
+    gold: &'a Rows,
+    pred: &'a Rows,
     order: bool,
     candidates: Vec<Vec<usize>>,
     /// Generated columns that hold exactly the same values row by row share a class: trying one
@@ -420,7 +410,7 @@ struct Searcher<'a> {
     steps: usize,
 }
 
-fn find_permutation(gold: &[Vec<Value>], pred: &[Vec<Value>], width: usize, order: bool) -> Search {
+fn find_permutation(gold: &Rows, pred: &Rows, width: usize, order: bool) -> Search {
     if width == 0 {
         return Search::Found(Vec::new());
     }

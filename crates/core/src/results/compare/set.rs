@@ -8,7 +8,7 @@ use crate::results::python::row_fingerprint;
 
 /// The distinct rows' fingerprints, sorted.
 fn distinct(table: &ResultSet) -> Vec<u128> {
-    let mut prints: Vec<u128> = table.rows.iter().map(|row| row_fingerprint(row)).collect();
+    let mut prints: Vec<u128> = table.rows.iter().map(row_fingerprint).collect();
     prints.sort_unstable();
     prints.dedup();
     prints

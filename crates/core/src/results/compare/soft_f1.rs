@@ -9,7 +9,7 @@
 
 use super::{Comparison, Mode, f1_of};
 use crate::results::python::{eq, hash64, row_fingerprint};
-use crate::results::{ResultSet, Value};
+use crate::results::{ResultSet, Rows, Value};
 
 pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
     let (n_e, n_g) = (expected.rows.len(), generated.rows.len());
@@ -71,7 +71,7 @@ enum Outcome {
 /// The rows without repeats, each kept where it first appears. Found by sorting fingerprints
 /// with their positions rather than through a hash set: the same answer, with memory read in
 /// order.
-fn dedupe(rows: &[Vec<Value>]) -> Vec<&[Value]> {
+fn dedupe(rows: &Rows) -> Vec<&[Value]> {
     let mut prints: Vec<(u128, usize)> = rows
         .iter()
         .enumerate()
@@ -87,7 +87,7 @@ fn dedupe(rows: &[Vec<Value>]) -> Vec<&[Value]> {
     }
     rows.iter()
         .zip(keep)
-        .filter_map(|(row, kept)| kept.then_some(row.as_slice()))
+        .filter_map(|(row, kept)| kept.then_some(row))
         .collect()
 }
 
@@ -112,7 +112,7 @@ fn found_in(values: &[Value], hashes: &[u64], other: &[Value], other_hashes: &[u
         .count()
 }
 
-fn score(predicted: &[Vec<Value>], truth: &[Vec<Value>]) -> Outcome {
+fn score(predicted: &Rows, truth: &Rows) -> Outcome {
     if predicted.is_empty() && truth.is_empty() {
         return Outcome::BothEmpty;
     }
