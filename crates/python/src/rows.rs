@@ -128,7 +128,7 @@ pub fn rows(value: &Bound<'_, PyAny>, side: &str) -> PyResult<ResultSet> {
         Err(crate::arrow::Unread::NotArrow) => {}
     }
     let exact = Exact::new(value.py());
-    let mut rows = Rows::with_capacity(0, 0);
+    let mut rows = Rows::default();
     if let Ok(list) = value.cast::<PyList>() {
         for (index, item) in list.iter().enumerate() {
             row(&mut rows, &item, &exact, side, index)?;

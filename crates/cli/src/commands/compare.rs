@@ -1,8 +1,7 @@
 //! `qeval compare`: two result sets, one comparison.
 
-use std::path::Path;
-
 use std::io::Read as _;
+use std::path::Path;
 
 use qeval_core::results::compare::{CompareOptions, compare};
 use qeval_core::results::{ResultSet, ResultStream, StreamOptions, read_result_text};

@@ -316,8 +316,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
             }
             match (item, self.items) {
                 (Item::Row, _) => {
-                    let last = table.rows.len() - 1;
-                    let width = table.rows.get(last).map_or(0, <[Value]>::len);
+                    let width = table.rows.last().map_or(0, <[Value]>::len);
                     if !table.rows.is_uniform() || fixed_width.is_some_and(|w| w != width) {
                         return Err(give_up());
                     }
@@ -368,10 +367,7 @@ pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
         }
         if item == Item::Row && !table.rows.is_uniform() {
             let width = table.rows.first_width();
-            let here = table
-                .rows
-                .get(table.rows.len() - 1)
-                .map_or(0, <[Value]>::len);
+            let here = table.rows.last().map_or(0, <[Value]>::len);
             return Err(fail(format!(
                 "the row has {here} values; the row on line {first_line} has {width}"
             )));

@@ -72,6 +72,10 @@ impl Rows {
         self.get(0)
     }
 
+    pub fn last(&self) -> Option<&[Value]> {
+        self.get(self.len().checked_sub(1)?)
+    }
+
     pub fn iter(&self) -> RowIter<'_> {
         RowIter {
             rows: self,
@@ -301,6 +305,8 @@ mod tests {
         assert_eq!(&rows[1], ints(&[3, 4]).as_slice());
         assert_eq!(rows.iter().next_back(), Some(ints(&[5, 6]).as_slice()));
         assert_eq!(rows.get(3), None);
+        assert_eq!(rows.last(), Some(ints(&[5, 6]).as_slice()));
+        assert_eq!(Rows::default().last(), None);
         assert_eq!(
             rows.to_vecs(),
             vec![ints(&[1, 2]), ints(&[3, 4]), ints(&[5, 6])]

@@ -71,6 +71,14 @@ struct Scan {
     started: bool,
 }
 
+impl Scan {
+    /// The depth of the rows array's items: inside the top array, or inside the top object's
+    /// `rows`.
+    fn rows_depth(&self) -> u32 {
+        if self.object { 2 } else { 1 }
+    }
+}
+
 impl ResultStream {
     pub fn new(options: StreamOptions) -> ResultStream {
         ResultStream {
@@ -214,8 +222,7 @@ impl ResultStream {
                 }
                 b']' | b'}' => {
                     scan.depth = scan.depth.checked_sub(1).ok_or(GiveUp)?;
-                    let rows_depth = if scan.object { 2 } else { 1 };
-                    if scan.in_rows && scan.depth + 1 == rows_depth {
+                    if scan.in_rows && scan.depth + 1 == scan.rows_depth() {
                         scan.in_rows = false;
                         self.piece.extend_from_slice(&block[from..=at]);
                         self.read_piece(Piece::Last)?;
@@ -224,8 +231,7 @@ impl ResultStream {
                     }
                 }
                 b',' => {
-                    let rows_depth = if scan.object { 2 } else { 1 };
-                    if scan.in_rows && scan.depth == rows_depth {
+                    if scan.in_rows && scan.depth == scan.rows_depth() {
                         if self.piece.len() + (at - from) >= self.options.piece {
                             self.piece.extend_from_slice(&block[from..at]);
                             self.piece.push(b']');
