@@ -45,7 +45,10 @@ fn table(rows: usize, shape: &str) -> String {
 
 /// The text read as `qeval compare` reads a file: in blocks of 1 MiB through `ResultStream`.
 fn read_in_blocks(text: &str) -> ResultSet {
-    let mut stream = ResultStream::new(StreamOptions::default());
+    let mut stream = ResultStream::new(StreamOptions {
+        total_bytes: Some(text.len() as u64),
+        ..StreamOptions::default()
+    });
     for block in text.as_bytes().chunks(1 << 20) {
         stream.push(block);
     }

@@ -63,7 +63,10 @@ fn read_result_file(path: &Path) -> Result<ResultSet, Failure> {
 
 fn stream_file(path: &Path) -> std::io::Result<Option<ResultSet>> {
     let mut file = std::fs::File::open(path)?;
-    let mut stream = ResultStream::new(StreamOptions::default());
+    let mut stream = ResultStream::new(StreamOptions {
+        total_bytes: Some(file.metadata()?.len()),
+        ..StreamOptions::default()
+    });
     let mut block = vec![0u8; 1 << 20];
     loop {
         let read = file.read(&mut block)?;

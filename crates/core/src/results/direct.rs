@@ -140,12 +140,12 @@ pub(super) enum Item {
 /// and the record keys numbered as columns in the order they first appear.
 #[derive(Default)]
 pub(super) struct Table {
-    columns: Columns,
+    pub columns: Columns,
     pub rows: Rows,
     /// One record's values by column, reused from record to record.
-    record: Vec<Value>,
+    pub record: Vec<Value>,
     /// The kind of the first item read.
-    kind: Option<Item>,
+    pub kind: Option<Item>,
 }
 
 /// Reads one item into the table.
@@ -153,16 +153,17 @@ struct ItemSeed<'a> {
     table: &'a mut Table,
 }
 
+/// The columns of records, in the order their keys first appear.
 #[derive(Default)]
-struct Columns {
-    names: Vec<String>,
+pub(super) struct Columns {
+    pub names: Vec<String>,
     index: HashMap<String, usize>,
 }
 
 impl Columns {
     /// The column of `key`, the `position`-th key of its record: records usually list their keys
     /// in one order, so the column at that position is tried before the map.
-    fn number(&mut self, key: &str, position: usize) -> Option<usize> {
+    pub fn number(&mut self, key: &str, position: usize) -> Option<usize> {
         if self.names.get(position).is_some_and(|name| name == key) {
             return Some(position);
         }

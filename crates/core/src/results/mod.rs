@@ -2,6 +2,7 @@
 
 pub mod compare;
 mod direct;
+mod items;
 mod python;
 mod read;
 mod rows;

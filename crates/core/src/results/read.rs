@@ -46,7 +46,7 @@ fn fail<T>(path: &str, message: impl Into<String>) -> Result<T, ResultError> {
 /// Parses JSON text and reads the result set in it. The common shapes are read straight from
 /// the text (`direct`); the rest, and every error, through a JSON tree.
 pub fn read_result_text(text: &str) -> Result<ResultSet, ResultError> {
-    if let Some(result) = super::direct::read(text) {
+    if let Some(result) = super::stream::read_whole(text) {
         return Ok(result);
     }
     let json: Json = match serde_json::from_str(text) {

@@ -162,6 +162,16 @@ impl Rows {
         self.cells.push(value);
     }
 
+    /// Makes room for `rows` more rows as wide as the first.
+    pub(crate) fn reserve(&mut self, rows: usize) {
+        self.cells.reserve(rows.saturating_mul(self.first_width()));
+    }
+
+    /// Drops the cells of a row started at `start` and not ended.
+    pub(crate) fn abandon_row(&mut self, start: usize) {
+        self.cells.truncate(start);
+    }
+
     /// Records that a row starting at `start` in the buffer has just been appended.
     pub(crate) fn end_row(&mut self, start: usize) {
         let end = self.cells.len();

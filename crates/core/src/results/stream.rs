@@ -4,10 +4,13 @@
 //!
 //! A scanner follows the document's structure byte by byte (strings, nesting) to find the array
 //! that holds the rows: the top-level array, or the `rows` (or pandas' `data`) of a top-level
-//! object. That array's items are cut at the commas between them into pieces of about
-//! [`StreamOptions::piece`] bytes; each piece is read by the direct reader as an array of its
-//! own, into one table. Everything around the rows (`columns`, pandas' `index`) is kept as text
-//! and read at the end with an empty rows array in their place.
+//! object. That array's items are read by the byte-level item reader (`items`) as the blocks
+//! arrive; an item cut by the end of a block waits for the next. Should an item be one that
+//! reader does not take (a cell that is an array or an object, say), the rest of the rows are
+//! cut at the commas between items into pieces of about [`StreamOptions::piece`] bytes, and
+//! each piece is read by the direct reader as an array of its own, into the same table.
+//! Everything around the rows (`columns`, pandas' `index`) is kept as text and read at the end
+//! with an empty rows array in their place.
 //!
 //! It takes the shapes the direct reader takes and gives the same table. Anything else (JSON
 //! Lines, another shape, invalid JSON, a ragged row) makes [`ResultStream::finish`] return
@@ -18,19 +21,29 @@ use serde::de::DeserializeSeed;
 
 use super::ResultSet;
 use super::direct::{self, Items, ItemsSeed, Table};
+use super::items::{Expect, ItemReader, Step};
 
 /// How a stream cuts the rows.
 #[derive(Debug, Clone, Copy)]
 pub struct StreamOptions {
     /// The size in bytes of a piece of rows read at once.
     pub piece: usize,
+    /// The size of the whole text, when known (a file's length): the table is then sized once,
+    /// from the first rows, instead of growing (and moving) as rows arrive.
+    pub total_bytes: Option<u64>,
 }
 
 impl Default for StreamOptions {
     fn default() -> StreamOptions {
-        StreamOptions { piece: 1 << 20 }
+        StreamOptions {
+            piece: 1 << 20,
+            total_bytes: None,
+        }
     }
 }
+
+/// How many rows the item reader reads before the table is sized from them.
+const ROWS_TO_SIZE_FROM: usize = 1024;
 
 /// A result read block by block: [`ResultStream::push`] each block in order, then
 /// [`ResultStream::finish`].
@@ -39,8 +52,14 @@ pub struct ResultStream {
     scan: Scan,
     /// The document without its rows: everything before the rows array's `[` and from its `]`.
     outside: Vec<u8>,
-    /// `[` and the rows read since the last piece.
+    /// `[` and the rows read since the last piece (once the item reader has handed over).
     piece: Vec<u8>,
+    /// Reads the rows while it takes them; `None` once it has handed over to pieces.
+    reader: Option<ItemReader>,
+    /// The start of an item cut by the end of the last block, for the item reader.
+    pending: Vec<u8>,
+    /// The bytes given to the item reader so far, while the table is not yet sized.
+    bytes_to_size_from: Option<u64>,
     table: Table,
     /// The rows array has been seen (once only: a second is for the full reader to refuse).
     rows_seen: bool,
@@ -79,6 +98,20 @@ impl Scan {
     }
 }
 
+/// The result set in a whole text, read as a stream: the fast path of
+/// `read_result_text`.
+pub(super) fn read_whole(text: &str) -> Option<ResultSet> {
+    let mut stream = ResultStream::new(StreamOptions {
+        total_bytes: Some(text.len() as u64),
+        ..StreamOptions::default()
+    });
+    // In blocks, so that the table is sized after the first rows rather than grown as it fills.
+    for block in text.as_bytes().chunks(1 << 20) {
+        stream.push(block);
+    }
+    stream.finish()
+}
+
 impl ResultStream {
     pub fn new(options: StreamOptions) -> ResultStream {
         ResultStream {
@@ -86,6 +119,9 @@ impl ResultStream {
             scan: Scan::default(),
             outside: Vec::new(),
             piece: Vec::new(),
+            reader: None,
+            pending: Vec::new(),
+            bytes_to_size_from: options.total_bytes.map(|_| 0),
             table: Table::default(),
             rows_seen: false,
             items: Items::Any,
@@ -103,6 +139,8 @@ impl ResultStream {
             self.failed = true;
             // Nothing read so far is of use to the full reader.
             self.piece = Vec::new();
+            self.pending = Vec::new();
+            self.reader = None;
             self.outside = Vec::new();
             self.table = Table::default();
         }
@@ -132,6 +170,21 @@ impl ResultStream {
         let mut from = 0;
         let mut at = 0;
         while at < block.len() {
+            if self.scan.in_rows && self.reader.is_some() {
+                match self.read_items(&block[at..])? {
+                    ItemsRead::Wait => return Ok(()),
+                    ItemsRead::Closed(offset) => {
+                        // The `]` at `at` closes the rows, and belongs to the outside too.
+                        at += offset;
+                        self.scan.depth -= 1;
+                        self.scan.in_rows = false;
+                        from = at;
+                        at += 1;
+                        continue;
+                    }
+                    ItemsRead::HandedOver(rest) => return self.scan_block(&rest),
+                }
+            }
             let scan = &mut self.scan;
             if scan.in_string {
                 if scan.escaped {
@@ -275,11 +328,79 @@ impl ResultStream {
         self.rows_seen = true;
         self.scan.in_rows = true;
         self.items = items;
+        self.reader = Some(ItemReader::new(items));
+        self.pending.clear();
         self.outside.extend_from_slice(&block[*from..=at]);
         self.piece.clear();
         self.piece.push(b'[');
         *from = at + 1;
         Ok(())
+    }
+
+    /// Reads items from `rest` (the block from the scanner's place on, inside the rows) with
+    /// the item reader, after the start of an item the last block cut.
+    fn read_items(&mut self, rest: &[u8]) -> Result<ItemsRead, GiveUp> {
+        let Some(reader) = self.reader.as_mut() else {
+            return Err(GiveUp);
+        };
+        let carried = self.pending.len();
+        if carried > 0 {
+            self.pending.extend_from_slice(rest);
+        }
+        let bytes: &[u8] = if carried > 0 { &self.pending } else { rest };
+        let step = reader.read(bytes, &mut self.table);
+        if let Step::Unsupported(at) = step {
+            let unread = bytes[at..].to_vec();
+            // Items were read before this one, so it follows a comma: an empty piece after it
+            // is a trailing comma.
+            self.cut = reader.expect == Expect::Item;
+            self.reader = None;
+            self.pending = Vec::new();
+            return Ok(ItemsRead::HandedOver(unread));
+        }
+        self.size_table(rest.len());
+        match step {
+            Step::More(read) => {
+                if carried > 0 {
+                    self.pending.drain(..read);
+                } else {
+                    self.pending.extend_from_slice(&rest[read..]);
+                }
+                Ok(ItemsRead::Wait)
+            }
+            // What was carried ends inside an item, so the `]` is in `rest`.
+            Step::Closed(end) => {
+                self.pending.clear();
+                end.checked_sub(carried)
+                    .map(ItemsRead::Closed)
+                    .ok_or(GiveUp)
+            }
+            Step::Unsupported(_) | Step::Invalid => Err(GiveUp),
+        }
+    }
+
+    /// Sizes the table for the rows still to come, once enough rows are read to tell how many
+    /// bytes a row takes.
+    fn size_table(&mut self, given: usize) {
+        let (Some(seen), Some(total)) = (&mut self.bytes_to_size_from, self.options.total_bytes)
+        else {
+            return;
+        };
+        *seen += given as u64;
+        let rows = &mut self.table.rows;
+        if rows.len() < ROWS_TO_SIZE_FROM {
+            return;
+        }
+        let per_row = (*seen / rows.len() as u64).max(1);
+        // A little over the estimate: rows vary in length, and growing once more would move
+        // the whole table. Pages reserved and never written cost no memory.
+        let expected = total / per_row + total / per_row / 16;
+        rows.reserve(
+            usize::try_from(expected)
+                .unwrap_or(0)
+                .saturating_sub(rows.len()),
+        );
+        self.bytes_to_size_from = None;
     }
 
     /// Reads the gathered piece (`[` items `]`) into the table and starts the next.
@@ -310,6 +431,17 @@ impl ResultStream {
 
 struct GiveUp;
 
+/// What the item reader did with a block.
+enum ItemsRead {
+    /// It read every whole item; the rest waits for the next block.
+    Wait,
+    /// It met the rows' `]`, this many bytes into the block it was given.
+    Closed(usize),
+    /// It handed over to pieces at an item it does not take: these bytes, the rest of the block
+    /// with what was carried, are for the scanner.
+    HandedOver(Vec<u8>),
+}
+
 /// The bytes that change the scanner's state outside a string; the rest (numbers, literals,
 /// whitespace) are skipped.
 const STRUCTURAL: [bool; 256] = {
@@ -336,7 +468,10 @@ mod tests {
 
     /// The stream's table, the text given in blocks of `block` bytes and pieces of `piece`.
     fn streamed(text: &str, block: usize, piece: usize) -> Option<ResultSet> {
-        let mut stream = ResultStream::new(StreamOptions { piece });
+        let mut stream = ResultStream::new(StreamOptions {
+            piece,
+            total_bytes: Some(text.len() as u64),
+        });
         for chunk in text.as_bytes().chunks(block.max(1)) {
             stream.push(chunk);
         }
@@ -357,6 +492,17 @@ mod tests {
             r#"{"columns": [], "rows": []}"#,
             r#"[[], []]"#,
             "[[\"caf\u{e9}\", \"\u{1F600}\"], [\"b\", \"c\"]]",
+            // Escapes, and numbers at the edges of what an integer holds.
+            r#"[["a\"b\\c\/d\b\f\n\r\t", "\u00e9\ud83d\ude00x", "\u0041"], ["", " ", "\\"]]"#,
+            r#"[[0, -0, 9223372036854775807, 9223372036854775808, -9223372036854775808, -9223372036854775809]]"#,
+            r#"[[18446744073709551616, 123456789012345678901234567890, 1.5, -2.25e3, 1E-2, 0.1e+1]]"#,
+            r#"[[0.30000000000000004, 2.2250738585072014e-308, 4.9e-324, 1.7976931348623157e308, 3.141592653589793238462643]]"#,
+            // A cell the item reader does not take hands the rest to the pieces.
+            r#"[[1, "a"], [2, [3, 4]], [5, {"k": "v"}], [6, "b"]]"#,
+            r#"[{"id": 1}, {"id": 2, "tags": ["x"]}, {"id": 3}]"#,
+            r#"{"columns": ["a", "b"], "rows": [[1, 2], [3, {"n": [4]}], [5, 6]]}"#,
+            r#"[{"a\u0062": 1, "ab": 2}, {"ab": 3}]"#,
+            "[ [ 1 ,\t2 ] ,\r\n[3,4] ]",
         ];
         for text in texts {
             let whole = direct::read(text).unwrap_or_else(|| panic!("direct: {text}"));
@@ -391,6 +537,25 @@ mod tests {
             "[1,,2]",
             "[1,]",
             "[[1],]",
+            "[1 2]",
+            "[[1 2]]",
+            "[tru]",
+            "[nul, 1]",
+            "[01]",
+            "[1.]",
+            "[1e]",
+            "[-]",
+            "[.5]",
+            "[\"a\u{1}\"]",
+            r#"["\x"]"#,
+            r#"["\ud800"]"#,
+            r#"["\udc00"]"#,
+            r#"["\u12g4"]"#,
+            r#"[{"a" 1}]"#,
+            r#"[{"a": 1,}]"#,
+            r#"[{1: 2}]"#,
+            "[1e400]",
+            "[[1, 2], [3, [4]], [5]]",
         ] {
             for piece in [1, 1 << 20] {
                 assert_eq!(streamed(text, 3, piece), None, "{text}");
