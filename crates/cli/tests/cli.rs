@@ -295,7 +295,7 @@ fn compare_two_result_files_in_each_mode() {
 /// those of the whole text, the file's column order is kept, and an error deep in a file still
 /// names its place.
 #[test]
-fn large_result_files_are_read_in_pieces_with_the_same_verdicts_and_errors() {
+fn large_result_files_and_json_lines_are_read_in_pieces_with_the_same_verdicts_and_errors() {
     let dir = std::env::temp_dir().join(format!("qeval-large-results-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let rows: Vec<String> = (0..60_000)
@@ -329,6 +329,32 @@ fn large_result_files_are_read_in_pieces_with_the_same_verdicts_and_errors() {
         assert_eq!(comparison["equal"], true, "{mode}: {comparison}");
         assert_eq!(comparison["expected_rows"], 60_000);
     }
+    // The same records as JSON Lines, read line by line as the file is read.
+    let lines = dir.join("records.jsonl");
+    std::fs::write(&lines, rows.join("\r\n")).expect("write");
+    let output = qeval(&[
+        "compare",
+        "--mode",
+        "bag",
+        &lines.display().to_string(),
+        &table.display().to_string(),
+    ]);
+    let comparison: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(comparison["equal"], true, "{comparison}");
+    let mut bad = rows.clone();
+    bad[40_000] = r#"{"name": "n40000", "id": }"#.to_string();
+    std::fs::write(&lines, bad.join("\n")).expect("write");
+    let output = qeval(&[
+        "compare",
+        &lines.display().to_string(),
+        &table.display().to_string(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("records.jsonl: at line 40001") && stderr.contains("invalid JSON"),
+        "{stderr}"
+    );
     let mut broken = std::fs::read_to_string(&table).expect("read");
     let at = broken.rfind("\"n5\"").expect("row n5");
     broken.replace_range(at..at + 5, "\"n5\",,");

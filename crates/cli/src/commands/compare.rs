@@ -4,7 +4,9 @@ use std::io::Read as _;
 use std::path::Path;
 
 use qeval_core::results::compare::{CompareOptions, compare};
-use qeval_core::results::{ResultSet, ResultStream, StreamOptions, read_result_text};
+use qeval_core::results::{
+    LinesStream, ResultError, ResultSet, ResultStream, StreamOptions, read_result_text,
+};
 
 use super::{Failure, Outcome, file_text};
 use crate::CompareArgs;
@@ -44,20 +46,41 @@ pub fn run(
     })
 }
 
-/// The result set in a file, read in blocks (see `ResultStream`): the rows are parsed as the file
-/// is read, so the file's whole text is never in memory beside its table. What the stream does
-/// not take (JSON Lines, other shapes, errors) is read whole, and an error names its place.
+/// The result set in a file, read in blocks (see `ResultStream`, and `LinesStream` for JSON
+/// Lines): the rows are parsed as the file is read, so the file's whole text is never in memory
+/// beside its table. What the streams do not take (other shapes, invalid JSON) is read whole,
+/// and an error names its place.
 fn read_result_file(path: &Path) -> Result<ResultSet, Failure> {
     let streamed = if path.as_os_str() == "-" {
         None
     } else {
         stream_file(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?
     };
-    match streamed {
-        Some(result) => Ok(result),
-        None => {
-            read_result_text(&file_text(path)?).map_err(|err| format!("{}: {err}", path.display()))
+    let streamed = match streamed {
+        Some(result) => Some(Ok(result)),
+        None if path.as_os_str() != "-" => {
+            stream_lines(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?
         }
+        None => None,
+    };
+    let result = match streamed {
+        Some(result) => result,
+        None => read_result_text(&file_text(path)?),
+    };
+    result.map_err(|err| format!("{}: {err}", path.display()))
+}
+
+/// The file read as JSON Lines, block by block; `None` when it is not JSON Lines.
+fn stream_lines(path: &Path) -> std::io::Result<Option<Result<ResultSet, ResultError>>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut stream = LinesStream::new();
+    let mut block = vec![0u8; 1 << 20];
+    loop {
+        let read = file.read(&mut block)?;
+        if read == 0 {
+            return Ok(stream.finish());
+        }
+        stream.push(&block[..read]);
     }
 }
 

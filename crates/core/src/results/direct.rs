@@ -334,19 +334,39 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
 /// by line into the result set, never held as one document. Every line must be of the first
 /// line's kind, and rows as wide as the first; an error names the line.
 pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
-    let mut table = Table::default();
-    let mut first: Option<(usize, Item)> = None;
-    for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
+    let mut lines = LineReader::default();
+    for line in text.lines() {
+        lines.line(line)?;
+    }
+    Ok(lines.finish())
+}
+
+/// Reads JSON Lines one line at a time (see [`read_lines`]), so that a file can be read in
+/// blocks.
+#[derive(Default)]
+pub(super) struct LineReader {
+    table: Table,
+    /// The lines read so far, blank ones too.
+    number: usize,
+    /// The first line with an item, and its kind.
+    first: Option<(usize, Item)>,
+}
+
+impl LineReader {
+    /// Reads the next line (without its line break).
+    pub fn line(&mut self, line: &str) -> Result<(), ResultError> {
+        self.number += 1;
+        let number = self.number;
         let fail = |message: String| ResultError {
             path: format!("line {number}"),
             message,
         };
         if line.trim().is_empty() {
-            continue;
+            return Ok(());
         }
+        let table = &mut self.table;
         let mut deserializer = serde_json::Deserializer::from_str(line);
-        let item = ItemSeed { table: &mut table }
+        let item = ItemSeed { table }
             .deserialize(&mut deserializer)
             .and_then(|item| deserializer.end().map(|()| item))
             .map_err(|err| {
@@ -358,7 +378,7 @@ pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
                     fail(format!("invalid JSON: {err}"))
                 }
             })?;
-        let (first_line, first_kind) = *first.get_or_insert((number, item));
+        let (first_line, first_kind) = *self.first.get_or_insert((number, item));
         if item != first_kind {
             return Err(fail(format!(
                 "expected a {} like line {first_line}, found a {}",
@@ -373,9 +393,13 @@ pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
                 "the row has {here} values; the row on line {first_line} has {width}"
             )));
         }
+        Ok(())
     }
-    table.kind = first.map(|(_, kind)| kind);
-    Ok(table.finish())
+
+    pub fn finish(mut self) -> ResultSet {
+        self.table.kind = self.first.map(|(_, kind)| kind);
+        self.table.finish()
+    }
 }
 
 /// What an item is, for messages.

@@ -3,6 +3,7 @@
 pub mod compare;
 mod direct;
 mod items;
+mod lines;
 mod python;
 mod read;
 mod rows;
@@ -13,6 +14,7 @@ mod value;
 
 use serde::Serialize;
 
+pub use lines::LinesStream;
 pub use read::{ResultError, read_result, read_result_text};
 pub use rows::{RowIter, Rows};
 pub use stream::{ResultStream, StreamOptions};
