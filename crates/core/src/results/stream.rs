@@ -351,12 +351,7 @@ impl ResultStream {
         let step = reader.read(bytes, &mut self.table);
         if let Step::Unsupported(at) = step {
             let unread = bytes[at..].to_vec();
-            // Items were read before this one, so it follows a comma: an empty piece after it
-            // is a trailing comma.
-            self.cut = reader.expect == Expect::Item;
-            self.reader = None;
-            self.pending = Vec::new();
-            return Ok(ItemsRead::HandedOver(unread));
+            return Ok(self.hand_over(unread));
         }
         self.size_table(rest.len());
         match step {
@@ -365,6 +360,12 @@ impl ResultStream {
                     self.pending.drain(..read);
                 } else {
                     self.pending.extend_from_slice(&rest[read..]);
+                }
+                // The item reader starts a cut item again with every block: one item of many
+                // blocks (a huge text, say) goes to the pieces, which read it once.
+                if self.pending.len() > self.options.piece.saturating_mul(4) {
+                    let unread = std::mem::take(&mut self.pending);
+                    return Ok(self.hand_over(unread));
                 }
                 Ok(ItemsRead::Wait)
             }
@@ -377,6 +378,15 @@ impl ResultStream {
             }
             Step::Unsupported(_) | Step::Invalid => Err(GiveUp),
         }
+    }
+
+    /// Leaves the rest of the rows, from `unread` (which starts at an item) on, to the pieces.
+    fn hand_over(&mut self, unread: Vec<u8>) -> ItemsRead {
+        // After a comma, an empty piece is a trailing comma.
+        self.cut = self.reader.as_ref().map(|reader| reader.expect) == Some(Expect::Item);
+        self.reader = None;
+        self.pending = Vec::new();
+        ItemsRead::HandedOver(unread)
     }
 
     /// Sizes the table for the rows still to come, once enough rows are read to tell how many
@@ -516,6 +526,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_item_of_many_blocks_is_read_once() {
+        let long = "x".repeat(3 << 20);
+        let text = format!(r#"[["a", 1], ["{long}", 2], ["b", 3]]"#);
+        let whole = direct::read(&text).expect("direct");
+        let mut stream = ResultStream::new(StreamOptions {
+            piece: 1 << 18,
+            total_bytes: None,
+        });
+        for block in text.as_bytes().chunks(4096) {
+            stream.push(block);
+        }
+        assert!(stream.reader.is_none(), "handed over to the pieces");
+        assert_eq!(stream.finish(), Some(whole));
     }
 
     #[test]
