@@ -72,30 +72,29 @@ fn read_result_file(path: &Path) -> Result<ResultSet, Failure> {
 
 /// The file read as JSON Lines, block by block; `None` when it is not JSON Lines.
 fn stream_lines(path: &Path) -> std::io::Result<Option<Result<ResultSet, ResultError>>> {
-    let mut file = std::fs::File::open(path)?;
     let mut stream = LinesStream::new();
-    let mut block = vec![0u8; 1 << 20];
-    loop {
-        let read = file.read(&mut block)?;
-        if read == 0 {
-            return Ok(stream.finish());
-        }
-        stream.push(&block[..read]);
-    }
+    for_each_block(path, |block| stream.push(block))?;
+    Ok(stream.finish())
 }
 
 fn stream_file(path: &Path) -> std::io::Result<Option<ResultSet>> {
-    let mut file = std::fs::File::open(path)?;
     let mut stream = ResultStream::new(StreamOptions {
-        total_bytes: Some(file.metadata()?.len()),
+        total_bytes: Some(std::fs::metadata(path)?.len()),
         ..StreamOptions::default()
     });
+    for_each_block(path, |block| stream.push(block))?;
+    Ok(stream.finish())
+}
+
+/// Gives the file's bytes to `push` in blocks of 1 MiB, in order.
+fn for_each_block(path: &Path, mut push: impl FnMut(&[u8])) -> std::io::Result<()> {
+    let mut file = std::fs::File::open(path)?;
     let mut block = vec![0u8; 1 << 20];
     loop {
         let read = file.read(&mut block)?;
         if read == 0 {
-            return Ok(stream.finish());
+            return Ok(());
         }
-        stream.push(&block[..read]);
+        push(&block[..read]);
     }
 }
