@@ -326,3 +326,56 @@ test("Try the example shows the judges against its human labels and the comparis
   assert.match(exported, /id="chart-reliability"|Correct by stated confidence/);
   assert.deepEqual(page.errors, []);
 });
+
+test("a test has its own address, and keyboard alone goes through the failing tests of the example", async () => {
+  // A link to one test: the run opens with that test's detail shown.
+  const page = await reportPage("?view=report#test=22");
+  await page.click("#try-example");
+  await waitForText(page, "[data-testid=detail-question]", "Customers whose 2025 spend grew over 2024.");
+  assert.ok(await page.locator("[data-testid=test-detail]").isVisible());
+  await page.click("#detail-close");
+  await page.locator("[data-testid=test-detail]").waitFor({ state: "detached" });
+  assert.equal(new URL(page.url()).hash, "", "closing the test takes it out of the address");
+
+  // From the top of the page with the keyboard only: to "Failed tests", then into the table.
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.locator("body").focus();
+  let reached = false;
+  for (let i = 0; i < 40 && !reached; i++) {
+    await page.keyboard.press("Tab");
+    reached = await page.evaluate(() => document.activeElement?.id === "show-failed");
+  }
+  assert.ok(reached, "Tab reaches the Failed tests button");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "[data-testid=table-count]", "9 of 34 tests");
+  reached = false;
+  for (let i = 0; i < 20 && !reached; i++) {
+    await page.keyboard.press("Tab");
+    reached = await page.evaluate(() => document.activeElement?.dataset.testid === "table-viewport");
+  }
+  assert.ok(reached, "Tab reaches the table");
+  const seen = [];
+  for (let i = 0; i < 9; i++) {
+    await page.keyboard.press("Enter");
+    const detail = page.locator("[data-testid=test-detail] h2");
+    await detail.waitFor();
+    seen.push((await detail.textContent()).replace("Test ", ""));
+    assert.equal(new URL(page.url()).hash, `#test=${seen.at(-1)}`, "the open test is in the address");
+    if (i === 8) {
+      await page.screenshot({ path: join(artifacts, "report-keyboard.png"), fullPage: false });
+    }
+    await page.keyboard.press("Escape");
+    await page.locator("[data-testid=test-detail]").waitFor({ state: "detached" });
+    await page.keyboard.press("ArrowDown");
+  }
+  assert.deepEqual(seen, ["9", "14", "15", "17", "21", "22", "27", "28", "29"]);
+  // Still on the last row: ArrowDown stops there, and End and Home go to the ends.
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "[data-testid=test-detail] h2", "Test 9");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await waitForText(page, "[data-testid=test-detail] h2", "Test 29");
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.violations, []);
+});

@@ -13,7 +13,7 @@ use super::{
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::download::save;
 use crate::execution::LoadedDb;
-use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check};
+use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check, use_test_address};
 use crate::judge::{JudgeSettings, VerdictCache};
 use crate::report::load::{MAX_FETCHED_BYTES, Source, fetched, read_run};
 use crate::report::score::{jsonl, score_run, with_hardness};
@@ -70,6 +70,20 @@ pub fn ReportView(props: &Props) -> Html {
     let profile = use_state_eq(|| ProfileName::Qas);
     let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
     let cache_revision = use_state(|| 0u32);
+    use_test_address(
+        (*run).as_ref().map(|loaded| loaded.records.clone()),
+        selected.clone(),
+    );
+    // An opened test's detail is brought into view: it sits below the table.
+    let detail = use_node_ref();
+    {
+        let detail = detail.clone();
+        use_effect_with(*selected, move |selected| {
+            if selected.is_some() {
+                bring_into_view(&detail);
+            }
+        });
+    }
 
     // Counts the runs loaded, so a late answer about an earlier run is not applied to a later.
     let loads = use_mut_ref(|| 0u64);
@@ -362,10 +376,14 @@ pub fn ReportView(props: &Props) -> Html {
                     <JudgeAgreementView summary={(*summary).clone()} />
                     <ClassificationView summary={(*summary).clone()} />
                     { flags_view(&flags) }
-                    <TestTable records={loaded.records.clone()} selected={*selected} on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))} />
-                    if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
-                        <TestDetail record={record.clone()} />
-                    }
+                    <TestTable records={loaded.records.clone()} selected={*selected}
+                        on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))}
+                        on_close={let selected = selected.clone(); Callback::from(move |()| selected.set(None))} />
+                    <div ref={detail}>
+                        if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
+                            <TestDetail record={record.clone()} on_close={let selected = selected.clone(); Callback::from(move |()| selected.set(None))} />
+                        }
+                    </div>
                     <RunLoader
                         id="compare"
                         label="Compare with an earlier run of the same tests: drop or pick it."
@@ -529,4 +547,14 @@ fn run_name(url: &str) -> String {
         .filter(|p| !p.is_empty())
         .unwrap_or(file)
         .to_string()
+}
+
+/// Scrolls the page as little as needed to show `node` (its top first when it is taller than the
+/// window).
+pub(super) fn bring_into_view(node: &NodeRef) {
+    if let Some(element) = node.cast::<web_sys::Element>() {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        element.scroll_into_view_with_scroll_into_view_options(&options);
+    }
 }

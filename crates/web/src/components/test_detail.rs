@@ -8,6 +8,8 @@ use crate::report::diff::{Piece, diff};
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub record: EvaluationRecord,
+    /// The Close button, or Escape inside the detail.
+    pub on_close: Callback<()>,
 }
 
 const KNOWN: [&str; 9] = [
@@ -64,9 +66,21 @@ pub fn TestDetail(props: &Props) -> Html {
         .filter(|(k, _)| !KNOWN.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    let on_key = {
+        let on_close = props.on_close.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            if event.key() == "Escape" {
+                event.prevent_default();
+                on_close.emit(());
+            }
+        })
+    };
     html! {
-        <section class="detail" data-testid="test-detail" aria-label="Test detail">
-            <h2>{ format!("Test {}", r.key()) }</h2>
+        <section class="detail" data-testid="test-detail" aria-label="Test detail" onkeydown={on_key}>
+            <div class="detail-head">
+                <h2>{ format!("Test {}", r.key()) }</h2>
+                <button type="button" id="detail-close" onclick={props.on_close.reform(|_| ())}>{ "Close" }</button>
+            </div>
             <p data-testid="detail-question">{ if r.question.is_empty() { "(no question)".to_string() } else { r.question.clone() } }</p>
             <div class="side">
                 <div><h3>{ "Expected query" }</h3>{ code(&left, "del") }</div>

@@ -2,9 +2,10 @@ use std::rc::Rc;
 
 use qeval_core::run::EvaluationRecord;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
+use super::report_view::bring_into_view;
 use crate::report::Shared;
 
 /// Rows are this tall (CSS says the same), so the table can show any number of them by drawing
@@ -47,9 +48,27 @@ pub struct Filters {
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub records: Shared<Vec<EvaluationRecord>>,
+    /// A test opened (clicked, or Enter on the active row): its index in `records`.
     pub on_select: Callback<usize>,
+    /// Escape in the table: the open test closes.
+    pub on_close: Callback<()>,
     #[prop_or_default]
     pub selected: Option<usize>,
+}
+
+/// Where the keyboard moves the active row (its place among the rows shown) from `active`, of
+/// `count` rows; `None` for a key that does not move it.
+fn moved(key: &str, active: usize, count: usize) -> Option<usize> {
+    let last = count.saturating_sub(1);
+    Some(match key {
+        "ArrowDown" => (active + 1).min(last),
+        "ArrowUp" => active.saturating_sub(1),
+        "PageDown" => (active + VIEWPORT_ROWS).min(last),
+        "PageUp" => active.saturating_sub(VIEWPORT_ROWS),
+        "Home" => 0,
+        "End" => last,
+        _ => return None,
+    })
 }
 
 fn number(record: &EvaluationRecord, column: Column) -> Option<f64> {
@@ -167,6 +186,8 @@ pub fn TestTable(props: &Props) -> Html {
     });
     let viewport = use_node_ref();
     let (top, bottom) = (use_node_ref(), use_node_ref());
+    // The row the keyboard is on, by its place among the rows shown.
+    let active = use_state_eq(|| 0usize);
 
     let first = ((*scroll_top / ROW) as usize)
         .saturating_sub(OVERSCAN)
@@ -189,13 +210,61 @@ pub fn TestTable(props: &Props) -> Html {
     {
         let viewport = viewport.clone();
         let scroll_top = scroll_top.clone();
+        let active = active.clone();
         use_effect_with((*filters).clone(), move |_| {
             if let Some(element) = viewport.cast::<HtmlElement>() {
                 element.set_scroll_top(0);
             }
             scroll_top.set(0.0);
+            active.set(0);
         });
     }
+    {
+        // A test opened by a click or by its address becomes the keyboard's row.
+        let active = active.clone();
+        use_effect_with((props.selected, rows.clone()), move |(selected, rows)| {
+            if let Some(place) = selected.and_then(|s| rows.iter().position(|&i| i == s)) {
+                active.set(place);
+            }
+        });
+    }
+    {
+        // The keyboard's row stays in view.
+        let viewport = viewport.clone();
+        use_effect_with(*active, move |&active| {
+            if let Some(element) = viewport.cast::<HtmlElement>() {
+                let top = active as f64 * ROW;
+                let shown = f64::from(element.client_height());
+                let scrolled = f64::from(element.scroll_top());
+                if top < scrolled {
+                    element.set_scroll_top(top as i32);
+                } else if top + ROW > scrolled + shown {
+                    element.set_scroll_top((top + ROW - shown).ceil() as i32);
+                }
+            }
+        });
+    }
+    let on_key = {
+        let (active, rows, viewport) = (active.clone(), rows.clone(), viewport.clone());
+        let (on_select, on_close) = (props.on_select.clone(), props.on_close.clone());
+        Callback::from(move |event: KeyboardEvent| {
+            let key = event.key();
+            if let Some(next) = moved(&key, *active, rows.len()) {
+                active.set(next);
+            } else if key == "Enter" || key == " " {
+                if let Some(&index) = rows.get(*active) {
+                    on_select.emit(index);
+                }
+            } else if key == "Escape" {
+                on_close.emit(());
+                // Back to the table, which an opened detail may have scrolled away.
+                bring_into_view(&viewport);
+            } else {
+                return;
+            }
+            event.prevent_default();
+        })
+    };
     let on_scroll = {
         let scroll_top = scroll_top.clone();
         Callback::from(move |event: Event| {
@@ -270,14 +339,27 @@ pub fn TestTable(props: &Props) -> Html {
                     }
                 }) }
             </div>
-            <div class="table-viewport" ref={viewport} onscroll={on_scroll} data-testid="table-viewport">
+            <div class="table-viewport" ref={viewport} onscroll={on_scroll} onkeydown={on_key}
+                data-testid="table-viewport" tabindex="0" role="grid" aria-readonly="true"
+                aria-label="Tests: arrow keys move, Enter opens, Escape closes"
+                aria-rowcount={rows.len().to_string()}
+                aria-activedescendant={(!rows.is_empty()).then(|| format!("test-row-{}", *active))}>
                 <div ref={top}></div>
-                { for rows[first..last].iter().map(|&index| {
+                { for rows[first..last].iter().enumerate().map(|(offset, &index)| {
+                    let place = first + offset;
                     let record = &records[index];
-                    let select = props.on_select.reform(move |_| index);
-                    let class = classes!("row-grid", "tr", (props.selected == Some(index)).then_some("selected"));
+                    let select = {
+                        let (active, on_select) = (active.clone(), props.on_select.clone());
+                        Callback::from(move |_: MouseEvent| {
+                            active.set(place);
+                            on_select.emit(index);
+                        })
+                    };
+                    let chosen = props.selected == Some(index);
+                    let class = classes!("row-grid", "tr", chosen.then_some("selected"), (place == *active).then_some("active"));
                     html! {
-                        <div class={class} role="row" onclick={select} data-testid="test-row">
+                        <div class={class} role="row" id={format!("test-row-{place}")} aria-rowindex={(place + 1).to_string()}
+                            aria-selected={chosen.to_string()} onclick={select} data-testid="test-row" data-test-id={record.key()}>
                             { for COLUMNS.iter().map(|&(column, _)| {
                                 let value = text(record, column);
                                 let cell = match (column, record.passed()) {
@@ -285,7 +367,7 @@ pub fn TestTable(props: &Props) -> Html {
                                     (Column::Result, Some(false)) => "td fail",
                                     _ => "td",
                                 };
-                                html! { <span class={cell}>{ value }</span> }
+                                html! { <span class={cell} role="gridcell">{ value }</span> }
                             }) }
                         </div>
                     }
