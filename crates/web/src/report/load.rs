@@ -403,6 +403,12 @@ pub async fn fetched(url: &str, progress: Rc<dyn Fn(f64, f64)>) -> Result<Vec<So
         }
         progress(bytes.len() as f64, total);
     }
+    if is_web_page(&bytes) {
+        return Err(format!(
+            "{url} returned a web page, not JSON Lines. Link to the run's file itself \
+             (evaluation-results.jsonl or test-results.jsonl), not to a folder or a page."
+        ));
+    }
     let parts = Array::of1(&Uint8Array::from(bytes.as_slice()));
     let blob = Blob::new_with_u8_array_sequence(&parts).map_err(|e| format!("{e:?}"))?;
     let name = url
@@ -418,4 +424,12 @@ pub async fn fetched(url: &str, progress: Rc<dyn Fn(f64, f64)>) -> Result<Vec<So
         "evaluation-results.jsonl".into()
     };
     Ok(vec![Source { path: name, blob }])
+}
+
+/// An HTML page (a folder's listing, a login page, a site's index) where a run's JSON Lines were
+/// expected: its first character, `<`, starts no JSON line. (Its content type is not trusted:
+/// servers label `.jsonl` files every way.)
+fn is_web_page(bytes: &[u8]) -> bool {
+    let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    text.trim_ascii_start().starts_with(b"<")
 }
