@@ -150,7 +150,7 @@ test("record text with markup is shown as text, in the page and in the export", 
   const text = hostile.map((r) => JSON.stringify(r)).join("\n");
   const page = await reportPage();
   await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
-  await waitForText(page, "[data-testid=table-count]", "1 of 1 tests");
+  await waitForText(page, "[data-testid=table-count]", "1 of 1 test");
   await page.locator("[data-testid=test-row]").first().click();
   await waitForText(page, "[data-testid=detail-question]", "<script>alert(2)</script>");
   await waitForText(page, "[data-testid=test-detail] h2", "Test <img src=x onerror=alert(1)>");
@@ -209,6 +209,11 @@ test("?run= on this page's own origin opens at once and names its host", async (
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
   await waitForText(page, "[data-testid=load-status]", /^run-2026-11-20T14-30-00 \(from 127\.0\.0\.1:\d+\): /);
   assert.equal(await page.locator("[data-testid=run-confirm]").count(), 0, "no question for its own origin");
+  // A link to a page (here the app's own index.html, as a folder's address would give) says so
+  // once, instead of one JSON error per line of HTML.
+  const html = await reportPage(`?run=${encodeURIComponent("index.html")}`);
+  await waitForText(html, "[data-testid=load-problem]", /index\.html returned a web page, not JSON Lines\. Link to the run's file itself/);
+  assert.equal(await html.locator("[data-testid=rejected-lines]").count(), 0);
 });
 
 /** Another origin serving runs (CORS open): `/run/evaluation-results.jsonl`, and `/huge.jsonl`,

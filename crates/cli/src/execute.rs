@@ -118,7 +118,14 @@ impl Executor {
             database
                 .tables()
                 .iter()
-                .map(|t| format!("{} {} rows", t.name, t.rows))
+                .map(|t| format!(
+                    "{} {}",
+                    t.name,
+                    qeval_core::words::counted(
+                        usize::try_from(t.rows).unwrap_or(usize::MAX),
+                        "row"
+                    )
+                ))
                 .collect::<Vec<_>>()
                 .join(", ")
         );

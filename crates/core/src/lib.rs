@@ -17,6 +17,7 @@ pub mod run;
 pub mod score;
 pub mod scorecard;
 pub mod sql;
+pub mod words;
 
 pub use pairs::{InputError, Language, PairInput, parse_pair_line};
 pub use score::{

@@ -15,6 +15,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use qeval_core::run::summary::{BINS, PASS_THRESHOLD};
 use qeval_core::run::{EvaluationRecord, Rejected, RunComparison, Summary, recheck, summarize};
+use qeval_core::words::counted;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -57,7 +58,7 @@ pub fn render(report: &Report) -> String {
 </head>
 <body>
 <main class="report">
-<header><h1>qeval report</h1><p class="meta" data-testid="report-meta">{} · generated {} · {} lines read: {} records, {} rejected</p></header>
+<header><h1>qeval report</h1><p class="meta" data-testid="report-meta">{} · generated {} · {} read: {}, {} rejected</p></header>
 "#,
         hash(STYLE),
         hash(SCRIPT),
@@ -65,8 +66,8 @@ pub fn render(report: &Report) -> String {
         escape(report.title),
         escape(report.title),
         escape(report.generated_at),
-        report.lines_read,
-        report.records.len(),
+        counted(report.lines_read, "line"),
+        counted(report.records.len(), "record"),
         report.rejected.len()
     );
     page.push_str(&summary_section(&summary));
@@ -153,7 +154,7 @@ pub fn summary_cards(s: &Summary) -> Vec<(&'static str, &'static str, String)> {
         cards.push((
             "r-ves",
             "R-VES by VM steps",
-            format!("{:.1} ({} tests)", e.r_ves, e.tests),
+            format!("{:.1} ({})", e.r_ves, counted(e.tests, "test")),
         ));
     }
     cards

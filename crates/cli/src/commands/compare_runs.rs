@@ -41,8 +41,8 @@ pub fn run(before: &Path, after: &Path, json: bool) -> Result<Outcome, Failure> 
 fn describe(comparison: &RunComparison, before: &Path, after: &Path) -> String {
     let stats = &comparison.stats;
     let mut text = format!(
-        "{} tests scored in both runs ({} before, {} after)\n",
-        stats.tests,
+        "{} scored in both runs ({} before, {} after)\n",
+        qeval_core::words::counted(stats.tests, "test"),
         before.display(),
         after.display()
     );

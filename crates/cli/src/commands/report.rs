@@ -99,10 +99,10 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outco
     std::fs::write(output, page)
         .map_err(|err| format!("cannot write {}: {err}", output.display()))?;
     say!(
-        "qeval: wrote {} ({} records, {} rejected lines)",
+        "qeval: wrote {} ({}, {} rejected)",
         output.display(),
-        records.len(),
-        lines.rejected.len()
+        qeval_core::words::counted(records.len(), "record"),
+        qeval_core::words::counted(lines.rejected.len(), "line")
     );
     Ok(if lines.rejected.is_empty() {
         Outcome::Clean

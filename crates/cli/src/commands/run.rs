@@ -19,7 +19,9 @@ use qeval_core::run::{
 };
 use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
 
-use super::score::{judge, plural, run_judgings};
+use qeval_core::words::plural;
+
+use super::score::{judge, run_judgings};
 use super::{Failure, Outcome, file_bytes, file_text};
 use crate::RunArgs;
 use crate::execute::Executor;

@@ -14,6 +14,7 @@ use qeval_core::profiles::Profile;
 use qeval_core::run::agreement::{Labelled, agreement_of, scorecard_verdicts};
 use qeval_core::run::record::test_key;
 use qeval_core::score::{JudgeOutcome, JudgeTask};
+use qeval_core::words::plural;
 use qeval_core::{
     PairInput, ScoreOptions, add_equivalence, judge_tasks, parse_pair_line, score_pair_judged,
 };
@@ -421,8 +422,4 @@ fn describe(error: &Value) -> String {
         (None, Some(column)) => format!("column {column}: {message}"),
         (None, None) => message.to_string(),
     }
-}
-
-pub fn plural(count: usize) -> &'static str {
-    if count == 1 { "" } else { "s" }
 }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use qeval_core::score::{JudgeOutcome, JudgeTask, JudgedVerdict};
+use qeval_core::words::counted;
 use qeval_judge::{Conversation, JudgeConfig, Step, cache_key};
 
 pub use disk_cache::DiskCache;
@@ -61,11 +62,11 @@ impl Judge {
     /// Calls made, cache hits and errors, for the end-of-run summary.
     pub fn summary(&self) -> String {
         format!(
-            "judge {}: {} calls, {} cache hits, {} errors",
+            "judge {}: {}, {}, {}",
             self.describe(),
-            self.calls.load(Ordering::Relaxed),
-            self.hits.load(Ordering::Relaxed),
-            self.errors.load(Ordering::Relaxed)
+            counted(self.calls.load(Ordering::Relaxed), "call"),
+            counted(self.hits.load(Ordering::Relaxed), "cache hit"),
+            counted(self.errors.load(Ordering::Relaxed), "error")
         )
     }
 

@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::calibration::{Calibration, Confidence, calibration};
 use super::safety_classification::{SafetyClass, SafetyTally, classify_safety};
 use super::validation_accuracy::validation_accuracy;
+use crate::words::plural;
 
 /// A test's classification fields. Read from a pairs-file line (strictly: a wrong type rejects
 /// the line, naming the field) or a run record.
@@ -232,10 +233,6 @@ impl ClassificationSummary {
         }
         lines
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The suite's classification metrics from each test's id, fields and correctness (the

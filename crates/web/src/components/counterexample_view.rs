@@ -107,9 +107,5 @@ fn result(id: &str, title: &str, shown: &ShownResult) -> Html {
 }
 
 fn rows(n: usize) -> String {
-    if n == 1 {
-        "1 row".into()
-    } else {
-        format!("{n} rows")
-    }
+    qeval_core::words::counted(n, "row")
 }

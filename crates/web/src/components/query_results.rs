@@ -58,9 +58,5 @@ pub fn QueryResults(props: &Props) -> Html {
 }
 
 fn rows(n: usize) -> String {
-    if n == 1 {
-        "1 row".into()
-    } else {
-        format!("{n} rows")
-    }
+    qeval_core::words::counted(n, "row")
 }

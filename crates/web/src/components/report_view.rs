@@ -3,6 +3,7 @@ use std::rc::Rc;
 
 use qeval_core::profiles::ProfileName;
 use qeval_core::run::{compare_runs, export, summarize};
+use qeval_core::words::counted;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
@@ -337,7 +338,7 @@ pub fn ReportView(props: &Props) -> Html {
             }
             if let Some(loaded) = &*run {
                 <p class="note" data-testid="load-status">
-                    { format!("{}{}: {} lines read: {} records, {} rejected ({})", loaded.name, fetched_from.as_ref().map_or(String::new(), |host| format!(" (from {host})")), loaded.lines_read, loaded.records.len().max(loaded.raw.as_ref().map_or(0, |r| r.tests.len())), loaded.rejected.len(), loaded.files.join(", ")) }
+                    { format!("{}{}: {} read: {}, {} rejected ({})", loaded.name, fetched_from.as_ref().map_or(String::new(), |host| format!(" (from {host})")), counted(loaded.lines_read, "line"), counted(loaded.records.len().max(loaded.raw.as_ref().map_or(0, |r| r.tests.len())), "record"), loaded.rejected.len(), loaded.files.join(", ")) }
                 </p>
                 if !loaded.rejected.is_empty() {
                     <section class="rejected" data-testid="rejected-lines">
@@ -349,7 +350,7 @@ pub fn ReportView(props: &Props) -> Html {
                 }
                 if let Some(raw) = &loaded.raw {
                     <section class="score-run row">
-                        <span>{ format!("{} tests to score ({} questions matched by id).", raw.tests.len(), raw.questions.len()) }</span>
+                        <span>{ format!("{} to score ({} matched by id).", counted(raw.tests.len(), "test"), counted(raw.questions.len(), "question")) }</span>
                         <ChoiceSelect
                             id="run-profile"
                             label="Profile"
@@ -447,7 +448,7 @@ fn progress_view(work: &Work, on_cancel: Callback<MouseEvent>) -> Html {
         Work::Scoring { done, total } => html! {
             <div class="row" data-testid="progress">
                 <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
-                <span class="note">{ format!("Scored {done} of {total} tests") }</span>
+                <span class="note">{ format!("Scored {done} of {}", counted(total, "test")) }</span>
                 <button type="button" id="cancel-scoring" onclick={on_cancel}>{ "Cancel" }</button>
             </div>
         },

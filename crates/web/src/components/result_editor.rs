@@ -68,7 +68,7 @@ pub fn ResultEditor(props: &Props) -> Html {
             Some(
                 read_result_text(text)
                     .map(|result| {
-                        let plural = |n: usize| if n == 1 { "" } else { "s" };
+                        let plural = qeval_core::words::plural;
                         format!(
                             "{} row{} × {} column{}",
                             result.rows.len(),

@@ -26,7 +26,7 @@ pub fn RunComparisonView(props: &Props) -> Html {
     html! {
         <section class="comparison" data-testid="comparison" aria-label="Comparison">
             <h2>{ format!("{} → {}", props.before, props.after) }</h2>
-            <p>{ format!("{} tests in both; {} only before, {} only after.", c.matched.len(), c.only_before.len(), c.only_after.len()) }</p>
+            <p>{ format!("{} in both; {} only before, {} only after.", qeval_core::words::counted(c.matched.len(), "test"), c.only_before.len(), c.only_after.len()) }</p>
             <p data-testid="pass-rate-change" title="95% paired bootstrap interval (2,000 resamples, seed 1); McNemar's exact test on the tests that flipped">
                 { c.stats.sentence() }
             </p>

@@ -1,6 +1,7 @@
 use std::rc::Rc;
 
 use qeval_core::run::EvaluationRecord;
+use qeval_core::words::counted;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
@@ -325,7 +326,7 @@ pub fn TestTable(props: &Props) -> Html {
                     </select>
                 </label>
                 <input type="search" id="f-search" placeholder="Search id, question, queries" value={filters.text.clone()} oninput={on_text} />
-                <span class="note" data-testid="table-count">{ format!("{} of {} tests", rows.len(), records.len()) }</span>
+                <span class="note" data-testid="table-count">{ format!("{} of {}", rows.len(), counted(records.len(), "test")) }</span>
             </div>
             <div class="table-head row-grid">
                 { for COLUMNS.iter().map(|&(column, label)| {

@@ -1,0 +1,24 @@
+//! Words for counts in messages, so that every view says "1 row" and "2 rows".
+
+/// The plural ending of a regular noun for `count` things: none for one, "s" otherwise.
+pub fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+/// `count` and a regular `noun`, in the plural unless there is one: `counted(1, "row")` is
+/// "1 row", `counted(0, "row")` "0 rows".
+pub fn counted(count: usize, noun: &str) -> String {
+    format!("{count} {noun}{}", plural(count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(counted(1, "row"), "1 row");
+        assert_eq!(counted(0, "row"), "0 rows");
+        assert_eq!(counted(2, "test"), "2 tests");
+    }
+}
