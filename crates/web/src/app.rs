@@ -5,6 +5,7 @@ use yew::prelude::*;
 use crate::components::{PlaygroundView, ReportView};
 use crate::execution::LoadedDb;
 use crate::judge::JudgeSettings;
+use crate::theme::{self, Dark, ThemeChoice};
 use crate::workers::{WorkerStatus, Workers};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +58,21 @@ pub fn App() -> Html {
     let settings = use_state(JudgeSettings::load);
     use_effect_with((*settings).clone(), |settings| settings.save());
     use_effect_with(*view, |view| remember_view(*view));
+    let theme = use_state_eq(ThemeChoice::load);
+    let system_dark = use_state_eq(theme::system_prefers_dark);
+    use_effect_with(*theme, |theme| theme.apply());
+    {
+        let system_dark = system_dark.clone();
+        use_effect_with((), move |()| {
+            let listener = theme::watch_system(move |dark| system_dark.set(dark));
+            move || drop(listener)
+        });
+    }
+    let dark = theme.dark(*system_dark);
+    let on_theme = {
+        let theme = theme.clone();
+        Callback::from(move |_| theme.set(theme.next()))
+    };
     let on_settings = {
         let settings = settings.clone();
         Callback::from(move |next| settings.set(next))
@@ -100,10 +116,13 @@ pub fn App() -> Html {
     html! {
         <ContextProvider<Workers> context={(*workers).clone()}>
         <ContextProvider<WorkerStatus> context={status}>
+        <ContextProvider<Dark> context={dark}>
         <div class="app">
             <nav class="views" aria-label="Views">
                 { tab(View::Playground, "Playground", "tab-playground") }
                 { tab(View::Report, "Run report", "tab-report") }
+                <button type="button" id="theme-toggle" class="theme-toggle" onclick={on_theme}
+                    title="Light, dark, or as the system says">{ format!("Theme: {}", theme.name()) }</button>
             </nav>
             if let Some(error) = &*scoring_error {
                 <p class="error-text" role="alert" id="scoring-error">
@@ -116,6 +135,7 @@ pub fn App() -> Html {
                 <ReportView settings={(*settings).clone()} {on_settings} db={(*db).clone()} {on_db} />
             }
         </div>
+        </ContextProvider<Dark>>
         </ContextProvider<WorkerStatus>>
         </ContextProvider<Workers>>
     }

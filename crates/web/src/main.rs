@@ -12,6 +12,7 @@ mod report;
 mod scoring;
 mod share;
 mod state;
+mod theme;
 mod workers;
 
 fn main() {

@@ -3,6 +3,7 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::report::{Shared, charts};
+use crate::theme::Dark;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -17,13 +18,16 @@ pub fn RunCharts(props: &Props) -> Html {
         (0..5).map(|_| NodeRef::default()).collect::<Vec<_>>()
     });
     let failure = use_state_eq(|| None::<String>);
+    // Drawn again when the page turns dark or light: a canvas does not follow the stylesheet.
+    let dark = use_context::<Dark>().unwrap_or_default();
     {
         let (refs, failure) = (refs.clone(), failure.clone());
-        use_effect_with(props.summary.clone(), move |summary| {
+        use_effect_with((props.summary.clone(), dark), move |(summary, dark)| {
             let charts = qeval_report::charts(summary);
+            let palette = charts::Palette::for_theme(*dark);
             for (chart, node) in charts.iter().zip(refs.iter()) {
                 if let Some(canvas) = node.cast::<HtmlCanvasElement>()
-                    && let Err(err) = charts::draw(&canvas, chart)
+                    && let Err(err) = charts::draw(&canvas, chart, &palette)
                 {
                     failure.set(Some(format!("{}: {err}", chart.title)));
                 }

@@ -7,11 +7,47 @@ use plotters_canvas::CanvasBackend;
 use qeval_report::Chart;
 use web_sys::HtmlCanvasElement;
 
+use crate::theme::Dark;
+
 /// CSS height of a chart; the width follows the layout.
 pub const HEIGHT: f64 = 220.0;
 
+/// A chart's colors, the stylesheet's for the light or the dark page.
+pub struct Palette {
+    background: RGBColor,
+    ink: RGBColor,
+    grid: RGBColor,
+    muted: RGBColor,
+    bar: RGBColor,
+    marker: RGBColor,
+}
+
+impl Palette {
+    pub fn for_theme(dark: Dark) -> Palette {
+        if dark.0 {
+            Palette {
+                background: RGBColor(31, 34, 39),
+                ink: RGBColor(230, 231, 234),
+                grid: RGBColor(58, 62, 69),
+                muted: RGBColor(160, 165, 173),
+                bar: RGBColor(122, 162, 255),
+                marker: RGBColor(255, 123, 110),
+            }
+        } else {
+            Palette {
+                background: WHITE,
+                ink: RGBColor(29, 31, 35),
+                grid: RGBColor(220, 221, 224),
+                muted: RGBColor(107, 112, 120),
+                bar: RGBColor(36, 86, 216),
+                marker: RGBColor(180, 35, 24),
+            }
+        }
+    }
+}
+
 /// Draws `chart` on `canvas`, sized to its box times the device pixel ratio.
-pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart) -> Result<(), String> {
+pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart, palette: &Palette) -> Result<(), String> {
     let ratio = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .max(1.0);
@@ -21,7 +57,7 @@ pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart) -> Result<(), String> {
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D canvas")?;
     let root = backend.into_drawing_area();
     let error = |e: DrawingAreaErrorKind<_>| e.to_string();
-    root.fill(&WHITE).map_err(error)?;
+    root.fill(&palette.background).map_err(error)?;
     let px = |n: f64| (n * ratio) as i32;
     let font = |size: f64| ("sans-serif", size * ratio).into_font();
     let n = chart.bars.len().max(1);
@@ -31,7 +67,10 @@ pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart) -> Result<(), String> {
         1.0
     };
     let mut plot = ChartBuilder::on(&root)
-        .caption(chart.title, font(14.0).style(FontStyle::Bold))
+        .caption(
+            chart.title,
+            font(14.0).style(FontStyle::Bold).color(&palette.ink),
+        )
         .margin(px(8.0))
         .x_label_area_size(px(22.0))
         .y_label_area_size(px(38.0))
@@ -41,9 +80,10 @@ pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart) -> Result<(), String> {
     let unit = chart.max <= 1.0;
     plot.configure_mesh()
         .disable_x_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(RGBColor(220, 221, 224))
-        .label_style(font(11.0).color(&RGBColor(107, 112, 120)))
+        .light_line_style(palette.background)
+        .bold_line_style(palette.grid)
+        .axis_style(palette.muted)
+        .label_style(font(11.0).color(&palette.muted))
         .x_labels(n)
         .x_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
@@ -59,14 +99,13 @@ pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart) -> Result<(), String> {
         })
         .draw()
         .map_err(error)?;
-    let blue = RGBColor(36, 86, 216);
     plot.draw_series(chart.bars.iter().enumerate().map(|(i, bar)| {
         let mut rect = Rectangle::new(
             [
                 (SegmentValue::Exact(i), 0.0),
                 (SegmentValue::Exact(i + 1), bar.value),
             ],
-            blue.filled(),
+            palette.bar.filled(),
         );
         rect.set_margin(0, 0, px(6.0) as u32, px(6.0) as u32);
         rect
@@ -76,13 +115,15 @@ pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart) -> Result<(), String> {
         Text::new(
             bar.note.clone(),
             (SegmentValue::CenterOf(i), bar.value + max * 0.02),
-            TextStyle::from(font(11.0)).pos(Pos::new(HPos::Center, VPos::Bottom)),
+            font(11.0)
+                .color(&palette.ink)
+                .pos(Pos::new(HPos::Center, VPos::Bottom)),
         )
     }))
     .map_err(error)?;
     if let Some(marker) = &chart.marker {
         let at = (marker.at * n as f64).round() as usize;
-        let red = RGBColor(180, 35, 24);
+        let red = palette.marker;
         plot.draw_series(std::iter::once(PathElement::new(
             vec![
                 (SegmentValue::Exact(at), 0.0),
