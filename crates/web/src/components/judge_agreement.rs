@@ -18,7 +18,7 @@ pub fn JudgeAgreementView(props: &Props) -> Html {
     html! {
         <section class="agreement" aria-label="Judge calibration">
             <h2>{ "Judges against human labels" }</h2>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Judges against human labels (scrolls sideways)">
             <table data-testid="agreement">
                 <thead><tr>
                     <th scope="col">{ "Judge" }</th>

@@ -302,7 +302,7 @@ pub fn ReportView(props: &Props) -> Html {
     );
 
     html! {
-        <>
+        <main>
             <header class="top">
                 <h1>{ "qeval" }<span class="subtitle">{ " run report" }</span></h1>
             </header>
@@ -395,7 +395,7 @@ pub fn ReportView(props: &Props) -> Html {
                     }
                 }
             }
-        </>
+        </main>
     }
 }
 
