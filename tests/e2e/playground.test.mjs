@@ -188,3 +188,35 @@ test("the deepest query the limits admit does not break the page", async () => {
   await waitForText(page, "[data-testid=generated-tables]", "Reads still_alive");
   assert.deepEqual(page.errors, []);
 });
+
+test("two queries that differ show their normalized forms side by side, marked, and the judge part by part", async () => {
+  const page = await freshPage();
+  await typeInto(page, "generated", "select name from users where active = 1");
+  await typeInto(page, "expected", "SELECT name, email FROM users WHERE active = 1 ORDER BY name");
+  await waitForText(page, "[data-testid=identical]", "Queries differ after normalization");
+  // Scored once typing pauses: wait for this pair's forms, not the example's.
+  await page.waitForFunction(() => {
+    const text = document.querySelector("[data-testid=normalized]")?.textContent.toLowerCase() ?? "";
+    return text.includes("email") && !text.includes("orders");
+  });
+  const section = page.locator("[data-testid=normalized]");
+  assert.equal(await section.evaluate((d) => d.open), true, "open when the queries differ");
+  const marked = await section.locator("mark.del").allTextContents();
+  assert.ok(marked.join(" ").toLowerCase().includes("email"), `the expected query's extra column is marked: ${marked}`);
+  assert.ok(marked.join(" ").toLowerCase().includes("order"), `and its ORDER BY: ${marked}`);
+  assert.equal(await section.locator("mark.ins").count(), 0, "the generated query adds nothing");
+  const rows = await page.locator("[data-testid=judge-components] tbody tr").evaluateAll((trs) =>
+    Object.fromEntries(trs.map((tr) => [tr.querySelector("th").textContent, Array.from(tr.querySelectorAll("td")).map((td) => td.textContent)])),
+  );
+  assert.equal(rows.tables[1], "1.00", "the same table");
+  assert.ok(Number(rows.columns[1]) < 1, `the output columns differ: ${rows.columns}`);
+  assert.ok(rows.columns[2].includes("email"), `email is missing from the generated output: ${rows.columns}`);
+  await page.screenshot({ path: join(artifacts, "playground-normalized.png"), fullPage: true });
+
+  // Identical after normalization: the section is closed and nothing is marked.
+  await typeInto(page, "generated", "SELECT name, email FROM users WHERE active = 1 ORDER BY name");
+  await waitForText(page, "[data-testid=identical]", "Queries are identical");
+  assert.equal(await section.evaluate((d) => d.open), false, "closed when they do not");
+  assert.equal(await section.locator("mark").count(), 0);
+  assert.deepEqual(page.errors, []);
+});

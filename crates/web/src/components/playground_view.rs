@@ -14,8 +14,8 @@ use yew::prelude::*;
 
 use super::{
     ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, EquivalencePanel, JobStatus,
-    JudgeSettingsPanel, LangfuseSend, MetricCard, ProfileSummary, QueryEditor, QueryResults,
-    ResultEditor, profile_options,
+    JudgeSettingsPanel, LangfuseSend, MetricCard, NormalizedView, ProfileSummary, QueryEditor,
+    QueryResults, ResultEditor, profile_options,
 };
 use crate::execution::{LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::hooks::{
@@ -311,6 +311,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                                 <span class="badge">{ "Queries differ after normalization" }</span>
                             }
                         </p>
+                        <NormalizedView card={card.clone()} />
                         { judge_status(&judge, run.as_deref(), { let armed = armed.clone(); Callback::from(move |_| armed.set(true)) }) }
                         { judge_failure(run.as_deref(), &judged_settings.base_url) }
                         if let Some(result) = &card.profile {

@@ -3,7 +3,7 @@ use qeval_core::run::EvaluationRecord;
 use serde_json::Value;
 use yew::prelude::*;
 
-use crate::report::diff::{Piece, diff};
+use super::DiffedQueries;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -23,16 +23,6 @@ const KNOWN: [&str; 9] = [
     "actual_results",
     "qas_evaluation",
 ];
-
-fn code(pieces: &[Piece], mark: &'static str) -> Html {
-    html! {
-        <pre class="query">{ for pieces.iter().map(|p| if p.changed {
-            html! { <mark class={mark}>{ p.text.clone() }</mark> }
-        } else {
-            html! { { p.text.clone() } }
-        }) }</pre>
-    }
-}
 
 /// A result as a table when it reads as one, else as JSON.
 fn result_view(value: Option<&Value>) -> Html {
@@ -59,7 +49,6 @@ pub fn TestDetail(props: &Props) -> Html {
     let r = &props.record;
     let expected = r.expected_sql.clone().unwrap_or_default();
     let generated = r.generated_sql.clone().unwrap_or_default();
-    let (left, right) = diff(&expected, &generated);
     let extra: serde_json::Map<String, Value> = r
         .extra
         .iter()
@@ -82,10 +71,8 @@ pub fn TestDetail(props: &Props) -> Html {
                 <button type="button" id="detail-close" onclick={props.on_close.reform(|_| ())}>{ "Close" }</button>
             </div>
             <p data-testid="detail-question">{ if r.question.is_empty() { "(no question)".to_string() } else { r.question.clone() } }</p>
-            <div class="side">
-                <div><h3>{ "Expected query" }</h3>{ code(&left, "del") }</div>
-                <div><h3>{ "Generated query" }</h3>{ code(&right, "ins") }</div>
-            </div>
+            <DiffedQueries expected={expected} generated={generated}
+                expected_label="Expected query" generated_label="Generated query" />
             <div class="side">
                 <div><h3>{ "Expected results" }</h3>{ result_view(r.expected_results.as_ref()) }</div>
                 <div><h3>{ "Actual results" }</h3>{ result_view(r.actual_results.as_ref()) }</div>
