@@ -384,3 +384,39 @@ test("a test has its own address, and keyboard alone goes through the failing te
   assert.deepEqual(page.errors, []);
   assert.deepEqual(page.violations, []);
 });
+
+test("the test table has a question column and reflows at phone width, and a test opens beside the table on wide screens and as a full-screen sheet on narrow ones", async () => {
+  const wide = await reportPage();
+  await wide.click("#try-example");
+  await waitForText(wide, "[data-testid=table-count]", "34 of 34 tests");
+  const first = wide.locator("[data-testid=test-row]").first();
+  assert.equal(await first.locator(".c-question").textContent(), "How many customers are there?");
+  await first.click();
+  await wide.locator("[data-testid=test-detail]").waitFor();
+  const table = await wide.locator("[data-testid=table-viewport]").boundingBox();
+  const detail = await wide.locator("[data-testid=test-detail]").boundingBox();
+  assert.ok(detail.x >= table.x + table.width, `the detail (x ${detail.x}) is beside the table (ending at ${table.x + table.width})`);
+  assert.ok(detail.y < table.y + table.height, "at the table's height, not below it");
+  await wide.screenshot({ path: join(artifacts, "report-detail-beside-1280.png") });
+
+  const context = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const narrow = await context.newPage();
+  narrow.errors = [];
+  narrow.on("pageerror", (e) => narrow.errors.push(e.message));
+  await narrow.goto(`${shared.server.url}?view=report`);
+  await narrow.click("#try-example");
+  await waitForText(narrow, "[data-testid=table-count]", "34 of 34 tests");
+  const row = narrow.locator("[data-testid=test-row]").first();
+  const shown = await row.locator("[role=gridcell]").evaluateAll((cells) => cells.filter((c) => c.offsetWidth > 0).map((c) => c.textContent));
+  assert.deepEqual(shown, ["1", "How many customers are there?", "1.00", "PASS"]);
+  assert.ok(await narrow.evaluate(() => document.documentElement.scrollWidth <= 390), "nothing wider than the phone");
+  await narrow.screenshot({ path: join(artifacts, "report-table-390.png") });
+  await row.click();
+  const sheet = await narrow.locator("[data-testid=test-detail]").boundingBox();
+  assert.deepEqual([sheet.x, sheet.y, sheet.width, sheet.height], [0, 0, 390, 844], "the detail fills the screen");
+  await narrow.screenshot({ path: join(artifacts, "report-detail-sheet-390.png") });
+  await narrow.click("#detail-close");
+  await narrow.locator("[data-testid=test-detail]").waitFor({ state: "detached" });
+  assert.deepEqual(narrow.errors, []);
+  await context.close();
+});

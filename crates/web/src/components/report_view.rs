@@ -377,13 +377,15 @@ pub fn ReportView(props: &Props) -> Html {
                     <JudgeAgreementView summary={(*summary).clone()} />
                     <ClassificationView summary={(*summary).clone()} />
                     { flags_view(&flags) }
+                    <div class={classes!("tests-and-detail", selected.is_some().then_some("open"))}>
                     <TestTable records={loaded.records.clone()} selected={*selected}
                         on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))}
                         on_close={let selected = selected.clone(); Callback::from(move |()| selected.set(None))} />
-                    <div ref={detail}>
+                    <div ref={detail} class="detail-slot">
                         if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
                             <TestDetail record={record.clone()} on_close={let selected = selected.clone(); Callback::from(move |()| selected.set(None))} />
                         }
+                    </div>
                     </div>
                     <RunLoader
                         id="compare"

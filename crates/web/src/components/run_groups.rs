@@ -22,7 +22,9 @@ pub fn RunGroups(props: &Props) -> Html {
                 { for props.summary.groupings.iter().map(|grouping| {
                     let label = grouping.label();
                     html! {
-                        <table data-testid={format!("group-{}", grouping.field)}>
+                        // Keyed by field: the SQL hardness table arrives after the others, and
+                        // unkeyed siblings are paired from the end.
+                        <table key={grouping.field.clone()} data-testid={format!("group-{}", grouping.field)}>
                             <caption>{ format!("By {label}") }</caption>
                             <thead><tr>
                                 <th scope="col">{ label.clone() }</th>

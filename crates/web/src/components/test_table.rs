@@ -18,6 +18,7 @@ const OVERSCAN: usize = 8;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Column {
     Id,
+    Question,
     Agent,
     Difficulty,
     Final,
@@ -27,8 +28,9 @@ enum Column {
     Result,
 }
 
-const COLUMNS: [(Column, &str); 8] = [
+const COLUMNS: [(Column, &str); 9] = [
     (Column::Id, "Test"),
+    (Column::Question, "Question"),
     (Column::Agent, "Agent"),
     (Column::Difficulty, "Difficulty"),
     (Column::Final, "Final"),
@@ -37,6 +39,23 @@ const COLUMNS: [(Column, &str); 8] = [
     (Column::Datatype, "Datatype"),
     (Column::Result, "Result"),
 ];
+
+impl Column {
+    /// The class of the column's cells: the stylesheet hides some columns on narrow screens.
+    fn class(self) -> &'static str {
+        match self {
+            Column::Id => "c-id",
+            Column::Question => "c-question",
+            Column::Agent => "c-agent",
+            Column::Difficulty => "c-difficulty",
+            Column::Final => "c-final",
+            Column::Semantic => "c-semantic",
+            Column::Execution => "c-execution",
+            Column::Datatype => "c-datatype",
+            Column::Result => "c-result",
+        }
+    }
+}
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filters {
@@ -87,6 +106,7 @@ fn number(record: &EvaluationRecord, column: Column) -> Option<f64> {
 fn text(record: &EvaluationRecord, column: Column) -> String {
     match column {
         Column::Id => record.key(),
+        Column::Question => record.question.clone(),
         Column::Agent => record.agent_used.clone().unwrap_or_default(),
         Column::Difficulty => record.difficulty.clone().unwrap_or_default(),
         Column::Result => match record.passed() {
@@ -333,7 +353,7 @@ pub fn TestTable(props: &Props) -> Html {
                     let sort = sort.clone();
                     let mark = match *sort { (c, true) if c == column => " ▲", (c, false) if c == column => " ▼", _ => "" };
                     html! {
-                        <button type="button" class="th" onclick={Callback::from(move |_| {
+                        <button type="button" class={classes!("th", column.class())} onclick={Callback::from(move |_| {
                             let ascending = if sort.0 == column { !sort.1 } else { true };
                             sort.set((column, ascending));
                         })}>{ format!("{label}{mark}") }</button>
@@ -363,12 +383,12 @@ pub fn TestTable(props: &Props) -> Html {
                             aria-selected={chosen.to_string()} onclick={select} data-testid="test-row" data-test-id={record.key()}>
                             { for COLUMNS.iter().map(|&(column, _)| {
                                 let value = text(record, column);
-                                let cell = match (column, record.passed()) {
-                                    (Column::Result, Some(true)) => "td pass",
-                                    (Column::Result, Some(false)) => "td fail",
-                                    _ => "td",
+                                let verdict = match (column, record.passed()) {
+                                    (Column::Result, Some(true)) => Some("pass"),
+                                    (Column::Result, Some(false)) => Some("fail"),
+                                    _ => None,
                                 };
-                                html! { <span class={cell} role="gridcell">{ value }</span> }
+                                html! { <span class={classes!("td", column.class(), verdict)} role="gridcell">{ value }</span> }
                             }) }
                         </div>
                     }
