@@ -16,8 +16,8 @@ const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
 const shared = useBrowser();
 
 /** The report view, recording errors, dialogs and CSP violations. */
-async function reportPage(query = "?view=report") {
-  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+async function reportPage(query = "?view=report", viewport = { width: 1280, height: 1000 }) {
+  const context = await shared.browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   page.errors = [];
   page.dialogs = [];
@@ -399,11 +399,7 @@ test("the test table has a question column and reflows at phone width, and a tes
   assert.ok(detail.y < table.y + table.height, "at the table's height, not below it");
   await wide.screenshot({ path: join(artifacts, "report-detail-beside-1280.png") });
 
-  const context = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
-  const narrow = await context.newPage();
-  narrow.errors = [];
-  narrow.on("pageerror", (e) => narrow.errors.push(e.message));
-  await narrow.goto(`${shared.server.url}?view=report`);
+  const narrow = await reportPage("?view=report", { width: 390, height: 844 });
   await narrow.click("#try-example");
   await waitForText(narrow, "[data-testid=table-count]", "34 of 34 tests");
   const row = narrow.locator("[data-testid=test-row]").first();
@@ -418,5 +414,5 @@ test("the test table has a question column and reflows at phone width, and a tes
   await narrow.click("#detail-close");
   await narrow.locator("[data-testid=test-detail]").waitFor({ state: "detached" });
   assert.deepEqual(narrow.errors, []);
-  await context.close();
+  assert.deepEqual(narrow.violations, []);
 });

@@ -56,13 +56,6 @@ fn read_result_file(path: &Path) -> Result<ResultSet, Failure> {
     } else {
         stream_file(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?
     };
-    let streamed = match streamed {
-        Some(result) => Some(Ok(result)),
-        None if path.as_os_str() != "-" => {
-            stream_lines(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?
-        }
-        None => None,
-    };
     let result = match streamed {
         Some(result) => result,
         None => read_result_text(&file_text(path)?),
@@ -70,31 +63,37 @@ fn read_result_file(path: &Path) -> Result<ResultSet, Failure> {
     result.map_err(|err| format!("{}: {err}", path.display()))
 }
 
-/// The file read as JSON Lines, block by block; `None` when it is not JSON Lines.
-fn stream_lines(path: &Path) -> std::io::Result<Option<Result<ResultSet, ResultError>>> {
-    let mut stream = LinesStream::new();
-    for_each_block(path, |block| stream.push(block))?;
-    Ok(stream.finish())
-}
-
-fn stream_file(path: &Path) -> std::io::Result<Option<ResultSet>> {
-    let mut stream = ResultStream::new(StreamOptions {
+/// The file read in blocks as one document of a common shape, else as JSON Lines; `None` when
+/// neither stream takes it. Each stream stops reading once it has refused the file.
+fn stream_file(path: &Path) -> std::io::Result<Option<Result<ResultSet, ResultError>>> {
+    let mut document = ResultStream::new(StreamOptions {
         total_bytes: Some(std::fs::metadata(path)?.len()),
         ..StreamOptions::default()
     });
-    for_each_block(path, |block| stream.push(block))?;
-    Ok(stream.finish())
+    for_each_block(path, |block| {
+        document.push(block);
+        !document.gave_up()
+    })?;
+    if let Some(result) = document.finish() {
+        return Ok(Some(Ok(result)));
+    }
+    let mut lines = LinesStream::new();
+    for_each_block(path, |block| {
+        lines.push(block);
+        !lines.settled()
+    })?;
+    Ok(lines.finish())
 }
 
-/// Gives the file's bytes to `push` in blocks of 1 MiB, in order.
-fn for_each_block(path: &Path, mut push: impl FnMut(&[u8])) -> std::io::Result<()> {
+/// Gives the file's bytes to `push` in blocks of 1 MiB, in order, until the file ends or `push`
+/// answers `false` (it needs no more).
+fn for_each_block(path: &Path, mut push: impl FnMut(&[u8]) -> bool) -> std::io::Result<()> {
     let mut file = std::fs::File::open(path)?;
     let mut block = vec![0u8; 1 << 20];
     loop {
         let read = file.read(&mut block)?;
-        if read == 0 {
+        if read == 0 || !push(&block[..read]) {
             return Ok(());
         }
-        push(&block[..read]);
     }
 }

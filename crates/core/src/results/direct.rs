@@ -1,9 +1,10 @@
 //! Reading JSON text straight into a result set, without building a JSON tree first: the common
 //! shapes (an array of rows, of records or of scalars; `{"columns", "rows"}`; pandas `split`)
 //! are read cell by cell as the parser meets them, and JSON Lines (one row per line) line by
-//! line. This is the fast path of
-//! `read_result_text`; anything it does not read exactly as `read` would (another shape, a ragged
-//! row, too many keys, invalid JSON) it leaves to `read`, which also names the place of an error.
+//! line. The stream (`stream`) reads a document's rows with the byte-level item reader and comes
+//! here for the items that reader hands over and for the document around the rows; anything
+//! this does not read exactly as `read` would (another shape, a ragged row, too many keys,
+//! invalid JSON) it leaves to `read`, which also names the place of an error.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

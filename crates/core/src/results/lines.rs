@@ -70,8 +70,8 @@ impl LinesStream {
         }
     }
 
-    /// Nothing more can change the outcome.
-    fn settled(&self) -> bool {
+    /// Nothing more can change the outcome: the rest of the text need not be read.
+    pub fn settled(&self) -> bool {
         match self.state {
             State::Reading => false,
             State::NotLines => true,

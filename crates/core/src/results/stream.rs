@@ -146,6 +146,12 @@ impl ResultStream {
         }
     }
 
+    /// The stream has refused the text: `finish` will return `None`, and the rest of the text
+    /// need not be read.
+    pub fn gave_up(&self) -> bool {
+        self.failed
+    }
+
     /// The result set, or `None` when the text must be read whole (see the module's notes).
     pub fn finish(mut self) -> Option<ResultSet> {
         let scan = &self.scan;
@@ -244,6 +250,11 @@ impl ResultStream {
                 }
                 at += 1;
                 continue;
+            }
+            if scan.started && scan.depth == 0 {
+                // A second value after the document (JSON Lines, say): refused at once, not
+                // after gathering the whole text as the document's outside.
+                return Err(GiveUp);
             }
             scan.started = true;
             match byte {
@@ -542,6 +553,22 @@ mod tests {
         }
         assert!(stream.reader.is_none(), "handed over to the pieces");
         assert_eq!(stream.finish(), Some(whole));
+    }
+
+    #[test]
+    fn a_second_value_after_the_document_is_refused_at_once() {
+        for first in [
+            r#"{"a": 1}"#,
+            "[1, 2]",
+            r#"{"columns": ["a"], "rows": [[1]]}"#,
+        ] {
+            let mut stream = ResultStream::new(StreamOptions::default());
+            stream.push(format!("{first}\n").as_bytes());
+            assert!(!stream.gave_up(), "{first} alone");
+            stream.push(b"{\"a\": 2}\n");
+            assert!(stream.gave_up(), "{first} then a second value");
+            assert_eq!(stream.finish(), None);
+        }
     }
 
     #[test]

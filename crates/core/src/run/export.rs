@@ -207,15 +207,11 @@ pub fn markdown(name: &str, summary: &Summary, records: &[EvaluationRecord]) -> 
     let _ = writeln!(out, "### qeval: {}\n", md(name, 120));
     let _ = writeln!(
         out,
-        "**Pass rate {:.1}%**: {} of {} {} passed, {} failed{}.\n",
+        "**Pass rate {:.1}%**: {} of {} scored test{} passed, {} failed{}.\n",
         summary.pass_rate * 100.0,
         summary.passed,
         summary.scored,
-        if summary.scored == 1 {
-            "scored test"
-        } else {
-            "scored tests"
-        },
+        crate::words::plural(summary.scored),
         summary.failed,
         match summary.tests - summary.scored {
             0 => String::new(),

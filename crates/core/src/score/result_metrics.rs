@@ -159,7 +159,7 @@ fn condition_columns(
         return Err(format!(
             "condition_cols names column {out}, but the expected result has {} column{} (positions start at 0)",
             result.width(),
-            if result.width() == 1 { "" } else { "s" }
+            crate::words::plural(result.width())
         ));
     }
     if columns.is_empty() {

@@ -1,6 +1,7 @@
 //! A database on which two queries differ: its tables, what each query gives on it with the
 //! rows the other lacks marked, and its script to copy.
 
+use qeval_core::words::counted;
 use qeval_sqlite::{Counterexample, ShownResult, ShownTable};
 use serde_json::Value;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
@@ -71,7 +72,7 @@ fn cell(value: &Value) -> Html {
 fn table(shown: &ShownTable) -> Html {
     html! {
         <figure class="db-table" data-testid={format!("counterexample-table-{}", shown.name)}>
-            <figcaption>{ format!("{} ({})", shown.name, rows(shown.rows.len())) }</figcaption>
+            <figcaption>{ format!("{} ({})", shown.name, counted(shown.rows.len(), "row")) }</figcaption>
             <table class="result">
                 <tr>{ for shown.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
                 { for shown.rows.iter().map(|row| html! { <tr>{ for row.iter().map(cell) }</tr> }) }
@@ -104,8 +105,4 @@ fn result(id: &str, title: &str, shown: &ShownResult) -> Html {
             }
         </div>
     }
-}
-
-fn rows(n: usize) -> String {
-    qeval_core::words::counted(n, "row")
 }

@@ -7,6 +7,7 @@ use qeval_core::datatype::AnswerType;
 use qeval_core::profiles::ProfileName;
 use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
+use qeval_core::words::counted;
 use qeval_core::{Language, Scorecard};
 use qeval_worker::protocol::Answer;
 use wasm_bindgen_futures::spawn_local;
@@ -403,10 +404,10 @@ fn judge_status(status: &JudgeStatus, run: Option<&JudgeRun>, ask: Callback<Mous
         }
         (_, Some(run)) => format!(
             "LLM judge: {} ({} from cache, {}, {}) in {:.0} ms",
-            count(run.outcomes.len(), "verdict"),
+            counted(run.outcomes.len(), "verdict"),
             run.hits,
-            count(run.calls as usize, "call"),
-            count(run.errors as usize, "error"),
+            counted(run.calls as usize, "call"),
+            counted(run.errors as usize, "error"),
             run.millis
         ),
         (_, None) => "Asking the LLM judge…".to_string(),
@@ -448,14 +449,5 @@ fn given_results(expected: &str, generated: &str) -> (&'static str, &'static str
         (false, false) => ("expected and generated results", "them"),
         (false, true) => ("expected result", "it"),
         _ => ("generated result", "it"),
-    }
-}
-
-/// `1 call`, `2 calls`.
-fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
     }
 }

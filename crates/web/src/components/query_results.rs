@@ -1,3 +1,4 @@
+use qeval_core::words::counted;
 use qeval_sqlite::{QueryError, QueryOutput};
 use yew::prelude::*;
 
@@ -28,7 +29,7 @@ fn side(id: &str, title: &str, result: &Option<Result<QueryOutput, QueryError>>)
                 Some(Ok(out)) => html! {
                     <>
                         <p class="note" data-testid={format!("{id}-execution-status")}>
-                            { format!("Executes without errors: {} in {:.0} ms{}", rows(out.rows.len()), out.millis, if out.truncated { " (cut at the row cap or at 64 MB)" } else { "" }) }
+                            { format!("Executes without errors: {} in {:.0} ms{}", counted(out.rows.len(), "row"), out.millis, if out.truncated { " (cut at the row cap or at 64 MB)" } else { "" }) }
                         </p>
                         <table class="result">
                             <tr>{ for out.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
@@ -55,8 +56,4 @@ pub fn QueryResults(props: &Props) -> Html {
             { side("expected", "Expected query on the database", &executed.expected) }
         </section>
     }
-}
-
-fn rows(n: usize) -> String {
-    qeval_core::words::counted(n, "row")
 }

@@ -75,7 +75,12 @@ pub fn ReportView(props: &Props) -> Html {
         (*run).as_ref().map(|loaded| loaded.records.clone()),
         selected.clone(),
     );
-    // An opened test's detail is brought into view: it sits below the table.
+    // Escape in the table, or Close (or Escape) in the detail.
+    let close_test = {
+        let selected = selected.clone();
+        Callback::from(move |()| selected.set(None))
+    };
+    // An opened test's detail is brought into view: below the table, or beside it.
     let detail = use_node_ref();
     {
         let detail = detail.clone();
@@ -380,10 +385,10 @@ pub fn ReportView(props: &Props) -> Html {
                     <div class={classes!("tests-and-detail", selected.is_some().then_some("open"))}>
                     <TestTable records={loaded.records.clone()} selected={*selected}
                         on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))}
-                        on_close={let selected = selected.clone(); Callback::from(move |()| selected.set(None))} />
+                        on_close={close_test.clone()} />
                     <div ref={detail} class="detail-slot">
                         if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
-                            <TestDetail record={record.clone()} on_close={let selected = selected.clone(); Callback::from(move |()| selected.set(None))} />
+                            <TestDetail record={record.clone()} on_close={close_test} />
                         }
                     </div>
                     </div>

@@ -182,11 +182,7 @@ fn f1_of(precision: f64, recall: f64) -> f64 {
     }
 }
 
-/// `n row(s)`.
+/// `1 row`, `2 rows`.
 fn rows(n: usize) -> String {
-    if n == 1 {
-        "1 row".to_string()
-    } else {
-        format!("{n} rows")
-    }
+    crate::words::counted(n, "row")
 }
