@@ -406,12 +406,16 @@ thread_local! {
     static BENCH_TABLES: RefCell<Option<(ResultSet, ResultSet)>> = const { RefCell::new(None) };
 }
 
-/// Benchmark support: builds two equal `rows` x `columns` tables (rows shuffled) inside the
-/// module, so a benchmark can time the comparison alone.
+/// Benchmark support: builds two `rows` x `columns` tables inside the module, so a benchmark can
+/// time the comparison alone. `case` names how the second differs from the first (`equal`:
+/// rows shuffled, `near-miss`, `row-fewer`, `column-fewer`, `alike-columns`,
+/// `alike-near-miss`).
 #[wasm_bindgen(js_name = benchPrepare)]
-pub fn bench_prepare(rows: usize, columns: usize) {
+pub fn bench_prepare(rows: usize, columns: usize, case: &str) -> Result<(), JsError> {
+    let case = sample::Case::named(case).ok_or_else(|| error(format!("no bench case {case:?}")))?;
     BENCH_TABLES
-        .with(|tables| *tables.borrow_mut() = Some(sample::shuffled_pair(rows, columns, 42)));
+        .with(|tables| *tables.borrow_mut() = Some(sample::case_pair(case, rows, columns, 42)));
+    Ok(())
 }
 
 /// Benchmark support: compares the prepared tables in `mode` and returns the score.

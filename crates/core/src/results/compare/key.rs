@@ -171,6 +171,39 @@ impl MultisetPrint {
     }
 }
 
+/// Sorts fingerprints whose high bits are evenly spread (hashes): first into buckets by their
+/// top bits, then each bucket on its own. A bucket fits in the processor's cache, which a
+/// million-row list does not, so this is about twice as fast as sorting the list at once.
+pub fn sort_prints(prints: &mut Vec<u64>) {
+    const SMALL: usize = 1 << 14;
+    if prints.len() < SMALL {
+        prints.sort_unstable();
+        return;
+    }
+    // About a thousand prints a bucket.
+    let bits = (prints.len() / 1024).max(2).ilog2().min(16);
+    let shift = 64 - bits;
+    let bucket = |print: u64| (print >> shift) as usize;
+    let mut starts = vec![0usize; (1 << bits) + 1];
+    for &print in prints.iter() {
+        starts[bucket(print) + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut next = starts.clone();
+    let mut sorted = vec![0u64; prints.len()];
+    for &print in prints.iter() {
+        let slot = &mut next[bucket(print)];
+        sorted[*slot] = print;
+        *slot += 1;
+    }
+    for window in starts.windows(2) {
+        sorted[window[0]..window[1]].sort_unstable();
+    }
+    *prints = sorted;
+}
+
 /// A final mix so that every input bit reaches every output bit.
 pub fn avalanche(mut x: u64) -> u64 {
     x ^= x >> 33;
