@@ -110,6 +110,52 @@ test("a database built from pasted SQL is queried the same way", async () => {
   await waitForText(page, "[data-testid=db-status]", /^the script failed: /);
 });
 
+test("a link keeps a database built from pasted SQL, and one too large for a link says it needs the SQL", async () => {
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.server.url });
+  const page = await openPage(context, shared.server.url);
+  await page.locator("#database summary").click();
+  const script = "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);";
+  await page.fill("#db-script", script);
+  await page.click("#db-build");
+  await waitForText(page, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
+  await pair(page, "SELECT SUM(x) FROM t", "SELECT 6");
+  await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await waitForText(page, "[data-testid=copy-status]", "Link copied");
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+
+  // Another browser opens the link: the database is built again from its SQL, and both
+  // queries run on it without the user doing anything.
+  const other = await openPage(await shared.browser.newContext({ viewport: { width: 1280, height: 1000 } }), link);
+  await waitForText(other, "[data-testid=database-summary]", "Database: built from SQL (both queries run on it)");
+  await waitForText(other, "[data-testid=generated-execution-status]", /^Executes without errors: 1 row in/);
+  await waitForText(other, "[data-testid=metric-execution-score]", "1.00");
+  assert.equal(await other.locator("[data-testid=database-needed]").count(), 0);
+  assert.equal(await other.inputValue("#db-script"), script);
+
+  // SQL that does not fit in a link is left out, and both ends say so.
+  let seed = 7;
+  const noise = Array.from({ length: 120_000 }, () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    seed >>>= 0;
+    return String.fromCharCode(97 + (seed % 26));
+  }).join("");
+  await page.fill("#db-script", `CREATE TABLE t (x INTEGER, s TEXT); INSERT INTO t VALUES (6, '${noise}');`);
+  await page.click("#db-build");
+  await waitForText(page, "[data-testid=db-schema]", /x INTEGER, s TEXT/, 20_000);
+  await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await waitForText(page, "[data-testid=copy-status]", /^Link copied, without the database's SQL \(\d+ KB compressed; a link holds 64 KB\)/);
+  const short = await page.evaluate(() => navigator.clipboard.readText());
+  assert.ok(short.length < 64 * 1024, `${short.length} characters`);
+  const third = await openPage(await shared.browser.newContext(), short);
+  await waitForText(third, "[data-testid=database-needed]", /built from SQL too long to fit in a link: paste that SQL in Database below/);
+  assert.deepEqual([...page.errors, ...other.errors, ...third.errors], []);
+});
+
 test("test-suite checking catches a pair that agrees only on the given database; the link keeps the seed, not the file", async () => {
   const page = await withDatabase();
   await page.selectOption("#mode", "bag");

@@ -147,8 +147,10 @@ test("each fault is named in a banner, the structural score stands in, and the e
   }
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-scorecard")]);
   const exported = JSON.parse(await readFile(await download.path(), "utf8"));
-  assert.equal(exported.diagnostics[0].source, "llm_judge", "the download carries the failure");
-  assert.match(exported.diagnostics[0].message, /structural judge's score is used/);
+  assert.equal(exported.scorecard.diagnostics[0].source, "llm_judge", "the download carries the failure");
+  assert.match(exported.scorecard.diagnostics[0].message, /structural judge's score is used/);
+  assert.equal(exported.options.judge.kind, "llm", "and says which judge was asked");
+  assert.equal(exported.options.judge.endpoint, `${judgeUrl}/v1`);
   await page.screenshot({ path: join(artifacts, "judge-fault.png"), fullPage: true });
 
   // A 429 is retried after its Retry-After, and then the verdict counts.
@@ -213,7 +215,7 @@ test("the API key goes to the judge and nowhere else: not the URL, storage, cach
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-scorecard")]);
   const exported = await readFile(await download.path(), "utf8");
-  assert.equal(JSON.parse(exported).metrics.semantic_similarity.score, 0.5);
+  assert.equal(JSON.parse(exported).scorecard.metrics.semantic_similarity.score, 0.5);
   assert.ok(!exported.includes(key), "exported scorecard");
 
   await page.getByRole("button", { name: "Copy link" }).click();

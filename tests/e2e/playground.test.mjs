@@ -1,10 +1,14 @@
 // The playground in a real headless Chromium, against the release build.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { artifacts, openPage, useBrowser, waitForText } from "./harness.mjs";
 
 const shared = useBrowser();
+const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
 
 async function freshPage(url = shared.server.url) {
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -138,6 +142,31 @@ test("a pasted pair with results shows the full QAS breakdown", async () => {
   await waitForText(page, "[data-testid=metric-results_match-explanation]", /f1 mode/);
   await page.screenshot({ path: join(artifacts, "playground-qas.png"), fullPage: true });
 
+  // The menu says what each profile adds up.
+  assert.equal(
+    await page.locator("#profile option:checked").textContent(),
+    "Similarity 40% + execution 40% + column types 20% (qas)",
+  );
+  // The download carries what was scored and how, with numbers as rounded as the page's to
+  // four places; its input is a pairs line the CLI scores the same.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-scorecard")]);
+  const text = await readFile(await download.path(), "utf8");
+  const exported = JSON.parse(text);
+  assert.equal(exported.input.generated_sql, "SELECT u.name, COUNT(*) AS n FROM users u GROUP BY u.name");
+  assert.deepEqual(exported.input.generated_result, [{ name: "ann", n: 3 }, { name: "bob", n: 5 }]);
+  assert.equal(exported.input.profile, "qas");
+  assert.equal(exported.input.expected_answer_type, "table");
+  assert.deepEqual(exported.options.judge, { kind: "structural" });
+  assert.equal(exported.options.equivalence_databases, 40);
+  assert.equal(exported.scorecard.profile.total.toFixed(2), total);
+  assert.doesNotMatch(text, /\d\.\d{5,}/, "no number has more than four decimals");
+  const dir = await mkdtemp(join(tmpdir(), "qeval-download-"));
+  await writeFile(join(dir, "pair.jsonl"), JSON.stringify(exported.input) + "\n");
+  const cli = JSON.parse(execFileSync(CLI, ["score", "--pairs", join(dir, "pair.jsonl")]).toString());
+  for (const metric of ["execution", "datatype", "semantic_similarity", "results_match", "table_accuracy"]) {
+    assert.equal(exported.scorecard.metrics[metric].score, Math.round(cli.metrics[metric].score * 1e4) / 1e4, metric);
+  }
+
   // A result that is not valid JSON says where, and is left out of the scores.
   await page.locator("textarea#generated-result").fill('[{"name": "ann", "n": 3},');
   await waitForText(page, "[data-testid=generated-result-error]", /invalid JSON/);
@@ -218,5 +247,30 @@ test("two queries that differ show their normalized forms side by side, marked, 
   await waitForText(page, "[data-testid=identical]", "Queries are identical");
   assert.equal(await section.evaluate((d) => d.open), false, "closed when they do not");
   assert.equal(await section.locator("mark").count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test("each tab is a history entry: Back returns to the playground as it was, Forward to the report", async () => {
+  const page = await freshPage();
+  await typeInto(page, "generated", "SELECT id FROM users");
+  await typeInto(page, "expected", "SELECT id FROM users ORDER BY id");
+  await waitForText(page, "[data-testid=identical]", "Queries differ after normalization");
+  await page.click("#tab-report");
+  await page.waitForSelector("#run-files", { state: "attached" });
+  assert.match(page.url(), /\?view=report$/);
+  await page.goBack();
+  await page.waitForSelector("textarea#generated");
+  assert.equal(await page.inputValue("textarea#generated"), "SELECT id FROM users");
+  assert.equal(await page.inputValue("textarea#expected"), "SELECT id FROM users ORDER BY id");
+  assert.equal(await page.getAttribute("#tab-playground", "aria-current"), "page");
+  await page.goForward();
+  await page.waitForSelector("#run-files", { state: "attached" });
+  assert.equal(await page.getAttribute("#tab-report", "aria-current"), "page");
+  // The playground tab brings back the playground as it was left, as a new entry.
+  await page.click("#tab-playground");
+  await page.waitForSelector("textarea#generated");
+  assert.equal(await page.inputValue("textarea#generated"), "SELECT id FROM users");
+  await page.goBack();
+  await page.waitForSelector("#run-files", { state: "attached" });
   assert.deepEqual(page.errors, []);
 });

@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use crate::components::{PlaygroundView, ReportView};
 use crate::execution::LoadedDb;
+use crate::hooks::TypedFragment;
 use crate::judge::JudgeSettings;
 use crate::theme::{self, Dark, ThemeChoice};
 use crate::workers::{WorkerStatus, Workers};
@@ -15,7 +16,7 @@ enum View {
 }
 
 /// `?view=report` or `?run=URL` open the report; anything else the playground.
-fn initial_view() -> View {
+fn view_of_address() -> View {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
@@ -26,38 +27,52 @@ fn initial_view() -> View {
     }
 }
 
-/// Keeps `?view=report` in the address bar while the report is shown, so a reload stays there.
-fn remember_view(view: View) {
+/// Opens `to` as a new history entry, so the browser's Back button returns to the tab before.
+/// The playground's entries hold its state as typed (`typed`) in the fragment: the entry left
+/// behind is brought up to date first, as the address bar waits for typing to pause.
+fn push_view(from: View, to: View, typed: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let location = window.location();
-    let search = location.search().unwrap_or_default();
-    if search.contains("run=") {
+    let Ok(history) = window.history() else {
         return;
-    }
-    let hash = location.hash().unwrap_or_default();
-    let query = if view == View::Report {
-        "?view=report"
-    } else {
-        ""
     };
+    let location = window.location();
     let path = location.pathname().unwrap_or_default();
-    if let Ok(history) = window.history() {
+    let playground = format!("{path}{typed}");
+    if from == View::Playground && !typed.is_empty() {
+        let search = location.search().unwrap_or_default();
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some(&format!("{path}{query}{hash}")),
+            Some(&format!("{path}{search}{typed}")),
         );
     }
+    let address = match to {
+        View::Report => format!("{path}?view=report"),
+        View::Playground => playground,
+    };
+    let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
 }
 
 #[component]
 pub fn App() -> Html {
-    let view = use_state_eq(initial_view);
+    let view = use_state_eq(view_of_address);
+    // The playground's fragment as typed, written by the playground.
+    let typed = use_memo((), |()| TypedFragment::default());
+    {
+        let view = view.clone();
+        use_effect_with((), move |()| {
+            let listener = web_sys::window().map(|window| {
+                gloo_events::EventListener::new(&window, "popstate", move |_| {
+                    view.set(view_of_address());
+                })
+            });
+            move || drop(listener)
+        });
+    }
     let settings = use_state(JudgeSettings::load);
     use_effect_with((*settings).clone(), |settings| settings.save());
-    use_effect_with(*view, |view| remember_view(*view));
     let theme = use_state_eq(ThemeChoice::load);
     let system_dark = use_state_eq(theme::system_prefers_dark);
     use_effect_with(*theme, |theme| theme.apply());
@@ -105,15 +120,23 @@ pub fn App() -> Html {
     }
     let status: WorkerStatus = workers.database.status();
     let tab = |target: View, label: &'static str, id: &'static str| {
-        let view = view.clone();
+        let (view, typed) = (view.clone(), typed.clone());
         let current = *view == target;
+        let on_click = Callback::from(move |_| {
+            if *view == target {
+                return;
+            }
+            push_view(*view, target, &typed.0.borrow());
+            view.set(target);
+        });
         html! {
             <button type="button" {id} class={classes!("tab", current.then_some("current"))}
                 aria-current={current.then_some("page")}
-                onclick={Callback::from(move |_| view.set(target))}>{ label }</button>
+                onclick={on_click}>{ label }</button>
         }
     };
     html! {
+        <ContextProvider<TypedFragment> context={(*typed).clone()}>
         <ContextProvider<Workers> context={(*workers).clone()}>
         <ContextProvider<WorkerStatus> context={status}>
         <ContextProvider<Dark> context={dark}>
@@ -138,5 +161,6 @@ pub fn App() -> Html {
         </ContextProvider<Dark>>
         </ContextProvider<WorkerStatus>>
         </ContextProvider<Workers>>
+        </ContextProvider<TypedFragment>>
     }
 }

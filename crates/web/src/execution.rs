@@ -14,11 +14,16 @@ use crate::state::Playground;
 pub struct LoadedDb {
     pub name: String,
     pub tables: Vec<Table>,
+    /// The SQL it was built from; empty for a file.
+    pub sql: String,
     generation: u64,
 }
 
+/// The name of a database built from pasted SQL.
+pub const BUILT_FROM_SQL: &str = "built from SQL";
+
 impl LoadedDb {
-    pub fn new(name: String, tables: Vec<Table>) -> LoadedDb {
+    pub fn new(name: String, tables: Vec<Table>, sql: String) -> LoadedDb {
         thread_local! {
             static LOADS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         }
@@ -29,6 +34,7 @@ impl LoadedDb {
         LoadedDb {
             name,
             tables,
+            sql,
             generation,
         }
     }

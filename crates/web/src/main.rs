@@ -9,6 +9,7 @@ mod execution;
 mod hooks;
 mod judge;
 mod report;
+mod scorecard_file;
 mod scoring;
 mod share;
 mod state;

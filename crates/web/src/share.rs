@@ -80,6 +80,9 @@ struct Wire {
     /// The database file's name: the link says which file it needs, never carries it.
     #[serde(rename = "db", default, skip_serializing_if = "String::is_empty")]
     database: String,
+    /// The SQL a database was built from, when it fits.
+    #[serde(rename = "dbs", default, skip_serializing_if = "String::is_empty")]
+    database_sql: String,
     #[serde(rename = "n", default, skip_serializing_if = "is_default")]
     suite: u32,
     #[serde(rename = "sd", default = "one", skip_serializing_if = "is_one")]
@@ -123,8 +126,39 @@ fn is_default_profile(profile: &ProfileName) -> bool {
     *profile == ProfileName::Qas
 }
 
-/// The fragment (without `#`) that reproduces `state`.
-pub fn encode(state: &Playground) -> Result<String, ShareError> {
+/// A link's fragment, and what it had to leave out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// Without its `#`.
+    pub fragment: String,
+    /// The SQL the database was built from did not fit: the size it would have made the link.
+    pub database_sql_left_out: Option<usize>,
+}
+
+/// The fragment (without `#`) that reproduces `state`. When the SQL a database was built from
+/// makes the link too long, the link leaves it out (and says so) rather than failing: the
+/// queries and results are worth sharing on their own.
+pub fn encode(state: &Playground) -> Result<Link, ShareError> {
+    match fragment(state) {
+        Ok(fragment) => Ok(Link {
+            fragment,
+            database_sql_left_out: None,
+        }),
+        Err(ShareError::TooLarge { bytes, .. }) if !state.database_sql.is_empty() => {
+            let without = Playground {
+                database_sql: String::new(),
+                ..state.clone()
+            };
+            Ok(Link {
+                fragment: fragment(&without)?,
+                database_sql_left_out: Some(bytes),
+            })
+        }
+        Err(err) => Err(err),
+    }
+}
+
+fn fragment(state: &Playground) -> Result<String, ShareError> {
     let wire = Wire {
         generated: state.generated.clone(),
         expected: state.expected.clone(),
@@ -136,6 +170,7 @@ pub fn encode(state: &Playground) -> Result<String, ShareError> {
         generated_result: state.generated_result.clone(),
         answer_type: state.answer_type,
         database: state.database.clone(),
+        database_sql: state.database_sql.clone(),
         suite: state.suite,
         seed: state.seed,
         schema: state.schema.clone(),
@@ -195,6 +230,7 @@ pub fn decode(fragment: &str) -> Result<Option<Playground>, ShareError> {
         generated_result: wire.generated_result,
         answer_type: wire.answer_type,
         database: wire.database,
+        database_sql: wire.database_sql,
         suite: wire.suite,
         seed: wire.seed,
         schema: wire.schema,
@@ -218,13 +254,16 @@ mod tests {
             expected_result: "[1]".to_string(),
             generated_result: "[{\"a\": 1}]".to_string(),
             answer_type: Some(AnswerType::Table),
-            database: "shop.sqlite".to_string(),
+            database: "built from SQL".to_string(),
+            database_sql: "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);".to_string(),
             suite: 20,
             seed: 7,
             schema: "CREATE TABLE t (a INTEGER PRIMARY KEY)".to_string(),
             checks: 12,
         };
-        let fragment = encode(&state).unwrap();
+        let link = encode(&state).unwrap();
+        assert_eq!(link.database_sql_left_out, None);
+        let fragment = link.fragment;
         assert!(fragment.starts_with("s=1."));
         assert!(
             fragment
@@ -304,9 +343,25 @@ mod tests {
             })
             .collect();
         let state = Playground {
-            generated: noise,
+            generated: noise.clone(),
             ..Playground::default()
         };
         assert!(matches!(encode(&state), Err(ShareError::TooLarge { .. })));
+
+        // Too much database SQL is left out, and the rest is shared.
+        let state = Playground {
+            database: "built from SQL".into(),
+            database_sql: format!("INSERT INTO t VALUES ('{noise}');"),
+            ..Playground::example()
+        };
+        let link = encode(&state).expect("shared without the SQL");
+        assert!(
+            link.database_sql_left_out
+                .is_some_and(|bytes| bytes > MAX_FRAGMENT_BYTES)
+        );
+        let opened = decode(&link.fragment).unwrap().unwrap();
+        assert_eq!(opened.database_sql, "");
+        assert_eq!(opened.database, "built from SQL");
+        assert_eq!(opened.generated, state.generated);
     }
 }

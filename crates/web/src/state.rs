@@ -26,6 +26,9 @@ pub struct Playground {
     pub answer_type: Option<AnswerType>,
     /// The name of the database file both queries run on (the file itself is never shared).
     pub database: String,
+    /// The SQL the database was built from, when it was built from pasted SQL: a link carries
+    /// it (within its size limit) and the page that opens the link builds the database again.
+    pub database_sql: String,
     /// Test-suite checking: how many databases to generate (0: off).
     pub suite: u32,
     /// The seed generated databases come from (test-suite checking and the equivalence check).
@@ -56,6 +59,7 @@ impl Default for Playground {
             generated_result: String::new(),
             answer_type: None,
             database: String::new(),
+            database_sql: String::new(),
             suite: 0,
             seed: 1,
             schema: String::new(),
@@ -109,7 +113,11 @@ pub enum Action {
     SetExpectedResult(String),
     SetGeneratedResult(String),
     SetAnswerType(Option<AnswerType>),
-    SetDatabase(String),
+    /// A database was loaded: its name, and the SQL it was built from (empty for a file).
+    SetDatabase {
+        name: String,
+        sql: String,
+    },
     SetSuite(u32),
     SetSeed(u64),
     SetSchema(String),
@@ -133,7 +141,10 @@ impl Reducible for Playground {
             Action::SetExpectedResult(text) => next.expected_result = text,
             Action::SetGeneratedResult(text) => next.generated_result = text,
             Action::SetAnswerType(kind) => next.answer_type = kind,
-            Action::SetDatabase(name) => next.database = name,
+            Action::SetDatabase { name, sql } => {
+                next.database = name;
+                next.database_sql = sql;
+            }
             Action::SetSuite(count) => next.suite = count.min(MAX_SUITE),
             Action::SetSeed(seed) => next.seed = seed,
             Action::SetSchema(text) => next.schema = text,

@@ -13,17 +13,23 @@ pub struct Props {
     pub title: Option<AttrValue>,
 }
 
-/// The profiles a page offers, as `(name, label)`: short labels, as the profile's summary under
-/// the scores spells out its weights.
+/// The profiles a page offers, as `(name, label)`: each label says what the total is made of,
+/// then the preset's name, which the CLI's `--profile` and the docs use.
 pub fn profile_options() -> Vec<(AttrValue, AttrValue)> {
     use qeval_core::profiles::ProfileName;
     [
-        (ProfileName::Qas, "QAS"),
-        (ProfileName::KqlBatch, "KQL batch"),
-        (ProfileName::SqlMetrics, "SQL metrics"),
+        (
+            ProfileName::Qas,
+            "Similarity 40% + execution 40% + column types 20%",
+        ),
+        (ProfileName::KqlBatch, "Similarity 50% + results 50%"),
+        (ProfileName::SqlMetrics, "Query correctness, and safe"),
     ]
     .into_iter()
-    .map(|(profile, label)| (profile.name().into(), label.into()))
+    .map(|(profile, what)| {
+        let name = profile.name();
+        (name.into(), format!("{what} ({name})").into())
+    })
     .collect()
 }
 

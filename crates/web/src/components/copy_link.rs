@@ -16,7 +16,8 @@ pub struct Props {
 #[derive(Clone, PartialEq)]
 enum Status {
     Idle,
-    Copied,
+    /// With what the link had to leave out, if anything.
+    Copied(Option<String>),
     Failed(String),
 }
 
@@ -34,7 +35,7 @@ pub fn CopyLink(props: &Props) -> Html {
         let state = props.state.clone();
         Callback::from(move |_| {
             let status = status.clone();
-            let link = match link_to(&state) {
+            let (link, left_out) = match link_to(&state) {
                 Ok(link) => link,
                 Err(message) => {
                     status.set(Status::Failed(message));
@@ -47,7 +48,7 @@ pub fn CopyLink(props: &Props) -> Html {
             let promise = window.navigator().clipboard().write_text(&link);
             spawn_local(async move {
                 match JsFuture::from(promise).await {
-                    Ok(_) => status.set(Status::Copied),
+                    Ok(_) => status.set(Status::Copied(left_out)),
                     Err(_) => status.set(Status::Failed(
                         "The browser refused the clipboard: copy the address bar instead".into(),
                     )),
@@ -57,7 +58,8 @@ pub fn CopyLink(props: &Props) -> Html {
     };
     let note = match (&props.problem, &*status) {
         (Some(problem), _) => format!("Cannot share: {problem}"),
-        (None, Status::Copied) => "Link copied".to_string(),
+        (None, Status::Copied(None)) => "Link copied".to_string(),
+        (None, Status::Copied(Some(left_out))) => format!("Link copied, {left_out}"),
         (None, Status::Failed(message)) => message.clone(),
         (None, Status::Idle) => String::new(),
     };
@@ -71,11 +73,18 @@ pub fn CopyLink(props: &Props) -> Html {
     }
 }
 
-/// This page's address with `state` in its fragment.
-fn link_to(state: &Playground) -> Result<String, String> {
-    let fragment = share::encode(state).map_err(|err| format!("Cannot share: {err}"))?;
+/// This page's address with `state` in its fragment, and what the link left out.
+fn link_to(state: &Playground) -> Result<(String, Option<String>), String> {
+    let link = share::encode(state).map_err(|err| format!("Cannot share: {err}"))?;
     let location = web_sys::window().ok_or("no window")?.location();
     let base = location.href().map_err(|_| "the page has no address")?;
     let base = base.split('#').next().unwrap_or_default();
-    Ok(format!("{base}#{fragment}"))
+    let left_out = link.database_sql_left_out.map(|bytes| {
+        format!(
+            "without the database's SQL ({} KB compressed; a link holds {} KB): whoever opens it must build the database from that SQL themselves",
+            bytes.div_ceil(1024),
+            share::MAX_FRAGMENT_BYTES / 1024
+        )
+    });
+    Ok((format!("{base}#{}", link.fragment), left_out))
 }

@@ -6,12 +6,15 @@ use web_sys::{DragEvent, File, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::TextField;
-use crate::execution::LoadedDb;
+use crate::execution::{BUILT_FROM_SQL, LoadedDb};
 use crate::workers::{Reply, WorkerStatus, Workers};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub db: LoadedDb,
+    /// SQL to build the database from as soon as the panel shows: a shared link's.
+    #[prop_or_default]
+    pub sql: String,
     pub on_load: Callback<LoadedDb>,
     /// Seconds a query may run before it is interrupted.
     pub time_limit: f64,
@@ -35,18 +38,22 @@ pub fn DatabasePanel(props: &Props) -> Html {
     let worker = use_context::<Workers>().unwrap_or_default().database;
     let worker_status = use_context::<WorkerStatus>().unwrap_or_default();
     let status = use_state(|| None::<(bool, String)>);
-    let script = use_state(String::new);
+    let script = use_state(|| props.sql.clone());
     // Opens `source` in the worker; the panel says so until it answers.
     let open = {
         let (worker, status, on_load) = (worker.clone(), status.clone(), props.on_load.clone());
         Callback::from(
             move |(name, source, bytes): (String, Source, Option<Uint8Array>)| {
                 status.set(Some((true, format!("Opening {name}…"))));
+                let sql = match &source {
+                    Source::Script(sql) => sql.clone(),
+                    _ => String::new(),
+                };
                 let (status, on_load, shown) = (status.clone(), on_load.clone(), name.clone());
                 worker.open(name, source, bytes, move |reply| match reply {
                     Reply::Answer(Answer::Opened(Ok(tables))) => {
                         status.set(None);
-                        on_load.emit(LoadedDb::new(shown, tables));
+                        on_load.emit(LoadedDb::new(shown, tables, sql));
                     }
                     Reply::Answer(Answer::Opened(Err(err))) => status.set(Some((false, err))),
                     _ => status.set(Some((false, format!("{shown} was not opened")))),
@@ -86,12 +93,24 @@ pub fn DatabasePanel(props: &Props) -> Html {
         let (script, open) = (script.clone(), open.clone());
         Callback::from(move |_| {
             open.emit((
-                "built from SQL".into(),
+                BUILT_FROM_SQL.into(),
                 Source::Script((*script).clone()),
                 None,
             ))
         })
     };
+    // A link's SQL is built once, when the page opens it; what the user builds later is theirs.
+    {
+        let (open, script) = (open.clone(), script.clone());
+        let unbuilt =
+            (!props.sql.is_empty() && props.sql != props.db.sql).then(|| props.sql.clone());
+        use_effect_with((), move |()| {
+            if let Some(sql) = unbuilt {
+                script.set(sql.clone());
+                open.emit((BUILT_FROM_SQL.into(), Source::Script(sql), None));
+            }
+        });
+    }
     // Opening the panel is the first sign a database is coming: SQLite starts loading then.
     let on_toggle = {
         let worker = worker.clone();

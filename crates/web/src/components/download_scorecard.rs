@@ -4,20 +4,35 @@ use qeval_core::Scorecard;
 use yew::prelude::*;
 
 use crate::download::save;
+use crate::scorecard_file::{Judging, LlmJudge, document};
+use crate::state::Playground;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub card: Rc<Scorecard>,
+    /// What was scored and how.
+    pub state: Playground,
+    /// The LLM judge's endpoint and model, when it judged.
+    pub llm: Option<(String, String)>,
 }
 
-/// Saves the scorecard as `scorecard.json`: the same JSON `qeval score` prints.
+/// Saves `scorecard.json`: the pair as `qeval score` reads it, the options, and the scorecard
+/// (see `scorecard_file`).
 #[component]
 pub fn DownloadScorecard(props: &Props) -> Html {
     let on_click = {
-        let card = props.card.clone();
+        let (card, state, llm) = (props.card.clone(), props.state.clone(), props.llm.clone());
         Callback::from(move |_| {
-            let text = serde_json::to_string_pretty(&*card).unwrap_or_default();
-            save("scorecard.json", "application/json", &text);
+            let judging = Judging {
+                llm: llm
+                    .as_ref()
+                    .map(|(endpoint, model)| LlmJudge { endpoint, model }),
+            };
+            save(
+                "scorecard.json",
+                "application/json",
+                &document(&state, &judging, &card),
+            );
         })
     };
     html! {

@@ -18,7 +18,7 @@ use super::{
     JudgeSettingsPanel, LangfuseSend, MetricCard, NormalizedView, ProfileSummary, QueryEditor,
     QueryResults, ResultEditor, profile_options,
 };
-use crate::execution::{LoadedDb, equivalence_task, execute_task, suite_task};
+use crate::execution::{BUILT_FROM_SQL, LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::hooks::{
     JobState, JudgeStatus, Scored, initial_state, use_debounced, use_llm_judge, use_scorecard,
     use_shared_url, use_worker_job,
@@ -62,7 +62,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
         })
     };
     let settled = use_debounced((*state).clone(), SETTLE_MILLIS);
-    let share_problem = use_shared_url(&settled, dispatch.clone());
+    let share_problem = use_shared_url(&settled, &state, dispatch.clone());
 
     let settings = &props.settings;
     // Armed with the state it was armed for: the first edit must not send the state before it.
@@ -232,15 +232,20 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         analysed_text={analysed(|state| &state.expected)}
                     />
                 </div>
-                if !state.database.is_empty() && !db.is_loaded() {
+                if !state.database.is_empty() && !db.is_loaded() && state.database_sql.is_empty() {
                     <p class="notice" data-testid="database-needed">
-                        { format!("This link was made with the database {}: drop that file in Database below to run both queries on it.", state.database) }
+                        if state.database == BUILT_FROM_SQL {
+                            { "This link was made with a database built from SQL too long to fit in a link: paste that SQL in Database below and build it to run both queries on it." }
+                        } else {
+                            { format!("This link was made with the database {}: drop that file in Database below to run both queries on it.", state.database) }
+                        }
                     </p>
                 }
                 <DatabasePanel
                     db={db.clone()}
+                    sql={start.0.database_sql.clone()}
                     on_load={let (on_db, dispatch) = (props.on_db.clone(), dispatch.clone()); Callback::from(move |loaded: LoadedDb| {
-                        dispatch.emit(Action::SetDatabase(loaded.name.clone()));
+                        dispatch.emit(Action::SetDatabase { name: loaded.name.clone(), sql: loaded.sql.clone() });
                         on_db.emit(loaded);
                     })}
                     suite={state.suite}
@@ -304,7 +309,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                 <section class="results" aria-label="Scores">
                     if !both_given {
                         <p class="muted">{ "Type both queries to see their scores." }</p>
-                    } else if let Some(Scored { card, .. }) = scored.as_deref() {
+                    } else if let Some(Scored { card, state: scored_state }) = scored.as_deref() {
                         <p class="identical" data-testid="identical">
                             if card.identical {
                                 <span class="badge pass">{ "Queries are identical" }</span>
@@ -324,7 +329,11 @@ pub fn PlaygroundView(props: &Props) -> Html {
                             }) }
                         </div>
                         <div class="row exports">
-                            <DownloadScorecard card={card.clone()} />
+                            <DownloadScorecard
+                                card={card.clone()}
+                                state={scored_state.clone()}
+                                llm={judged_settings.enabled.then(|| (judged_settings.base_url.clone(), judged_settings.model.clone()))}
+                            />
                             if !judged_settings.langfuse_public_key.trim().is_empty() {
                                 <LangfuseSend
                                     card={card.clone()}

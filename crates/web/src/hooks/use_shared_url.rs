@@ -1,3 +1,6 @@
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
@@ -24,18 +27,41 @@ fn gloo_hash() -> String {
         .unwrap_or_default()
 }
 
-/// Keeps the address bar equal to `state` (replacing, not pushing, history entries), and loads
-/// the state of a link pasted into this tab's address bar. Returns why the state cannot be
-/// shared, if it cannot.
+/// The fragment of the playground as typed, kept up to date even while the address bar waits
+/// for typing to pause: leaving the playground for another tab takes it from here, so the
+/// history entry left behind holds the last keystroke.
+#[derive(Clone, Default)]
+pub struct TypedFragment(pub Rc<RefCell<String>>);
+
+impl PartialEq for TypedFragment {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Keeps the address bar equal to `settled` (replacing, not pushing, history entries), and
+/// loads the state of a link pasted into this tab's address bar; keeps the page's
+/// [`TypedFragment`] equal to `typed`. Returns why the state cannot be shared, if it cannot.
 #[hook]
-pub fn use_shared_url(state: &Playground, dispatch: Callback<Action>) -> Option<ShareError> {
+pub fn use_shared_url(
+    settled: &Playground,
+    typed: &Playground,
+    dispatch: Callback<Action>,
+) -> Option<ShareError> {
+    let latest = use_context::<TypedFragment>().unwrap_or_default();
+    use_effect_with(typed.clone(), move |typed| {
+        if let Ok(link) = share::encode(typed) {
+            *latest.0.borrow_mut() = format!("#{}", link.fragment);
+        }
+    });
+    let state = settled;
     let problem = use_state_eq(|| None);
     {
         let problem = problem.clone();
         use_effect_with(state.clone(), move |state| match share::encode(state) {
-            Ok(fragment) => {
-                if gloo_hash().trim_start_matches('#') != fragment {
-                    replace_fragment(&fragment);
+            Ok(link) => {
+                if gloo_hash().trim_start_matches('#') != link.fragment {
+                    replace_fragment(&link.fragment);
                 }
                 problem.set(None);
             }
