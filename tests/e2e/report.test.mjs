@@ -143,6 +143,74 @@ test("the exported static report opens from file:// in a fresh browser with the 
   }
 });
 
+test("results are tables in their own column order, with the differing cell, the unmatched rows and NULL marked, in the page and the export alike", async () => {
+  const record = {
+    test_id: "near", question: "Totals by name", agent_used: "a", difficulty: "easy",
+    expected_sql: "SELECT name, total, note FROM t", generated_sql: "SELECT name, total, note FROM t",
+    expected_results: [{ name: "ann", total: 3, note: null }, { name: "bob", total: 5, note: "NULL" }, { name: "cy", total: 1, note: "x" }],
+    actual_results: { columns: ["name", "total", "note"], rows: [["bob", 5.0, "NULL"], ["ann", 4, null], ["cy", 1, "x"], ["dee", 9, "y"]] },
+    qas_evaluation: { semantic_score: 1, execution_score: 0.5, datatype_score: 1, final_score: 0.8, passed: true, breakdown: {} },
+  };
+  const page = await reportPage();
+  // JavaScript writes 5.0 as 5: the float goes in by hand.
+  const line = JSON.stringify(record).replace('["bob",5,"NULL"]', '["bob",5.0,"NULL"]');
+  assert.ok(line.includes("5.0"));
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") });
+  await waitForText(page, "[data-testid=table-count]", "1 of 1 test");
+  await page.locator("[data-testid=test-row]").first().click();
+  await page.waitForSelector("[data-testid=generated-result-table]");
+  const read = (view, label) =>
+    view.locator(label).evaluate((table) => ({
+      head: [...table.querySelectorAll("th")].map((th) => th.textContent),
+      rows: [...table.querySelectorAll("tr")].slice(1).map((tr) => ({
+        unmatched: tr.classList.contains("unmatched"),
+        cells: [...tr.querySelectorAll("td")].map((td) => `${td.textContent}${td.classList.contains("null") ? " (null)" : ""}${td.classList.contains("differs") ? " *" : ""}`),
+      })),
+    }));
+  const expected = await read(page, "[data-testid=expected-result-table]");
+  const generated = await read(page, "[data-testid=generated-result-table]");
+  // Objects keep their keys' order; 5.0 is 5, as the comparison has it; NULL is not "NULL".
+  assert.deepEqual(expected, {
+    head: ["name", "total", "note"],
+    rows: [
+      { unmatched: true, cells: ["ann", "3 *", "NULL (null)"] },
+      { unmatched: false, cells: ["bob", "5", "NULL"] },
+      { unmatched: false, cells: ["cy", "1", "x"] },
+    ],
+  });
+  assert.deepEqual(generated, {
+    head: ["name", "total", "note"],
+    rows: [
+      { unmatched: false, cells: ["bob", "5.0", "NULL"] },
+      { unmatched: true, cells: ["ann", "4 *", "NULL (null)"] },
+      { unmatched: false, cells: ["cy", "1", "x"] },
+      { unmatched: true, cells: ["dee", "9", "y"] },
+    ],
+  });
+  await waitForText(page, "[data-testid=test-detail]", /2 rows not in the other result \(marked\)/);
+  await page.locator("[data-testid=test-detail]").screenshot({ path: join(artifacts, "result-tables.png") });
+
+  const html = await download(page, "#export-report");
+  const dir = await mkdtemp(join(tmpdir(), "qeval-tables-"));
+  await writeFile(join(dir, "report.html"), html);
+  const view = await (await shared.browser.newContext()).newPage();
+  await view.goto(`file://${join(dir, "report.html")}`);
+  await view.locator("#rows tr").first().click();
+  const tables = view.locator("#detail table.result");
+  await tables.first().waitFor();
+  const [exportedExpected, exportedGenerated] = await Promise.all([0, 1].map(async (i) =>
+    tables.nth(i).evaluate((table) => ({
+      head: [...table.querySelectorAll("th")].map((th) => th.textContent),
+      rows: [...table.querySelectorAll("tr")].slice(1).map((tr) => ({
+        unmatched: tr.classList.contains("unmatched"),
+        cells: [...tr.querySelectorAll("td")].map((td) => `${td.textContent}${td.classList.contains("null") ? " (null)" : ""}${td.classList.contains("differs") ? " *" : ""}`),
+      })),
+    }))));
+  assert.deepEqual(exportedExpected, expected, "the export shows what the page shows");
+  assert.deepEqual(exportedGenerated, generated);
+  assert.deepEqual(page.errors, []);
+});
+
 test("record text with markup is shown as text, in the page and in the export", async () => {
   const hostile = [
     { test_id: "<img src=x onerror=alert(1)>", question: "<script>alert(2)</script>", agent_used: "<img src=y onerror=alert(3)>", difficulty: "easy", generated_sql: "SELECT '<img src=z onerror=alert(4)>'", expected_sql: "SELECT 1", qas_evaluation: { semantic_score: 0.5, execution_score: 0, datatype_score: 1, final_score: 0.4, passed: false, breakdown: { semantic_explanation: "<b onmouseover=alert(5)>x</b>" } }, note: "<script>alert(6)</script>" },

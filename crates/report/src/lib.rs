@@ -99,7 +99,7 @@ pub fn render(report: &Report) -> String {
 <script type="application/json" id="qeval-data">"#,
     );
     page.push_str(&html::json_for_script(
-        &json!({ "records": report.records }),
+        &json!({ "records": report.records, "results": result_views(report.records) }),
     ));
     let _ = write!(
         page,
@@ -553,6 +553,39 @@ fn flags_section(records: &[EvaluationRecord]) -> String {
         r#"<section class="flags"><h2>Stored scores their data contradicts ({count})</h2><ul>{items}</ul></section>
 "#
     )
+}
+
+/// Rows shown of each result in a test's detail.
+const SHOWN_ROWS: usize = 200;
+
+/// Each record's two results as the page's tables show them, marked against each other (see
+/// `qeval_core::results::marks`): `[expected, actual]`, `null` for a result that is missing or
+/// does not read as one (the page shows its JSON then). Made here, so the page and the app
+/// mark the same cells.
+fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
+    use qeval_core::results::marks::{alone, side_by_side};
+    use qeval_core::results::read_result;
+    records
+        .iter()
+        .map(|record| {
+            let read = |value: Option<&serde_json::Value>| {
+                value
+                    .filter(|v| !v.is_null())
+                    .and_then(|v| read_result(v).ok())
+            };
+            let (e, g) = (
+                read(record.expected_results.as_ref()),
+                read(record.actual_results.as_ref()),
+            );
+            match (&e, &g) {
+                (Some(e), Some(g)) => json!(side_by_side(e, g, SHOWN_ROWS)),
+                _ => json!([
+                    e.as_ref().map(|e| alone(e, SHOWN_ROWS)),
+                    g.as_ref().map(|g| alone(g, SHOWN_ROWS))
+                ]),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -121,19 +121,34 @@
     return pre;
   }
 
-  function resultView(value) {
-    if (Array.isArray(value) && value.length && value.every((row) => row && typeof row === "object" && !Array.isArray(row))) {
-      const columns = [...new Set(value.flatMap((row) => Object.keys(row)))];
-      const table = el("table");
+  // A result as the Rust side laid it out (`view`: columns, rows of cells with their marks), or
+  // its JSON when it did not read as a result.
+  function resultView(value, view) {
+    if (view) {
+      const table = el("table", null, "result");
       const head = el("tr");
-      for (const c of columns) head.append(el("th", c));
+      for (const c of view.columns) head.append(el("th", c));
       table.append(head);
-      for (const row of value.slice(0, 200)) {
-        const tr = el("tr");
-        for (const c of columns) tr.append(el("td", row[c] === undefined ? "" : JSON.stringify(row[c])));
+      for (const row of view.rows) {
+        const tr = el("tr", null, row.unmatched ? "unmatched" : null);
+        for (const cell of row.cells) {
+          const td = el("td", cell.text, [cell.null ? "null" : "", cell.differs ? "differs" : ""].join(" ").trim() || null);
+          if (cell.differs) td.title = "Differs from the other result's paired row";
+          tr.append(td);
+        }
         table.append(tr);
       }
-      return table;
+      const box = el("div");
+      box.append(table);
+      const shown = view.rows.length;
+      const rows = (n) => `${n} row${n === 1 ? "" : "s"}`;
+      if (view.unmatched_rows > 0 || shown < view.total_rows) {
+        const parts = [];
+        if (view.unmatched_rows > 0) parts.push(`${rows(view.unmatched_rows)} not in the other result (marked)`);
+        if (shown < view.total_rows) parts.push(`first ${shown} of ${rows(view.total_rows)} shown`);
+        box.append(el("p", parts.join("; ") + ".", "note"));
+      }
+      return box;
     }
     return el("pre", value === undefined || value === null ? "(none)" : JSON.stringify(value, null, 2));
   }
@@ -157,9 +172,10 @@
     box.append(side);
     const results = el("div", null, "side");
     const ra = el("div");
-    ra.append(el("h3", "Expected results"), resultView(r.expected_results));
+    const [expectedView, actualView] = data.results[index] || [];
+    ra.append(el("h3", "Expected results"), resultView(r.expected_results, expectedView));
     const rb = el("div");
-    rb.append(el("h3", "Actual results"), resultView(r.actual_results));
+    rb.append(el("h3", "Actual results"), resultView(r.actual_results, actualView));
     results.append(ra, rb);
     box.append(results);
     const q = r.qas_evaluation;

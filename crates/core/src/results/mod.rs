@@ -4,6 +4,7 @@ pub mod compare;
 mod direct;
 mod items;
 mod lines;
+pub mod marks;
 mod python;
 mod read;
 mod rows;

@@ -1,3 +1,5 @@
+use qeval_core::results::marks::{TableView, alone, side_by_side};
+use qeval_core::results::{ResultSet, read_result};
 use qeval_core::words::counted;
 use qeval_sqlite::{QueryError, QueryOutput};
 use yew::prelude::*;
@@ -5,6 +7,8 @@ use yew::prelude::*;
 use std::rc::Rc;
 
 use qeval_worker::protocol::Answer;
+
+use super::ResultTable;
 
 #[derive(Properties)]
 pub struct Props {
@@ -19,24 +23,29 @@ impl PartialEq for Props {
     }
 }
 
-fn side(id: &str, title: &str, result: &Option<Result<QueryOutput, QueryError>>) -> Html {
+/// Rows shown of each result.
+const SHOWN_ROWS: usize = 100;
+
+fn side(
+    id: &str,
+    title: &str,
+    result: &Option<Result<QueryOutput, QueryError>>,
+    view: Option<TableView>,
+) -> Html {
     html! {
         <div data-testid={format!("{id}-execution")}>
             <h3>{ title }</h3>
-            { match result {
-                None => html! { <p class="muted">{ "(no query)" }</p> },
-                Some(Err(err)) => html! { <p class="error-text" data-testid={format!("{id}-execution-error")}>{ format!("Did not execute: {err}") }</p> },
-                Some(Ok(out)) => html! {
+            { match (result, view) {
+                (None, _) => html! { <p class="muted">{ "(no query)" }</p> },
+                (Some(Err(err)), _) => html! { <p class="error-text" data-testid={format!("{id}-execution-error")}>{ format!("Did not execute: {err}") }</p> },
+                (Some(Ok(out)), view) => html! {
                     <>
                         <p class="note" data-testid={format!("{id}-execution-status")}>
                             { format!("Executes without errors: {} in {:.0} ms{}", counted(out.rows.len(), "row"), out.millis, if out.truncated { " (cut at the row cap or at 64 MB)" } else { "" }) }
                         </p>
-                        <table class="result">
-                            <tr>{ for out.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
-                            { for out.rows.iter().take(100).map(|row| html! {
-                                <tr>{ for row.iter().map(|v| html! { <td>{ v.as_str().map_or_else(|| v.to_string(), str::to_string) }</td> }) }</tr>
-                            }) }
-                        </table>
+                        if let Some(view) = view {
+                            <ResultTable {view} label={format!("{id}-result-table")} />
+                        }
                     </>
                 },
             } }
@@ -44,16 +53,35 @@ fn side(id: &str, title: &str, result: &Option<Result<QueryOutput, QueryError>>)
     }
 }
 
-/// Both queries' results on the database, side by side.
+/// A query's output as a result, when it ran.
+fn output(result: &Option<Result<QueryOutput, QueryError>>) -> Option<ResultSet> {
+    match result {
+        Some(Ok(out)) => read_result(&out.to_json()).ok(),
+        _ => None,
+    }
+}
+
+/// Both queries' results on the database, side by side, each marked against the other.
 #[component]
 pub fn QueryResults(props: &Props) -> Html {
     let Answer::Executed(executed) = &*props.answer else {
         return Html::default();
     };
+    let (generated, expected) = (output(&executed.generated), output(&executed.expected));
+    let (generated_view, expected_view) = match (&generated, &expected) {
+        (Some(g), Some(e)) => {
+            let (e, g) = side_by_side(e, g, SHOWN_ROWS);
+            (Some(g), Some(e))
+        }
+        _ => (
+            generated.as_ref().map(|g| alone(g, SHOWN_ROWS)),
+            expected.as_ref().map(|e| alone(e, SHOWN_ROWS)),
+        ),
+    };
     html! {
         <section class="side executions" aria-label="Results on the database">
-            { side("generated", "Generated query on the database", &executed.generated) }
-            { side("expected", "Expected query on the database", &executed.expected) }
+            { side("generated", "Generated query on the database", &executed.generated, generated_view) }
+            { side("expected", "Expected query on the database", &executed.expected, expected_view) }
         </section>
     }
 }

@@ -1,9 +1,10 @@
+use qeval_core::results::marks::{TableView, alone, side_by_side};
 use qeval_core::results::read_result;
 use qeval_core::run::EvaluationRecord;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::DiffedQueries;
+use super::{DiffedQueries, ResultTable};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -24,21 +25,42 @@ const KNOWN: [&str; 9] = [
     "qas_evaluation",
 ];
 
-/// A result as a table when it reads as one, else as JSON.
-fn result_view(value: Option<&Value>) -> Html {
-    let Some(value) = value.filter(|v| !v.is_null()) else {
-        return html! { <p class="muted">{ "(none)" }</p> };
+/// Rows shown of each result.
+const SHOWN_ROWS: usize = 200;
+
+/// Both results as tables marked against each other when both read as results; one that does
+/// not is shown as its JSON, and one that is missing says so.
+fn result_views(expected: Option<&Value>, generated: Option<&Value>) -> (Html, Html) {
+    let (expected, generated) = (given(expected), given(generated));
+    let read = |value: Option<&Value>| value.and_then(|v| read_result(v).ok());
+    let (e, g) = (read(expected), read(generated));
+    let (expected_view, generated_view) = match (&e, &g) {
+        (Some(e), Some(g)) => {
+            let (e, g) = side_by_side(e, g, SHOWN_ROWS);
+            (Some(e), Some(g))
+        }
+        _ => (
+            e.as_ref().map(|e| alone(e, SHOWN_ROWS)),
+            g.as_ref().map(|g| alone(g, SHOWN_ROWS)),
+        ),
     };
-    match read_result(value) {
-        Ok(set) if set.width() > 1 || set.rows.len() > 1 => html! {
-            <table class="result">
-                <tr>{ for set.columns.iter().map(|c| html! { <th>{ c.clone() }</th> }) }</tr>
-                { for set.rows.iter().take(200).map(|row| html! {
-                    <tr>{ for row.iter().map(|cell| html! { <td>{ cell.to_string() }</td> }) }</tr>
-                }) }
-            </table>
-        },
-        _ => html! { <pre>{ serde_json::to_string_pretty(value).unwrap_or_default() }</pre> },
+    (
+        show(expected, expected_view, "expected-result-table"),
+        show(generated, generated_view, "generated-result-table"),
+    )
+}
+
+fn given(value: Option<&Value>) -> Option<&Value> {
+    value.filter(|v| !v.is_null())
+}
+
+fn show(value: Option<&Value>, view: Option<TableView>, label: &'static str) -> Html {
+    match (value, view) {
+        (None, _) => html! { <p class="muted">{ "(none)" }</p> },
+        (Some(_), Some(view)) => html! { <ResultTable {view} {label} /> },
+        (Some(value), None) => {
+            html! { <pre>{ serde_json::to_string_pretty(value).unwrap_or_default() }</pre> }
+        }
     }
 }
 
@@ -55,6 +77,8 @@ pub fn TestDetail(props: &Props) -> Html {
         .filter(|(k, _)| !KNOWN.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    let (expected_view, generated_view) =
+        result_views(r.expected_results.as_ref(), r.actual_results.as_ref());
     let on_key = {
         let on_close = props.on_close.clone();
         Callback::from(move |event: KeyboardEvent| {
@@ -74,8 +98,8 @@ pub fn TestDetail(props: &Props) -> Html {
             <DiffedQueries expected={expected} generated={generated}
                 expected_label="Expected query" generated_label="Generated query" />
             <div class="side">
-                <div><h3>{ "Expected results" }</h3>{ result_view(r.expected_results.as_ref()) }</div>
-                <div><h3>{ "Actual results" }</h3>{ result_view(r.actual_results.as_ref()) }</div>
+                <div><h3>{ "Expected results" }</h3>{ expected_view }</div>
+                <div><h3>{ "Actual results" }</h3>{ generated_view }</div>
             </div>
             if let Some(q) = &r.qas_evaluation {
                 <h3>
