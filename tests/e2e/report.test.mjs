@@ -159,16 +159,17 @@ test("results are tables in their own column order, with the differing cell, the
   await waitForText(page, "[data-testid=table-count]", "1 of 1 test");
   await page.locator("[data-testid=test-row]").first().click();
   await page.waitForSelector("[data-testid=generated-result-table]");
-  const read = (view, label) =>
-    view.locator(label).evaluate((table) => ({
+  // A table as text: each cell's text, " (null)" for NULL, " *" for a differing cell.
+  const read = (table) =>
+    table.evaluate((table) => ({
       head: [...table.querySelectorAll("th")].map((th) => th.textContent),
       rows: [...table.querySelectorAll("tr")].slice(1).map((tr) => ({
         unmatched: tr.classList.contains("unmatched"),
         cells: [...tr.querySelectorAll("td")].map((td) => `${td.textContent}${td.classList.contains("null") ? " (null)" : ""}${td.classList.contains("differs") ? " *" : ""}`),
       })),
     }));
-  const expected = await read(page, "[data-testid=expected-result-table]");
-  const generated = await read(page, "[data-testid=generated-result-table]");
+  const expected = await read(page.locator("[data-testid=expected-result-table]"));
+  const generated = await read(page.locator("[data-testid=generated-result-table]"));
   // Objects keep their keys' order; 5.0 is 5, as the comparison has it; NULL is not "NULL".
   assert.deepEqual(expected, {
     head: ["name", "total", "note"],
@@ -198,14 +199,7 @@ test("results are tables in their own column order, with the differing cell, the
   await view.locator("#rows tr").first().click();
   const tables = view.locator("#detail table.result");
   await tables.first().waitFor();
-  const [exportedExpected, exportedGenerated] = await Promise.all([0, 1].map(async (i) =>
-    tables.nth(i).evaluate((table) => ({
-      head: [...table.querySelectorAll("th")].map((th) => th.textContent),
-      rows: [...table.querySelectorAll("tr")].slice(1).map((tr) => ({
-        unmatched: tr.classList.contains("unmatched"),
-        cells: [...tr.querySelectorAll("td")].map((td) => `${td.textContent}${td.classList.contains("null") ? " (null)" : ""}${td.classList.contains("differs") ? " *" : ""}`),
-      })),
-    }))));
+  const [exportedExpected, exportedGenerated] = await Promise.all([read(tables.nth(0)), read(tables.nth(1))]);
   assert.deepEqual(exportedExpected, expected, "the export shows what the page shows");
   assert.deepEqual(exportedGenerated, generated);
   assert.deepEqual(page.errors, []);

@@ -563,7 +563,7 @@ const SHOWN_ROWS: usize = 200;
 /// does not read as one (the page shows its JSON then). Made here, so the page and the app
 /// mark the same cells.
 fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
-    use qeval_core::results::marks::{alone, side_by_side};
+    use qeval_core::results::marks::views;
     use qeval_core::results::read_result;
     records
         .iter()
@@ -577,13 +577,7 @@ fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
                 read(record.expected_results.as_ref()),
                 read(record.actual_results.as_ref()),
             );
-            match (&e, &g) {
-                (Some(e), Some(g)) => json!(side_by_side(e, g, SHOWN_ROWS)),
-                _ => json!([
-                    e.as_ref().map(|e| alone(e, SHOWN_ROWS)),
-                    g.as_ref().map(|g| alone(g, SHOWN_ROWS))
-                ]),
-            }
+            json!(views(e.as_ref(), g.as_ref(), SHOWN_ROWS))
         })
         .collect()
 }

@@ -82,6 +82,24 @@ pub fn alone(result: &ResultSet, max_rows: usize) -> TableView {
     view(result, &[], &HashMap::new(), max_rows)
 }
 
+/// Whichever results there are: marked against each other when both are, else each alone.
+pub fn views(
+    expected: Option<&ResultSet>,
+    generated: Option<&ResultSet>,
+    max_rows: usize,
+) -> (Option<TableView>, Option<TableView>) {
+    match (expected, generated) {
+        (Some(e), Some(g)) => {
+            let (e, g) = side_by_side(e, g, max_rows);
+            (Some(e), Some(g))
+        }
+        _ => (
+            expected.map(|e| alone(e, max_rows)),
+            generated.map(|g| alone(g, max_rows)),
+        ),
+    }
+}
+
 /// The indices of each side's rows that have no equal row on the other side, in order.
 fn unmatched(expected: &ResultSet, generated: &ResultSet) -> (Vec<usize>, Vec<usize>) {
     let mut offered: HashMap<u128, Vec<usize>> = HashMap::new();

@@ -1,4 +1,4 @@
-use qeval_core::results::marks::{TableView, alone, side_by_side};
+use qeval_core::results::marks::{TableView, views};
 use qeval_core::results::{ResultSet, read_result};
 use qeval_core::words::counted;
 use qeval_sqlite::{QueryError, QueryOutput};
@@ -68,16 +68,7 @@ pub fn QueryResults(props: &Props) -> Html {
         return Html::default();
     };
     let (generated, expected) = (output(&executed.generated), output(&executed.expected));
-    let (generated_view, expected_view) = match (&generated, &expected) {
-        (Some(g), Some(e)) => {
-            let (e, g) = side_by_side(e, g, SHOWN_ROWS);
-            (Some(g), Some(e))
-        }
-        _ => (
-            generated.as_ref().map(|g| alone(g, SHOWN_ROWS)),
-            expected.as_ref().map(|e| alone(e, SHOWN_ROWS)),
-        ),
-    };
+    let (expected_view, generated_view) = views(expected.as_ref(), generated.as_ref(), SHOWN_ROWS);
     html! {
         <section class="side executions" aria-label="Results on the database">
             { side("generated", "Generated query on the database", &executed.generated, generated_view) }

@@ -1,4 +1,4 @@
-use qeval_core::results::marks::{TableView, alone, side_by_side};
+use qeval_core::results::marks::{TableView, views};
 use qeval_core::results::read_result;
 use qeval_core::run::EvaluationRecord;
 use serde_json::Value;
@@ -34,16 +34,7 @@ fn result_views(expected: Option<&Value>, generated: Option<&Value>) -> (Html, H
     let (expected, generated) = (given(expected), given(generated));
     let read = |value: Option<&Value>| value.and_then(|v| read_result(v).ok());
     let (e, g) = (read(expected), read(generated));
-    let (expected_view, generated_view) = match (&e, &g) {
-        (Some(e), Some(g)) => {
-            let (e, g) = side_by_side(e, g, SHOWN_ROWS);
-            (Some(e), Some(g))
-        }
-        _ => (
-            e.as_ref().map(|e| alone(e, SHOWN_ROWS)),
-            g.as_ref().map(|g| alone(g, SHOWN_ROWS)),
-        ),
-    };
+    let (expected_view, generated_view) = views(e.as_ref(), g.as_ref(), SHOWN_ROWS);
     (
         show(expected, expected_view, "expected-result-table"),
         show(generated, generated_view, "generated-result-table"),
