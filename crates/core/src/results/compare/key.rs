@@ -172,8 +172,10 @@ impl MultisetPrint {
 }
 
 /// Sorts fingerprints whose high bits are evenly spread (hashes): first into buckets by their
-/// top bits, then each bucket on its own. A bucket fits in the processor's cache, which a
-/// million-row list does not, so this is about twice as fast as sorting the list at once.
+/// top bits, then each bucket on its own, so each sort works on memory that fits in the
+/// processor's cache, which a million-row list does not. (Measured together with the move to
+/// 64-bit prints, `bag`'s count of shared rows went from about 15 to 13 ms at 100,000 rows;
+/// the buckets alone were not measured apart.)
 pub fn sort_prints(prints: &mut Vec<u64>) {
     const SMALL: usize = 1 << 14;
     if prints.len() < SMALL {
