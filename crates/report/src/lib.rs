@@ -555,29 +555,20 @@ fn flags_section(records: &[EvaluationRecord]) -> String {
     )
 }
 
-/// Rows shown of each result in a test's detail.
-const SHOWN_ROWS: usize = 200;
-
 /// Each record's two results as the page's tables show them, marked against each other (see
 /// `qeval_core::results::marks`): `[expected, actual]`, `null` for a result that is missing or
 /// does not read as one (the page shows its JSON then). Made here, so the page and the app
 /// mark the same cells.
 fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
-    use qeval_core::results::marks::views;
-    use qeval_core::results::read_result;
+    use qeval_core::results::marks::{DETAIL_ROWS, json_views};
     records
         .iter()
         .map(|record| {
-            let read = |value: Option<&serde_json::Value>| {
-                value
-                    .filter(|v| !v.is_null())
-                    .and_then(|v| read_result(v).ok())
-            };
-            let (e, g) = (
-                read(record.expected_results.as_ref()),
-                read(record.actual_results.as_ref()),
-            );
-            json!(views(e.as_ref(), g.as_ref(), SHOWN_ROWS))
+            json!(json_views(
+                record.expected_results.as_ref(),
+                record.actual_results.as_ref(),
+                DETAIL_ROWS
+            ))
         })
         .collect()
 }

@@ -39,7 +39,6 @@ fn push_view(from: View, to: View, typed: &str) {
     };
     let location = window.location();
     let path = location.pathname().unwrap_or_default();
-    let playground = format!("{path}{typed}");
     if from == View::Playground && !typed.is_empty() {
         let search = location.search().unwrap_or_default();
         let _ = history.replace_state_with_url(
@@ -50,7 +49,7 @@ fn push_view(from: View, to: View, typed: &str) {
     }
     let address = match to {
         View::Report => format!("{path}?view=report"),
-        View::Playground => playground,
+        View::Playground => format!("{path}{typed}"),
     };
     let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
 }

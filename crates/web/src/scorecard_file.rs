@@ -8,13 +8,11 @@
 //! information.
 
 use qeval_core::Scorecard;
+use qeval_core::run::evaluate;
 use serde_json::{Map, Value, json};
 
 use crate::scoring::pair_of;
 use crate::state::Playground;
-
-/// Decimal places of every fractional number in the file.
-const PLACES: i32 = 4;
 
 /// How the semantic metrics were judged, as the file states it: never the key.
 pub struct Judging<'a> {
@@ -95,16 +93,16 @@ fn options(state: &Playground, judging: &Judging<'_>) -> Value {
     Value::Object(options)
 }
 
-/// Rounds every fractional number in `value` to [`PLACES`] decimal places.
+/// Rounds every fractional number in `value` to four decimal places, as `qeval run` writes
+/// scores.
 fn round(value: &mut Value) {
     match value {
         Value::Number(number) if number.is_f64() => {
-            if let Some(x) = number.as_f64() {
-                let scale = 10f64.powi(PLACES);
-                let rounded = (x * scale).round() / scale;
-                if let Some(n) = serde_json::Number::from_f64(rounded) {
-                    *number = n;
-                }
+            if let Some(n) = number
+                .as_f64()
+                .and_then(|x| serde_json::Number::from_f64(evaluate::round(x)))
+            {
+                *number = n;
             }
         }
         Value::Array(items) => items.iter_mut().for_each(round),

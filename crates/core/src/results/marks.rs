@@ -14,6 +14,9 @@ use serde::Serialize;
 use super::python::{eq, row_fingerprint, write_float_repr};
 use super::{ResultSet, Value};
 
+/// Rows shown of each result in a test's detail, in the app and in the exported page alike.
+pub const DETAIL_ROWS: usize = 200;
+
 /// One result as shown: its first rows (up to the cap), with marks.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TableView {
@@ -80,6 +83,23 @@ pub fn side_by_side(
 /// One result as a table, without another to mark it against.
 pub fn alone(result: &ResultSet, max_rows: usize) -> TableView {
     view(result, &[], &HashMap::new(), max_rows)
+}
+
+/// Two results as a run's record holds them (JSON, either missing or `null`): each that reads
+/// as a result is laid out, marked against the other when both do. A result that does not read
+/// as one has no view; its JSON is for the caller to show.
+pub fn json_views(
+    expected: Option<&serde_json::Value>,
+    generated: Option<&serde_json::Value>,
+    max_rows: usize,
+) -> (Option<TableView>, Option<TableView>) {
+    let read = |value: Option<&serde_json::Value>| {
+        value
+            .filter(|v| !v.is_null())
+            .and_then(|v| super::read_result(v).ok())
+    };
+    let (e, g) = (read(expected), read(generated));
+    views(e.as_ref(), g.as_ref(), max_rows)
 }
 
 /// Whichever results there are: marked against each other when both are, else each alone.

@@ -281,7 +281,7 @@ fn unscored_record(
 }
 
 /// Scores as written: four decimals, so files stay readable and byte-stable.
-fn round(score: f64) -> f64 {
+pub fn round(score: f64) -> f64 {
     (score * 10_000.0).round() / 10_000.0
 }
 

@@ -1,5 +1,4 @@
-use qeval_core::results::marks::{TableView, views};
-use qeval_core::results::read_result;
+use qeval_core::results::marks::{DETAIL_ROWS, TableView, json_views};
 use qeval_core::run::EvaluationRecord;
 use serde_json::Value;
 use yew::prelude::*;
@@ -25,16 +24,11 @@ const KNOWN: [&str; 9] = [
     "qas_evaluation",
 ];
 
-/// Rows shown of each result.
-const SHOWN_ROWS: usize = 200;
-
 /// Both results as tables marked against each other when both read as results; one that does
 /// not is shown as its JSON, and one that is missing says so.
 fn result_views(expected: Option<&Value>, generated: Option<&Value>) -> (Html, Html) {
     let (expected, generated) = (given(expected), given(generated));
-    let read = |value: Option<&Value>| value.and_then(|v| read_result(v).ok());
-    let (e, g) = (read(expected), read(generated));
-    let (expected_view, generated_view) = views(e.as_ref(), g.as_ref(), SHOWN_ROWS);
+    let (expected_view, generated_view) = json_views(expected, generated, DETAIL_ROWS);
     (
         show(expected, expected_view, "expected-result-table"),
         show(generated, generated_view, "generated-result-table"),

@@ -54,18 +54,19 @@ pub fn use_shared_url(
             *latest.0.borrow_mut() = format!("#{}", link.fragment);
         }
     });
-    let state = settled;
     let problem = use_state_eq(|| None);
     {
         let problem = problem.clone();
-        use_effect_with(state.clone(), move |state| match share::encode(state) {
-            Ok(link) => {
-                if gloo_hash().trim_start_matches('#') != link.fragment {
-                    replace_fragment(&link.fragment);
+        use_effect_with(settled.clone(), move |settled| {
+            match share::encode(settled) {
+                Ok(link) => {
+                    if gloo_hash().trim_start_matches('#') != link.fragment {
+                        replace_fragment(&link.fragment);
+                    }
+                    problem.set(None);
                 }
-                problem.set(None);
+                Err(err) => problem.set(Some(err)),
             }
-            Err(err) => problem.set(Some(err)),
         });
     }
     use_effect_with((), move |()| {
