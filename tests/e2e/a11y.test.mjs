@@ -36,7 +36,7 @@ test("the playground and the report have no serious or critical accessibility vi
       const page = await context.newPage();
       const where = `${colorScheme} ${viewport.width}px`;
       await page.goto(shared.server.url);
-      await page.locator("textarea#generated").waitFor();
+      await page.locator("#generated .cm-content").waitFor();
       await page.locator("[data-testid=metric-table_accuracy-score]").waitFor();
       problems.push(...serious(await violations(page), `playground ${where}`));
       await page.click("#tab-report");

@@ -32,8 +32,8 @@ async function waitForValue(page, selector, want, timeout = 10_000) {
 }
 
 async function pair(page, generated, expected) {
-  await page.locator("textarea#generated").fill(generated);
-  await page.locator("textarea#expected").fill(expected);
+  await page.locator("#generated .cm-content").fill(generated);
+  await page.locator("#expected .cm-content").fill(expected);
 }
 
 const NEAR_MISS = ["SELECT name FROM singer WHERE age >= 30", "SELECT name FROM singer WHERE age > 30"];

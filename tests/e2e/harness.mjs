@@ -96,8 +96,14 @@ export async function openPage(context, url) {
   });
   page.on("pageerror", (error) => page.errors.push(error.message));
   await page.goto(url);
-  await page.locator("textarea#generated").waitFor();
+  await page.locator("#generated .cm-content").waitFor();
   return page;
+}
+
+/** The text of a query editor ("generated" or "expected"), line by line as the user sees it. */
+export async function queryText(page, side) {
+  const lines = await page.locator(`#${side} .cm-line`).allInnerTexts();
+  return lines.map((line) => line.replace(/\n$/, "")).join("\n");
 }
 
 /** Waits until the element's text equals `want` (or matches it, for a RegExp); on timeout the

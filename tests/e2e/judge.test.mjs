@@ -66,8 +66,8 @@ async function configure(page, { preset = "openai", url = baseUrl(preset), model
 }
 
 async function enterPair(page, generated, expected) {
-  await page.locator("textarea#generated").fill(generated);
-  await page.locator("textarea#expected").fill(expected);
+  await page.locator("#generated .cm-content").fill(generated);
+  await page.locator("#expected .cm-content").fill(expected);
 }
 
 const GENERATED = "SELECT name FROM users WHERE id = 1";
@@ -89,7 +89,7 @@ for (const [preset, provider] of [["openai", "openai"], ["anthropic", "anthropic
     assert.equal((await stats()).requests, 1);
 
     await page.reload();
-    await page.locator("textarea#generated").waitFor();
+    await page.locator("#generated .cm-content").waitFor();
     await waitForText(page, "[data-testid=metric-semantic_similarity-cached]", "from cache");
     await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "0.50");
     await waitForText(page, "[data-testid=judge-status]", /^LLM judge: 1 verdict \(1 from cache, 0 calls, 0 errors\)/);
@@ -227,13 +227,13 @@ test("the API key goes to the judge and nowhere else: not the URL, storage, cach
   await page.check("#judge-remember");
   await page.waitForFunction((k) => JSON.stringify(Object.entries(localStorage)).includes(k), key);
   await page.reload();
-  await page.locator("textarea#generated").waitFor();
+  await page.locator("#generated .cm-content").waitFor();
   assert.equal(await page.inputValue("#judge-key"), key);
   await page.locator("#judge-settings summary").click();
   await page.uncheck("#judge-remember");
   await page.waitForFunction((k) => !JSON.stringify(Object.entries(localStorage)).includes(k), key);
   await page.reload();
-  await page.locator("textarea#generated").waitFor();
+  await page.locator("#generated .cm-content").waitFor();
   assert.equal(await page.inputValue("#judge-key"), "");
   assert.ok(page.console.every((line) => !line.includes(key)), "console");
 });

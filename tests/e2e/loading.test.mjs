@@ -30,10 +30,10 @@ test("on a throttled network the loading screen is the first thing painted, and 
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
   await page.screenshot({ path: join(artifacts, "loading-throttled.png") });
   assert.equal((await page.locator("#boot-message").textContent()).trim(), "Loading the scorer…");
-  assert.equal(await page.locator("textarea#generated").count(), 0, "the app has not started yet");
+  assert.equal(await page.locator("#generated .cm-content").count(), 0, "the app has not started yet");
   const painted = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0].startTime);
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  await page.locator("textarea#generated").waitFor({ timeout: 60_000 });
+  await page.locator("#generated .cm-content").waitFor({ timeout: 60_000 });
   const started = await page.evaluate(() => window.qevalStartedAt);
   assert.ok(painted < started, `first paint at ${painted} ms, before the app started at ${started} ms`);
   assert.equal(await page.locator("#boot").count(), 0, "the loading screen is gone once the app runs");
@@ -55,7 +55,7 @@ test("when the wasm does not load the page says so and offers a retry that works
   await page.screenshot({ path: join(artifacts, "loading-failed.png") });
   await page.unroute("**/*_bg.wasm", broken);
   await page.locator("#boot-retry").click();
-  await page.locator("textarea#generated").waitFor({ timeout: 30_000 });
+  await page.locator("#generated .cm-content").waitFor({ timeout: 30_000 });
   await context.close();
 });
 

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, openPage, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, openPage, queryText, useBrowser, waitForText } from "./harness.mjs";
 
 const shared = useBrowser();
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
@@ -16,10 +16,13 @@ async function freshPage(url = shared.server.url) {
   return openPage(context, url);
 }
 
+/** Types into a query editor key by key; text of several lines is pasted, since the editor
+ * indents after Enter as a user would expect. */
 async function typeInto(page, id, text) {
-  const editor = page.locator(`textarea#${id}`);
+  const editor = page.locator(`#${id} .cm-content`);
   await editor.fill("");
-  await editor.pressSequentially(text, { delay: 2 });
+  if (text.includes("\n")) await editor.fill(text);
+  else await editor.pressSequentially(text, { delay: 2 });
 }
 
 test("typing two queries shows their tables and the table accuracy", async () => {
@@ -49,11 +52,22 @@ test("a parse error points at its line and column, and the button goes there", a
   const snippet = await page.locator("[data-testid=generated-error] pre").textContent();
   assert.equal(snippet, "WHERE id = 1)\n            ^");
   await page.getByRole("button", { name: "Show in editor" }).click();
+  // The cursor is in the generated editor, on the error's line, before the error's column.
   const cursor = await page.evaluate(() => {
-    const area = document.activeElement;
-    return { id: area.id, at: area.selectionStart };
+    // The editor lives in a shadow root of its element, which has its own selection.
+    const selection = document.activeElement.shadowRoot.getSelection();
+    const node = selection.focusNode;
+    const line = (node.nodeType === Node.TEXT_NODE ? node.parentElement : node).closest(".cm-line");
+    const before = document.createRange();
+    before.setStart(line, 0);
+    before.setEnd(node, selection.focusOffset);
+    return {
+      editor: document.activeElement.closest(".code-editor")?.id,
+      line: line.textContent,
+      column: before.toString().length + 1,
+    };
   });
-  assert.deepEqual(cursor, { id: "generated", at: "SELECT id\nFROM users\n".length + 12 });
+  assert.deepEqual(cursor, { editor: "generated", line: "WHERE id = 1)", column: 13 });
 });
 
 test("the dialect select changes how queries are read", async () => {
@@ -77,8 +91,8 @@ test("a copied link opens the same state in a fresh page", async () => {
   assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#s=1\.[A-Za-z0-9_-]+$/);
 
   const other = await freshPage(link);
-  assert.equal(await other.inputValue("textarea#generated"), "SELECT * FROM sales.orders WHERE total > 10::int");
-  assert.equal(await other.inputValue("textarea#expected"), "SELECT * FROM orders o JOIN customers c ON c.id = o.cid");
+  assert.equal(await queryText(other, "generated"), "SELECT * FROM sales.orders WHERE total > 10::int");
+  assert.equal(await queryText(other, "expected"), "SELECT * FROM orders o JOIN customers c ON c.id = o.cid");
   assert.equal(await other.inputValue("#dialect"), "postgres");
   await waitForText(other, "[data-testid=metric-table_accuracy-score]", "0.50");
   await waitForText(other, "[data-testid=generated-tables]", "Reads sales.orders");
@@ -87,7 +101,7 @@ test("a copied link opens the same state in a fresh page", async () => {
 test("a damaged link says so and opens the example instead", async () => {
   const page = await freshPage(`${shared.server.url}#s=1.not-a-real-state`);
   await waitForText(page, "[role=alert].notice", /This link could not be opened: the link is damaged/);
-  assert.notEqual(await page.inputValue("textarea#generated"), "");
+  assert.notEqual(await queryText(page, "generated"), "");
 });
 
 test("markup in a query is shown as text and never runs", async () => {
@@ -104,16 +118,17 @@ test("markup in a query is shown as text and never runs", async () => {
   await waitForText(other, "[data-testid=generated-error] pre", /<img src=x onerror=alert\(1\)>/);
   for (const p of [page, other]) {
     await p.waitForTimeout(300);
-    assert.equal(await p.locator("img").count(), 0, "no <img> element was created");
+    // The editor keeps empty <img> elements of its own around widgets; none loads anything.
+    assert.equal(await p.locator("img[src], img[onerror]").count(), 0, "no <img> from the query was created");
     assert.deepEqual(p.dialogs, [], "no dialog fired");
   }
 });
 
 test("the editors are reachable from the keyboard in reading order", async () => {
   const page = await freshPage();
-  await page.locator("textarea#generated").focus();
+  await page.locator("#generated .cm-content").focus();
   await page.keyboard.press("Tab");
-  assert.equal(await page.evaluate(() => document.activeElement.id), "expected");
+  assert.equal(await page.evaluate(() => document.activeElement.closest(".code-editor")?.id), "expected");
 });
 
 test("a pasted pair with results shows the full QAS breakdown", async () => {
@@ -209,11 +224,11 @@ test("KQL queries are read as KQL", async () => {
 test("the deepest query the limits admit does not break the page", async () => {
   const page = await freshPage();
   const deep = `SELECT * FROM t WHERE a IN ${"(SELECT x FROM u WHERE y IN ".repeat(47)}(1)${")".repeat(47)}`;
-  await page.locator("textarea#generated").fill(deep);
+  await page.locator("#generated .cm-content").fill(deep);
   await waitForText(page, "[data-testid=generated-tables]", "Reads tu");
-  await page.locator("textarea#generated").fill(`SELECT ${"(".repeat(20000)}1`);
+  await page.locator("#generated .cm-content").fill(`SELECT ${"(".repeat(20000)}1`);
   await waitForText(page, "[data-testid=generated-error]", /too deeply/);
-  await page.locator("textarea#generated").fill("SELECT * FROM still_alive");
+  await page.locator("#generated .cm-content").fill("SELECT * FROM still_alive");
   await waitForText(page, "[data-testid=generated-tables]", "Reads still_alive");
   assert.deepEqual(page.errors, []);
 });
@@ -259,17 +274,17 @@ test("each tab is a history entry: Back returns to the playground as it was, For
   await page.waitForSelector("#run-files", { state: "attached" });
   assert.match(page.url(), /\?view=report$/);
   await page.goBack();
-  await page.waitForSelector("textarea#generated");
-  assert.equal(await page.inputValue("textarea#generated"), "SELECT id FROM users");
-  assert.equal(await page.inputValue("textarea#expected"), "SELECT id FROM users ORDER BY id");
+  await page.waitForSelector("#generated .cm-content");
+  assert.equal(await queryText(page, "generated"), "SELECT id FROM users");
+  assert.equal(await queryText(page, "expected"), "SELECT id FROM users ORDER BY id");
   assert.equal(await page.getAttribute("#tab-playground", "aria-current"), "page");
   await page.goForward();
   await page.waitForSelector("#run-files", { state: "attached" });
   assert.equal(await page.getAttribute("#tab-report", "aria-current"), "page");
   // The playground tab brings back the playground as it was left, as a new entry.
   await page.click("#tab-playground");
-  await page.waitForSelector("textarea#generated");
-  assert.equal(await page.inputValue("textarea#generated"), "SELECT id FROM users");
+  await page.waitForSelector("#generated .cm-content");
+  assert.equal(await queryText(page, "generated"), "SELECT id FROM users");
   await page.goBack();
   await page.waitForSelector("#run-files", { state: "attached" });
   assert.deepEqual(page.errors, []);

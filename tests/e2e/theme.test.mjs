@@ -65,7 +65,7 @@ test("both views at desktop and phone sizes, light and dark", async () => {
       assert.equal(await background(page), colorScheme === "dark" ? DARK_BG : LIGHT_BG);
       await page.screenshot({ path: join(artifacts, `theme-report-${colorScheme}-${size}.png`), fullPage: true });
       await page.click("#tab-playground");
-      await page.locator("textarea#generated").waitFor();
+      await page.locator("#generated .cm-content").waitFor();
       await page.screenshot({ path: join(artifacts, `theme-playground-${colorScheme}-${size}.png`), fullPage: true });
       assert.deepEqual(page.errors, []);
       await context.close();

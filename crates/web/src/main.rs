@@ -5,6 +5,7 @@ mod app;
 mod components;
 mod connect_policy;
 mod download;
+mod editor;
 mod execution;
 mod hooks;
 mod judge;

@@ -2,6 +2,7 @@
 //! messages, so the same code runs in the browser's worker and in native tests.
 
 use qeval_core::results::compare::Mode;
+use qeval_core::sql::{Schema, SqlDialect};
 use qeval_core::{Language, PairInput};
 use qeval_sqlite::{
     Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence, sqlite_version,
@@ -142,9 +143,24 @@ fn equivalence(check: &Check, progress: Option<fn(usize, usize)>) -> Option<Chec
     let options = options_of(check, progress);
     let started = (options.limits.now)();
     let report = check_equivalence(&check.expected, &check.generated, schema, &options);
+    let millis = (options.limits.now)() - started;
+    // The report writes its schema as SQLite `CREATE TABLE`s, whatever the schema was given in.
+    let names = Schema::from_sql(&report.schema, SqlDialect::Sqlite)
+        .map(|schema| {
+            schema
+                .tables
+                .into_iter()
+                .map(|table| {
+                    let columns = table.columns.into_iter().map(|c| c.name).collect();
+                    (table.name, columns)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Some(Checked {
         report,
-        millis: (options.limits.now)() - started,
+        millis,
+        names,
     })
 }
 

@@ -186,6 +186,10 @@ pub struct Executed {
 pub struct Checked {
     pub report: EquivalenceReport,
     pub millis: f64,
+    /// The schema's table and column names (`{"orders": ["id", "total"]}`), which the query
+    /// editors complete from; empty when the schema does not read.
+    #[serde(default)]
+    pub names: BTreeMap<String, Vec<String>>,
 }
 
 /// The results a test lacked, as `{columns, rows}` JSON, or the generated query's error.

@@ -1,7 +1,8 @@
 //! Installing the tools the project needs, at pinned versions, only when missing.
 //!
 //! Nothing is downloaded from GitHub releases: Rust tools are built with `cargo install` into
-//! `.tools/`, npm packages come from `tests/e2e/package-lock.json`, the browser from Debian.
+//! `.tools/`, npm packages come from the lockfiles of `tests/e2e` (browser tests, wasm-opt) and
+//! `www/editor` (CodeMirror, esbuild), the browser from Debian.
 
 use std::path::Path;
 
@@ -51,7 +52,7 @@ pub fn setup(steps: &mut Steps, needs: Needs) -> Result<(), String> {
         )?;
         steps.run(
             "npm packages",
-            "wasm-opt and Playwright from tests/e2e/package-lock.json",
+            "wasm-opt and Playwright (tests/e2e), CodeMirror and esbuild (www/editor), from their lockfiles",
             ensure_npm_packages,
         )?;
         // Trunk builds offline, so every crate must be in the local registry first.
@@ -176,30 +177,33 @@ fn ensure_wasm_bindgen(version: &str) -> Result<(), String> {
 }
 
 fn ensure_npm_packages() -> Result<(), String> {
-    let e2e = root().join("tests").join("e2e");
-    if npm_packages_current(&e2e) {
-        println!("    already installed");
-        return Ok(());
+    for folder in ["tests/e2e", "www/editor"] {
+        let dir = root().join(folder);
+        if npm_packages_current(&dir) {
+            println!("    {folder}: already installed");
+            continue;
+        }
+        program("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status_ok(&format!("npm ci in {folder}"))?;
     }
-    program("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(&e2e)
-        .status_ok("npm ci in tests/e2e")
+    Ok(())
 }
 
 /// True when every devDependency is installed at the exact version package.json names.
-fn npm_packages_current(e2e: &Path) -> bool {
+fn npm_packages_current(dir: &Path) -> bool {
     let read = |path: &Path| -> Option<serde_json::Value> {
         serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
     };
-    let Some(manifest) = read(&e2e.join("package.json")) else {
+    let Some(manifest) = read(&dir.join("package.json")) else {
         return false;
     };
     let Some(wanted) = manifest["devDependencies"].as_object() else {
         return false;
     };
     wanted.iter().all(|(name, version)| {
-        read(&e2e.join("node_modules").join(name).join("package.json"))
+        read(&dir.join("node_modules").join(name).join("package.json"))
             .is_some_and(|installed| installed["version"] == *version)
     })
 }

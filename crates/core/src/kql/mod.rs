@@ -12,7 +12,7 @@ mod pipeline;
 pub use lexer::{Token, TokenKind, format_timespan, tokenize};
 pub use pipeline::{KqlQuery, Operator, judge, parse};
 
-use crate::sql::{SafetyReport, Violation, ViolationKind};
+use crate::sql::{Place, SafetyReport, Violation, ViolationKind};
 
 /// The read-only policy for KQL: queries are read-only by design, management commands (`.drop`,
 /// `.set`, ...) are not, and text that does not parse cannot be shown to be safe.
@@ -21,11 +21,13 @@ pub fn check_read_only(text: &str, max_bytes: usize) -> SafetyReport {
         Some(Violation {
             kind: ViolationKind::ManagementCommand,
             reason: "A management command (starting with '.') is not a read-only query".to_string(),
+            place: management_command_place(text),
         })
     } else {
         parse(text, max_bytes).err().map(|err| Violation {
             kind: ViolationKind::Unparseable,
             reason: format!("The query cannot be parsed, so it cannot be shown to be safe ({err})"),
+            place: Place::at(err.line, err.column),
         })
     };
     SafetyReport {
@@ -33,6 +35,28 @@ pub fn check_read_only(text: &str, max_bytes: usize) -> SafetyReport {
         violations: violation.into_iter().collect(),
         warnings: Vec::new(),
     }
+}
+
+/// The command word of a management command (`.drop`), found after the leading blank lines.
+fn management_command_place(text: &str) -> Option<Place> {
+    let (index, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| !line.trim().is_empty())?;
+    let column = line.chars().take_while(|c| c.is_whitespace()).count() as u64 + 1;
+    let length = line
+        .trim_start()
+        .chars()
+        .skip(1)
+        .take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+        .count() as u64
+        + 1;
+    Some(Place {
+        line: index as u64 + 1,
+        column,
+        end_line: index as u64 + 1,
+        end_column: column + length,
+    })
 }
 
 #[cfg(test)]

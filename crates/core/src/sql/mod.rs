@@ -17,7 +17,7 @@ pub use infer::{
 };
 pub use normalize::{canonical_text, canonicalize, normalize, normalize_tokens};
 pub use parse::{MAX_OPERATORS, ParseError, ParseLimits, parse};
-pub use safety::{SafetyReport, Violation, ViolationKind, check_read_only};
+pub use safety::{Place, SafetyReport, Violation, ViolationKind, check_read_only};
 pub use schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
 pub use sqlite_text::{orders_its_output, to_sqlite};
 pub use tables::{TableName, TableNameError, extract_tables};

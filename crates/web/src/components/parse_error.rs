@@ -1,6 +1,4 @@
 use qeval_core::sql::ParseError;
-use wasm_bindgen::JsCast;
-use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -31,11 +29,10 @@ pub fn ParseErrorView(props: &Props) -> Html {
     });
     let go_to = {
         let editor_id = props.editor_id.clone();
-        let source = props.source.clone();
         let position = error.line.zip(error.column);
         Callback::from(move |_| {
             if let Some((line, column)) = position {
-                focus_at(&editor_id, &source, line, column);
+                crate::editor::focus_at(&editor_id, line as f64, column as f64);
             }
         })
     };
@@ -52,31 +49,4 @@ pub fn ParseErrorView(props: &Props) -> Html {
             }
         </div>
     }
-}
-
-/// Focuses the editor and puts the cursor at a 1-based line and column.
-fn focus_at(editor_id: &str, source: &str, line: u64, column: u64) {
-    let Some(area) = web_sys::window()
-        .and_then(|window| window.document())
-        .and_then(|document| document.get_element_by_id(editor_id))
-        .and_then(|element| element.dyn_into::<HtmlTextAreaElement>().ok())
-    else {
-        return;
-    };
-    // Textarea offsets count UTF-16 code units.
-    let mut offset = 0u32;
-    for (index, text) in source.split('\n').enumerate() {
-        if index as u64 + 1 == line {
-            let within: u32 = text
-                .chars()
-                .take(usize::try_from(column.saturating_sub(1)).unwrap_or(0))
-                .map(|c| c.len_utf16() as u32)
-                .sum();
-            offset += within;
-            break;
-        }
-        offset += text.encode_utf16().count() as u32 + 1;
-    }
-    let _ = area.focus();
-    let _ = area.set_selection_range(offset, offset);
 }

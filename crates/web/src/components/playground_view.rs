@@ -9,6 +9,7 @@ use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use qeval_core::words::counted;
 use qeval_core::{Language, Scorecard};
+use qeval_sqlite::schema_names;
 use qeval_worker::protocol::Answer;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
@@ -18,6 +19,7 @@ use super::{
     JudgeSettingsPanel, LangfuseSend, MetricCard, NormalizedView, ProfileSummary, QueryEditor,
     QueryResults, ResultEditor, profile_options,
 };
+use crate::editor;
 use crate::execution::{BUILT_FROM_SQL, LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::hooks::{
     JobState, JudgeStatus, Scored, initial_state, use_debounced, use_llm_judge, use_scorecard,
@@ -166,6 +168,26 @@ pub fn PlaygroundView(props: &Props) -> Html {
             .map(|scored| text(&scored.state).clone())
             .unwrap_or_default()
     };
+    let generated_report = report_of(
+        |card| Some(card.generated.clone()),
+        |state| &state.generated,
+    );
+    let expected_report = report_of(|card| card.expected.clone(), |state| &state.expected);
+    // The generated query's safety findings, to mark in its editor.
+    let safety = scored
+        .as_ref()
+        .and_then(|scored| scored.card.metrics.get("safety"))
+        .map(|metric| &metric.details);
+    // The editors complete from the loaded database's tables, or else from the schema the
+    // equivalence check used (written or inferred).
+    let schema = if db.is_loaded() {
+        serde_json::from_str(&schema_names(&db.tables)).unwrap_or_else(|_| serde_json::json!({}))
+    } else {
+        shown_check
+            .as_ref()
+            .map(|checked| serde_json::json!(checked.names))
+            .unwrap_or_else(|| serde_json::json!({}))
+    };
     html! {
         <>
             <header class="top">
@@ -220,16 +242,24 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         label="Generated query"
                         value={state.generated.clone()}
                         on_input={dispatch.reform(Action::SetGenerated)}
-                        report={report_of(|card| Some(card.generated.clone()), |state| &state.generated)}
+                        report={generated_report.clone()}
                         analysed_text={analysed(|state| &state.generated)}
+                        language={state.language}
+                        dialect={state.dialect}
+                        schema={schema.clone()}
+                        markers={generated_report.as_ref().map(|report| editor::markers(report, safety)).unwrap_or_default()}
                     />
                     <QueryEditor
                         id="expected"
                         label="Expected query"
                         value={state.expected.clone()}
                         on_input={dispatch.reform(Action::SetExpected)}
-                        report={report_of(|card| card.expected.clone(), |state| &state.expected)}
+                        report={expected_report.clone()}
                         analysed_text={analysed(|state| &state.expected)}
+                        language={state.language}
+                        dialect={state.dialect}
+                        {schema}
+                        markers={expected_report.as_ref().map(|report| editor::markers(report, None)).unwrap_or_default()}
                     />
                 </div>
                 if !state.database.is_empty() && !db.is_loaded() && state.database_sql.is_empty() {

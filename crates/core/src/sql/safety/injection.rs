@@ -5,10 +5,12 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{BinaryOperator, Expr, Statement, UnaryOperator, Value, Visit, Visitor};
+use sqlparser::ast::{
+    BinaryOperator, Expr, Spanned, Statement, UnaryOperator, Value, Visit, Visitor,
+};
 use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
-use super::{Violation, ViolationKind};
+use super::{Place, Violation, ViolationKind};
 use crate::sql::SqlDialect;
 
 /// The injection shapes found in `sql`, already parsed into `statements`.
@@ -18,13 +20,14 @@ pub fn warnings(sql: &str, dialect: SqlDialect, statements: &[Statement]) -> Vec
         let _ = statement.visit(&mut finder);
     }
     let mut found = finder.found;
-    if let Some(comment) = trailing_code_comment(sql, dialect) {
+    if let Some((comment, place)) = trailing_code_comment(sql, dialect) {
         found.push(Violation {
             kind: ViolationKind::CommentedOutCode,
             reason: format!(
                 "A trailing comment holds query text ({comment}): cutting the rest of a query off \
                  with a comment is an injection shape"
             ),
+            place,
         });
     }
     found
@@ -53,6 +56,7 @@ impl Visitor for Tautologies {
                             "`OR {side}` is always true, so the condition around it filters \
                              nothing (an injection shape)"
                         ),
+                        place: Place::of(side.span()),
                     });
                 }
             }
@@ -125,28 +129,28 @@ fn literal_text(expr: &Expr) -> Option<String> {
 
 /// The comment after the last token of `sql`, when what it holds reads as query text: it
 /// starts by closing a string, or it has a comparison. `-- top 10 customers` is a note;
-/// `--' AND password = 'x'` cuts a filter off.
-fn trailing_code_comment(sql: &str, dialect: SqlDialect) -> Option<String> {
+/// `--' AND password = 'x'` cuts a filter off. Returned with the comment's place.
+fn trailing_code_comment(sql: &str, dialect: SqlDialect) -> Option<(String, Option<Place>)> {
     let tokens = Tokenizer::new(dialect.parser_dialect(), sql)
-        .tokenize()
+        .tokenize_with_location()
         .ok()?;
     let mut trailing = Vec::new();
     for token in tokens.iter().rev() {
-        match token {
+        match &token.token {
             Token::Whitespace(Whitespace::SingleLineComment { comment, .. })
             | Token::Whitespace(Whitespace::MultiLineComment(comment)) => {
-                trailing.push(comment.trim());
+                trailing.push((comment.trim(), Place::of(token.span)));
             }
             Token::Whitespace(_) | Token::SemiColon => {}
             _ => break,
         }
     }
-    let text = trailing
+    let (text, place) = trailing
         .into_iter()
         .rev()
-        .find(|text| reads_as_code(text, dialect))?;
+        .find(|(text, _)| reads_as_code(text, dialect))?;
     let shown: String = text.chars().take(60).collect();
-    Some(format!("`{shown}`"))
+    Some((format!("`{shown}`"), place))
 }
 
 fn reads_as_code(text: &str, dialect: SqlDialect) -> bool {

@@ -10,10 +10,11 @@
 
 use std::ops::ControlFlow;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlparser::ast::{
-    CopyTarget, Expr, ObjectName, Query, Select, Statement, TableFactor, Visit, Visitor,
+    CopyTarget, Expr, ObjectName, Query, Select, Spanned, Statement, TableFactor, Visit, Visitor,
 };
+use sqlparser::tokenizer::{Span, Token, Tokenizer};
 
 use super::{ParseLimits, SqlDialect, parse};
 
@@ -52,6 +53,47 @@ pub enum ViolationKind {
 pub struct Violation {
     pub kind: ViolationKind,
     pub reason: String,
+    /// Where in the query it is, when that is known: the editors mark it there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<Place>,
+}
+
+/// A stretch of query text: the 1-based line and column of its first character and of the
+/// character just after it, counted in characters as parse errors count them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place {
+    pub line: u64,
+    pub column: u64,
+    pub end_line: u64,
+    pub end_column: u64,
+}
+
+impl Place {
+    /// The place of a syntax node or token; `None` for the empty span sqlparser gives nodes
+    /// whose position it does not track.
+    pub fn of(span: Span) -> Option<Place> {
+        (span.start.line > 0 && span.start.column > 0).then_some(Place {
+            line: span.start.line,
+            column: span.start.column,
+            end_line: span.end.line.max(span.start.line),
+            end_column: if span.end.line > span.start.line {
+                span.end.column
+            } else {
+                span.end.column.max(span.start.column + 1)
+            },
+        })
+    }
+
+    /// One character at a 1-based line and column (a parse error's spot).
+    pub fn at(line: Option<u64>, column: Option<u64>) -> Option<Place> {
+        let (line, column) = (line?, column?);
+        (line > 0 && column > 0).then_some(Place {
+            line,
+            column,
+            end_line: line,
+            end_column: column + 1,
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -73,29 +115,57 @@ pub fn check_read_only(sql: &str, dialect: SqlDialect, limits: ParseLimits) -> S
                 reason: format!(
                     "The query cannot be parsed, so it cannot be shown to be safe ({err})"
                 ),
+                place: Place::at(err.line, err.column),
             }]);
         }
     };
+    let starts = statement_starts(sql, dialect);
     let mut checker = Checker {
         dialect,
         violations: Vec::new(),
         depth: 0,
+        statement_start: None,
     };
     if statements.len() > 1 {
+        checker.statement_start = starts.get(1).copied();
         checker.flag(
             ViolationKind::MultipleStatements,
             format!(
                 "{} statements in one query: only one is allowed",
                 statements.len()
             ),
+            Span::empty(),
         );
     }
-    for statement in &statements {
+    for (index, statement) in statements.iter().enumerate() {
+        checker.statement_start = starts.get(index).copied();
         let _ = statement.visit(&mut checker);
     }
     let mut report = report(checker.violations);
     report.warnings = injection::warnings(sql, dialect, &statements);
     report
+}
+
+/// The first token of each statement in `sql` (its keyword): sqlparser tracks no position for
+/// many statement kinds, and the keyword is what a reader looks for.
+fn statement_starts(sql: &str, dialect: SqlDialect) -> Vec<Place> {
+    let Ok(tokens) = Tokenizer::new(dialect.parser_dialect(), sql).tokenize_with_location() else {
+        return Vec::new();
+    };
+    let mut starts = Vec::new();
+    let mut at_start = true;
+    for token in tokens {
+        match token.token {
+            Token::Whitespace(_) => {}
+            Token::SemiColon => at_start = true,
+            _ if at_start => {
+                at_start = false;
+                starts.extend(Place::of(token.span));
+            }
+            _ => {}
+        }
+    }
+    starts
 }
 
 fn report(violations: Vec<Violation>) -> SafetyReport {
@@ -111,16 +181,24 @@ struct Checker {
     violations: Vec<Violation>,
     /// Statements being visited: above 1, a statement is nested in a query (a CTE).
     depth: usize,
+    /// Where the top-level statement being visited starts: the place of a finding whose node
+    /// has no position of its own.
+    statement_start: Option<Place>,
 }
 
 impl Checker {
-    fn flag(&mut self, kind: ViolationKind, reason: String) {
+    fn flag(&mut self, kind: ViolationKind, reason: String, span: Span) {
         if !self
             .violations
             .iter()
             .any(|v| v.kind == kind && v.reason == reason)
         {
-            self.violations.push(Violation { kind, reason });
+            let place = Place::of(span).or(self.statement_start);
+            self.violations.push(Violation {
+                kind,
+                reason,
+                place,
+            });
         }
     }
 
@@ -133,6 +211,7 @@ impl Checker {
             self.flag(
                 ViolationKind::DangerousFunction,
                 format!("Calls {full}(), which {}", class.why()),
+                name.span(),
             );
         }
     }
@@ -190,6 +269,7 @@ impl Visitor for Checker {
                 self.flag(
                     ViolationKind::ProgramExecution,
                     format!("COPY ... PROGRAM runs a shell command ({command:?})"),
+                    Span::empty(),
                 );
             }
             other => {
@@ -198,9 +278,10 @@ impl Visitor for Checker {
                     self.flag(
                         ViolationKind::DataModifyingCte,
                         format!("A statement inside the query {reason}"),
+                        other.span(),
                     );
                 } else {
-                    self.flag(kind, reason);
+                    self.flag(kind, reason, Span::empty());
                 }
             }
         }
@@ -219,6 +300,7 @@ impl Visitor for Checker {
             self.flag(
                 ViolationKind::LockingRead,
                 "FOR UPDATE/SHARE takes row locks".to_string(),
+                Span::empty(),
             );
         }
         ControlFlow::Continue(())
@@ -234,6 +316,7 @@ impl Visitor for Checker {
             self.flag(
                 ViolationKind::SelectInto,
                 format!("SELECT ... {into} writes a new table"),
+                into.targets.first().map_or(Span::empty(), Spanned::span),
             );
         }
         ControlFlow::Continue(())
