@@ -73,6 +73,28 @@ async function enterPair(page, generated, expected) {
 const GENERATED = "SELECT name FROM users WHERE id = 1";
 const EXPECTED = "SELECT name FROM users WHERE id = 2";
 
+test("a verdict written in Markdown is laid out, and its markup stays text", async () => {
+  await reset();
+  const page = await freshPage();
+  await configure(page, { model: "markdown" });
+  await enterPair(page, GENERATED, EXPECTED);
+  const explanation = page.locator("[data-testid=metric-semantic_similarity-explanation]");
+  await explanation.locator("[data-testid=markdown]").waitFor({ timeout: 15_000 });
+  assert.equal(await explanation.locator("p strong").textContent(), "differ");
+  assert.deepEqual(await explanation.locator("ul > li").allTextContents(), [
+    "the filter id = 1 is not id = 2",
+    "<img src=x onerror=alert(1)> is text",
+  ]);
+  assert.deepEqual(await explanation.locator("li code").allTextContents(), ["id = 1", "id = 2"]);
+  assert.equal(await explanation.locator("li em").textContent(), "not");
+  // A link is its words and its address, never something to click.
+  assert.equal(await explanation.locator("a").count(), 0);
+  await waitForText(page, "[data-testid=metric-semantic_similarity-explanation] p:last-child", "See the guide (https://example.com).");
+  assert.equal(await page.locator("img[src]").count(), 0);
+  await page.screenshot({ path: join(artifacts, "judge-markdown.png") });
+  assert.deepEqual(page.dialogs, []);
+});
+
 for (const [preset, provider] of [["openai", "openai"], ["anthropic", "anthropic"], ["gemini", "gemini"]]) {
   test(`${preset}: a verdict over HTTP, then from the cache after a reload with no second call`, async () => {
     await reset();

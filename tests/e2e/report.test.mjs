@@ -237,6 +237,37 @@ test("record text with markup is shown as text, in the page and in the export", 
   }
 });
 
+test("a judge's explanation in Markdown is laid out alike in the page and the export", async () => {
+  const record = {
+    test_id: "md-1", question: "Who?", generated_sql: "SELECT COUNT(*) FROM t", expected_sql: "SELECT COUNT(*) FROM u",
+    qas_evaluation: {
+      semantic_score: 0.5, execution_score: 0, datatype_score: 1, final_score: 0.4, passed: false,
+      breakdown: { semantic_explanation: "The queries **differ**:\n\n1. `COUNT(*)` reads *t*\n2. the expected one reads u", execution_explanation: "COUNT(*) and COUNT(*) differ", datatype_explanation: "ok" },
+    },
+  };
+  const page = await reportPage();
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(record) + "\n") });
+  await page.locator("[data-testid=test-row]").first().click();
+  const shown = page.locator("[data-testid=detail-explanations]");
+  await shown.locator("[data-testid=markdown]").waitFor();
+  const html = await download(page, "#export-report");
+  const dir = await mkdtemp(join(tmpdir(), "qeval-md-"));
+  await writeFile(join(dir, "report.html"), html);
+  const view = await (await shared.browser.newContext()).newPage();
+  await view.goto(`file://${join(dir, "report.html")}`);
+  await view.locator("#rows tr").first().click();
+  const exported = view.locator("#detail .markdown");
+  await exported.waitFor();
+  for (const [where, box] of [["page", shown], ["export", exported]]) {
+    assert.equal(await box.locator("p strong").textContent(), "differ", where);
+    assert.deepEqual(await box.locator("ol > li").allTextContents(), ["COUNT(*) reads t", "the expected one reads u"], where);
+    assert.deepEqual(await box.locator("li code").allTextContents(), ["COUNT(*)"], where);
+    assert.deepEqual(await box.locator("li em").allTextContents(), ["t"], where);
+  }
+  // Plain explanations, SQL asterisks and all, stay as written.
+  await waitForText(page, "[data-testid=detail-explanations] > li:nth-child(2)", "Execution 0.00: COUNT(*) and COUNT(*) differ");
+});
+
 test("two runs compared: the shown run against an earlier one, both pass rates with the interval and McNemar's p, and the tests that flipped by test id", async () => {
   const shown = (await readFile(join(RUN, "evaluation-results.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
   const earlier = shown.map((r) => structuredClone(r));

@@ -375,7 +375,10 @@ fn verdict(prompt: &str, model: &str) -> Value {
     } else {
         0.5
     };
-    let reasoning = if score == 1.0 {
+    let reasoning = if model == "markdown" {
+        // Models often answer in Markdown, and may repeat markup from the queries they read.
+        "The queries **differ**:\n\n- the filter `id = 1` is *not* `id = 2`\n- <img src=x onerror=alert(1)> is text\n\nSee [the guide](https://example.com)."
+    } else if score == 1.0 {
         "The queries are equivalent."
     } else {
         "The queries differ."

@@ -6,6 +6,7 @@
 
 mod charts;
 mod html;
+pub mod markdown;
 
 pub use charts::{Bar, Chart, Marker};
 
@@ -98,9 +99,11 @@ pub fn render(report: &Report) -> String {
 </main>
 <script type="application/json" id="qeval-data">"#,
     );
-    page.push_str(&html::json_for_script(
-        &json!({ "records": report.records, "results": result_views(report.records) }),
-    ));
+    page.push_str(&html::json_for_script(&json!({
+        "records": report.records,
+        "results": result_views(report.records),
+        "explanations": explanation_blocks(report.records),
+    })));
     let _ = write!(
         page,
         "</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
@@ -569,6 +572,25 @@ fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
                 record.actual_results.as_ref(),
                 DETAIL_ROWS
             ))
+        })
+        .collect()
+}
+
+/// Each record's semantic explanation read as Markdown (see [`markdown`]), or `null` when it is
+/// plain text: the page lays the blocks out as elements, as the app does.
+fn explanation_blocks(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
+    records
+        .iter()
+        .map(|record| {
+            let text = record
+                .qas_evaluation
+                .as_ref()
+                .map_or("", |q| q.breakdown.semantic_explanation.as_str());
+            if markdown::has_markup(text) {
+                json!(markdown::blocks(text))
+            } else {
+                serde_json::Value::Null
+            }
         })
         .collect()
 }

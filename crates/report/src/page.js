@@ -123,6 +123,28 @@
 
   // A result as the Rust side laid it out (`view`: columns, rows of cells with their marks), or
   // its JSON when it did not read as a result.
+  // A judge's explanation that uses Markdown, read by qeval into blocks and spans (see
+  // markdown.rs); each piece is set as text.
+  function explanation(blocks) {
+    const box = el("div", null, "markdown");
+    const tags = { plain: null, strong: "strong", emphasis: "em", code: "code" };
+    const line = (tag, spans) => {
+      const node = el(tag);
+      for (const s of spans) node.append(tags[s.style] ? el(tags[s.style], s.text) : s.text);
+      return node;
+    };
+    for (const b of blocks) {
+      if (b.block === "paragraph") box.append(line("p", b.spans));
+      else if (b.block === "code") box.append(el("pre", b.text, "code"));
+      else {
+        const list = el(b.ordered ? "ol" : "ul");
+        for (const item of b.items) list.append(line("li", item));
+        box.append(list);
+      }
+    }
+    return box;
+  }
+
   function resultView(value, view) {
     if (view) {
       const table = el("table", null, "result");
@@ -183,7 +205,11 @@
       box.append(el("h3", `Scores: final ${fmt(q.final_score)}, ${q.passed ? "PASS" : "FAIL"}${q.unsafe === true ? " · UNSAFE: the generated query is not read-only" : ""}`));
       const list = el("ul");
       const b2 = q.breakdown || {};
-      list.append(el("li", `Semantic ${fmt(q.semantic_score)}: ${b2.semantic_explanation || ""}`));
+      const semantic = el("li", `Semantic ${fmt(q.semantic_score)}: `);
+      const blocks = data.explanations[index];
+      if (blocks) semantic.append(explanation(blocks));
+      else semantic.append(b2.semantic_explanation || "");
+      list.append(semantic);
       list.append(el("li", `Execution ${fmt(q.execution_score)}: ${b2.execution_explanation || ""}`));
       list.append(el("li", `Datatype ${fmt(q.datatype_score)}: ${b2.datatype_explanation || ""}`));
       box.append(list);

@@ -3,7 +3,7 @@ use qeval_sqlite::Counterexample;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::CounterexampleView;
+use super::{CounterexampleView, ExplanationText};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -53,7 +53,14 @@ pub fn MetricCard(props: &Props) -> Html {
             if let Some(weight) = props.weight {
                 <p class="weight">{ format!("weight {:.0}%", weight * 100.0) }</p>
             }
-            <p class="explanation" data-testid={format!("metric-{}-explanation", props.name)}>{ metric.explanation.clone() }</p>
+            // An LLM judge may write Markdown; other metrics' explanations quote SQL as it is.
+            if metric.details["judge"] == "llm" {
+                <div class="explanation" data-testid={format!("metric-{}-explanation", props.name)}>
+                    <ExplanationText text={metric.explanation.clone()} />
+                </div>
+            } else {
+                <p class="explanation" data-testid={format!("metric-{}-explanation", props.name)}>{ metric.explanation.clone() }</p>
+            }
             if let Some(error) = &metric.error {
                 <p class="error-text">{ format!("{} failed: {}", error.metric, error.message) }</p>
             }

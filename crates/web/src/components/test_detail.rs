@@ -3,7 +3,7 @@ use qeval_core::run::EvaluationRecord;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::{DiffedQueries, ResultTable};
+use super::{DiffedQueries, ExplanationText, ResultTable};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -96,7 +96,10 @@ pub fn TestDetail(props: &Props) -> Html {
                     }
                 </h3>
                 <ul class="explanations" data-testid="detail-explanations">
-                    <li>{ format!("Semantic {:.2}: {}", q.semantic_score, q.breakdown.semantic_explanation) }</li>
+                    <li>
+                        { format!("Semantic {:.2}: ", q.semantic_score) }
+                        <ExplanationText text={q.breakdown.semantic_explanation.clone()} />
+                    </li>
                     <li>{ format!("Execution {:.2}: {}", q.execution_score, q.breakdown.execution_explanation) }</li>
                     <li>{ format!("Datatype {:.2}: {}", q.datatype_score, q.breakdown.datatype_explanation) }</li>
                 </ul>
