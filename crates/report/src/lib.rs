@@ -586,11 +586,7 @@ fn explanation_blocks(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
                 .qas_evaluation
                 .as_ref()
                 .map_or("", |q| q.breakdown.semantic_explanation.as_str());
-            if markdown::has_markup(text) {
-                json!(markdown::blocks(text))
-            } else {
-                serde_json::Value::Null
-            }
+            json!(markdown::read(text))
         })
         .collect()
 }

@@ -41,16 +41,17 @@ pub enum Style {
     Code,
 }
 
-/// True when `text` uses any of the Markdown read here; plain text is then shown as it is.
-pub fn has_markup(text: &str) -> bool {
-    blocks(text)
-        .iter()
-        .any(|block| !matches!(block, Block::Paragraph { spans } if spans.iter().all(|s| s.style == Style::Plain)))
+/// The blocks of `text` when it uses any of the Markdown read here; `None` for plain text,
+/// which is then shown as it is.
+pub fn read(text: &str) -> Option<Vec<Block>> {
+    let blocks = blocks(text);
+    let plain = |block: &Block| matches!(block, Block::Paragraph { spans } if spans.iter().all(|s| s.style == Style::Plain));
+    (!blocks.iter().all(plain)).then_some(blocks)
 }
 
 /// Reads `text` into blocks: blank lines part paragraphs, lines of a list are its items, a
 /// ```` ``` ```` line opens and closes code.
-pub fn blocks(text: &str) -> Vec<Block> {
+fn blocks(text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut paragraph: Vec<&str> = Vec::new();
     let mut list: Option<(bool, Vec<String>)> = None;
@@ -148,7 +149,7 @@ fn list_item(line: &str) -> Option<(bool, &str)> {
 }
 
 /// The styled runs of one paragraph or item.
-pub fn spans(text: &str) -> Vec<Span> {
+fn spans(text: &str) -> Vec<Span> {
     let chars: Vec<char> = text.chars().collect();
     let mut out: Vec<Span> = Vec::new();
     let mut plain = String::new();
@@ -276,7 +277,7 @@ mod tests {
             "`",
         ] {
             assert_eq!(styles(text), [(Style::Plain, text.to_string())], "{text}");
-            assert!(!has_markup(text), "{text}");
+            assert!(read(text).is_none(), "{text}");
         }
     }
 
@@ -316,14 +317,14 @@ mod tests {
                 text: "SELECT 1".into()
             }
         );
-        assert!(has_markup(text));
+        assert!(read(text).is_some());
     }
 
     #[test]
     fn plain_text_is_one_paragraph() {
         let text = "Columns differ: expected name, got id";
         assert_eq!(blocks(text), [Block::Paragraph { spans: spans(text) }]);
-        assert!(!has_markup(text));
+        assert!(read(text).is_none());
         assert_eq!(blocks(""), []);
     }
 }

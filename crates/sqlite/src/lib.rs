@@ -33,7 +33,9 @@ pub use database::{Database, Limits};
 pub use equivalence::{EquivalenceOptions, PairCheck, SchemaChoice, check_equivalence};
 #[cfg(feature = "engine")]
 pub use generate::{Cell, TestDatabase, generate};
-pub use output::{Column, DbError, QueryError, QueryOutput, Table, schema_names};
+pub use output::{
+    Column, DbError, QueryError, QueryOutput, Table, schema_names, schema_names_value,
+};
 pub use report::{
     Assumption, Counterexample, EquivalenceReport, SchemaSource, ShownResult, ShownTable, Verdict,
 };

@@ -25,6 +25,11 @@ pub struct Table {
 /// (`{"orders": ["id", "total"]}`): the same names in the CLI and the page, whatever SQL the
 /// database's own `CREATE TABLE` statements are written in.
 pub fn schema_names(tables: &[Table]) -> String {
+    schema_names_value(tables).to_string()
+}
+
+/// [`schema_names`] as a JSON value, for callers that hand it on as data.
+pub fn schema_names_value(tables: &[Table]) -> Value {
     let names: serde_json::Map<String, Value> = tables
         .iter()
         .map(|t| {
@@ -39,7 +44,7 @@ pub fn schema_names(tables: &[Table]) -> String {
             )
         })
         .collect();
-    Value::Object(names).to_string()
+    Value::Object(names)
 }
 
 /// Why a database could not be opened or built.

@@ -149,10 +149,10 @@ function tooDeep(doc) {
   return false;
 }
 
-/** The language extension the editor's text can take: none for hostile nesting. */
-function languageFor(editor, doc) {
-  editor.plain = tooDeep(doc);
-  return editor.plain ? [] : languageOf(editor);
+/** The language extension for text that is (`plain`) or is not nested too deep to highlight. */
+function languageFor(editor, plain) {
+  editor.plain = plain;
+  return plain ? [] : languageOf(editor);
 }
 
 /** A 1-based line and column (in characters, as qeval counts them) as a document offset. */
@@ -210,11 +210,12 @@ function mount(host, id, settings) {
           autocorrect: "off",
           autocapitalize: "off",
         }),
-        language.of(languageFor(editor, Text.of(settings.text.split("\n")))),
+        language.of(languageFor(editor, tooDeep(Text.of(settings.text.split("\n"))))),
         // Switches highlighting off and on as the text's nesting crosses the limit.
         EditorState.transactionExtender.of((tr) => {
-          if (!tr.docChanged || tooDeep(tr.newDoc) === editor.plain) return null;
-          return { effects: language.reconfigure(languageFor(editor, tr.newDoc)) };
+          const plain = tr.docChanged && tooDeep(tr.newDoc);
+          if (!tr.docChanged || plain === editor.plain) return null;
+          return { effects: language.reconfigure(languageFor(editor, plain)) };
         }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) settings.onChange(update.state.doc.toString());
@@ -245,7 +246,7 @@ function configure(id, changes) {
   const before = editor.settings;
   editor.settings = { ...before, ...changes };
   if (editor.settings.language !== before.language || editor.settings.dialect !== before.dialect) {
-    editor.view.dispatch({ effects: editor.language.reconfigure(languageFor(editor, editor.view.state.doc)) });
+    editor.view.dispatch({ effects: editor.language.reconfigure(languageFor(editor, editor.plain)) });
   }
 }
 

@@ -1,4 +1,4 @@
-use qeval_report::markdown::{Block, Span, Style, blocks, has_markup};
+use qeval_report::markdown::{Block, Span, Style, read};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,13 +10,13 @@ pub struct Props {
 /// Markdown judges write (lists, code, strong and emphasis). Every piece is a text node.
 #[component]
 pub fn ExplanationText(props: &Props) -> Html {
-    if !has_markup(&props.text) {
-        return html! { { props.text.clone() } };
-    }
-    html! {
-        <div class="markdown" data-testid="markdown">
-            { for blocks(&props.text).iter().map(block) }
-        </div>
+    match read(&props.text) {
+        None => html! { { props.text.clone() } },
+        Some(blocks) => html! {
+            <div class="markdown" data-testid="markdown">
+                { for blocks.iter().map(block) }
+            </div>
+        },
     }
 }
 

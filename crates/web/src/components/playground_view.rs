@@ -9,7 +9,7 @@ use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use qeval_core::words::counted;
 use qeval_core::{Language, Scorecard};
-use qeval_sqlite::schema_names;
+use qeval_sqlite::schema_names_value;
 use qeval_worker::protocol::Answer;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
@@ -181,7 +181,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
     // The editors complete from the loaded database's tables, or else from the schema the
     // equivalence check used (written or inferred).
     let schema = if db.is_loaded() {
-        serde_json::from_str(&schema_names(&db.tables)).unwrap_or_else(|_| serde_json::json!({}))
+        schema_names_value(&db.tables)
     } else {
         shown_check
             .as_ref()
