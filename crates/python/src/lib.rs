@@ -16,6 +16,7 @@ use qeval_core::{Language, ScoreOptions, add_equivalence, parse_pair_line, score
 use qeval_sqlite::PairCheck;
 
 mod arrow;
+mod defog;
 mod rows;
 mod run;
 use rows::rows;
@@ -275,6 +276,46 @@ fn verdict(
     Ok((comparison.equal, comparison.score))
 }
 
+/// A DataFrame as `qeval.compat.defog` hands it over: `(kind, data)` columns and the row count.
+type FrameColumns<'py> = (Vec<(String, Bound<'py, PyAny>)>, usize);
+
+/// defog's `compare_df` on two frames, each normalised by its plan (see `defog`); `None` when
+/// a normalisation was needed and its plan is missing (sql-eval raised making it).
+#[pyfunction]
+fn defog_compare_df(
+    py: Python<'_>,
+    gold: FrameColumns<'_>,
+    generated: FrameColumns<'_>,
+    gold_plan: Option<defog::Plan>,
+    generated_plan: Option<defog::Plan>,
+) -> PyResult<Option<bool>> {
+    let gold = defog::frame(py, gold.0, gold.1, "df_gold")?;
+    let generated = defog::frame(py, generated.0, generated.1, "df_gen")?;
+    py.detach(|| {
+        defog::compare_df(
+            &gold,
+            &generated,
+            gold_plan.as_ref(),
+            generated_plan.as_ref(),
+        )
+    })
+}
+
+/// defog's `subset_df`: whether `sub`'s columns are among `sup`'s with the same rows, and the
+/// first column of `sub` that found no match.
+#[pyfunction]
+fn defog_subset_df(
+    py: Python<'_>,
+    sub: FrameColumns<'_>,
+    sup: FrameColumns<'_>,
+    sub_plan: Option<defog::Plan>,
+    sup_plan: Option<defog::Plan>,
+) -> PyResult<(Option<bool>, Option<usize>)> {
+    let sub = defog::frame(py, sub.0, sub.1, "df_sub")?;
+    let sup = defog::frame(py, sup.0, sup.1, "df_super")?;
+    py.detach(|| defog::subset_df(&sub, &sup, sub_plan.as_ref(), sup_plan.as_ref()))
+}
+
 /// The time now as `qeval score` stamps error records (RFC 3339, UTC, seconds).
 fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
@@ -320,5 +361,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(run_folder, module)?)?;
     module.add_function(wrap_pyfunction!(compare, module)?)?;
     module.add_function(wrap_pyfunction!(verdict, module)?)?;
+    module.add_function(wrap_pyfunction!(defog_compare_df, module)?)?;
+    module.add_function(wrap_pyfunction!(defog_subset_df, module)?)?;
     Ok(())
 }

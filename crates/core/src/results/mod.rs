@@ -5,7 +5,7 @@ mod direct;
 mod items;
 mod lines;
 pub mod marks;
-mod python;
+pub mod python;
 mod read;
 mod rows;
 pub mod sample;

@@ -51,3 +51,15 @@ def verdict(
     mode: str,
     order_matters: bool = False,
 ) -> tuple[bool, float]: ...
+def defog_compare_df(
+    gold: tuple[list[tuple[str, Any]], int],
+    generated: tuple[list[tuple[str, Any]], int],
+    gold_plan: dict[str, Any] | None,
+    generated_plan: dict[str, Any] | None,
+) -> bool | None: ...
+def defog_subset_df(
+    sub: tuple[list[tuple[str, Any]], int],
+    sup: tuple[list[tuple[str, Any]], int],
+    sub_plan: dict[str, Any] | None,
+    sup_plan: dict[str, Any] | None,
+) -> tuple[bool | None, int | None]: ...
