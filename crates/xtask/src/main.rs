@@ -23,7 +23,7 @@ usage: cargo xtask <command> [options]
 
 commands:
   setup              install what the other commands need (wasm target, trunk, wasm-bindgen,
-                     wasm-opt, Playwright, chromium), skipping what is already there
+                     wasm-opt, Playwright, CodeMirror, chromium), skipping what is already there
   serve [--port N]   build the web app and serve it on http://127.0.0.1:N (default 8080)
   test               setup, then fmt check, clippy, native tests, wasm32 checks, the Python
                      package and its tests, the release web build and the browser tests: what CI
