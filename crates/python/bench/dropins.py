@@ -104,9 +104,11 @@ def main() -> None:
     print("| comparison | rows x 8 | case | qeval | peer | peer / qeval | verdicts agree |")
     print("|---|---|---|---|---|---|---|")
     for size in SIZES:
-        inputs = {False: (table(size, 7), *generated(size)), True: None}
-        rows = (table(size, 7, nulls=False), *generated(size, nulls=False))
-        inputs[True] = tuple(frame(side) for side in rows)
+        # Keyed by whether the comparison takes DataFrames: (gold, equal, near-miss).
+        inputs = {
+            False: (table(size, 7), *generated(size)),
+            True: tuple(frame(side) for side in (table(size, 7, nulls=False), *generated(size, nulls=False))),
+        }
         for name, (frames, ours, peer, call) in comparisons.items():
             gold, equal, near = inputs[frames]
             for case, predicted in (("equal", equal), ("near-miss", near)):

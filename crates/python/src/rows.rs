@@ -82,22 +82,21 @@ fn other(value: &Bound<'_, PyAny>) -> PyResult<Value> {
     }
 }
 
-/// A list of exact tuples, the shape `cursor.fetchall()` gives, read with borrowed values (no
-/// reference count touched), fetching the rows a few places ahead into the cache while one is
-/// read: the rows and their values lie all over memory, and waiting for each in turn is most of
-/// the time. `None` when the list holds something else.
+/// A list of tuples, the shape `cursor.fetchall()` gives, read with borrowed values (no
+/// reference count touched). The rows and their values lie all over memory, and waiting for each
+/// in turn is most of the time, so the values a few rows ahead are touched early. `None` when
+/// the list is empty or holds something else.
 fn list_of_tuples(list: &Bound<'_, PyList>, exact: &Exact) -> PyResult<Option<Rows>> {
-    let Some(first) = list.iter().next() else {
+    let Ok(tuples) = list
+        .iter()
+        .map(|row| row.cast_into::<PyTuple>())
+        .collect::<Result<Vec<_>, _>>()
+    else {
         return Ok(None);
     };
-    let Ok(first) = first.cast_into::<PyTuple>() else {
+    let Some(first) = tuples.first() else {
         return Ok(None);
     };
-    let tuples: Vec<Bound<'_, PyTuple>> =
-        match list.iter().map(|row| row.cast_into::<PyTuple>()).collect() {
-            Ok(tuples) => tuples,
-            Err(_) => return Ok(None),
-        };
     let mut rows = Rows::with_capacity(first.len(), tuples.len());
     // Reading a value's type ahead of its turn starts its trip from memory while the processor
     // works on the rows before it; the sum only keeps those reads from being optimised away.
