@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, openPage, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, openPage, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const DB = resolve("../../tests/fixtures/shop.sqlite");
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
@@ -22,8 +22,8 @@ async function withDatabase() {
 }
 
 async function pair(page, generated, expected) {
-  await page.locator("#generated .cm-content").fill(generated);
-  await page.locator("#expected .cm-content").fill(expected);
+  await setQuery(page, "generated", generated);
+  await setQuery(page, "expected", expected);
 }
 
 const SAME = [
@@ -61,7 +61,7 @@ test("writes, ATTACH, a write in a CTE and an endless recursion are refused or i
   const before = await hash();
   const page = await withDatabase();
   await page.fill("#db-time-limit", "1");
-  await page.locator("#expected .cm-content").fill("SELECT name FROM users");
+  await setQuery(page, "expected", "SELECT name FROM users");
   const cases = [
     ["DROP TABLE users", /^Did not execute: refused before running/],
     ["ATTACH DATABASE 'other.db' AS other", /^Did not execute: refused before running/],
@@ -70,11 +70,11 @@ test("writes, ATTACH, a write in a CTE and an endless recursion are refused or i
     ["WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT COUNT(*) FROM forever", /^Did not execute: interrupted after \d+ ms \(the time limit\)/],
   ];
   for (const [sql, error] of cases) {
-    await page.locator("#generated .cm-content").fill(sql);
+    await setQuery(page, "generated", sql);
     await waitForText(page, "[data-testid=generated-execution-error]", error, 20_000);
     await waitForText(page, "[data-testid=metric-execution-score]", "0.00");
   }
-  await page.locator("#generated .cm-content").fill("SELECT COUNT(*) FROM users");
+  await setQuery(page, "generated", "SELECT COUNT(*) FROM users");
   await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 row in/);
   assert.equal(await page.locator("[data-testid=generated-execution] td").first().textContent(), "5", "every row is still there");
   assert.equal(await hash(), before, "the database file's bytes are unchanged");

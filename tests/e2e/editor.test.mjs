@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, buildDatabase, openPage, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, buildDatabase, openPage, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const shared = useBrowser();
 
@@ -16,9 +16,7 @@ async function freshPage(viewport = { width: 1280, height: 800 }) {
 const content = (page, side) => page.locator(`#${side} .cm-content`);
 
 /** Replaces one side's text, as a paste would. */
-async function paste(page, side, text) {
-  await content(page, side).fill(text);
-}
+const paste = setQuery;
 
 /** The texts of the elements matching `selector` inside one side's editor. */
 async function texts(page, side, selector) {

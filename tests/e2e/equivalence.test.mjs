@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, openPage, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, openPage, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
 
@@ -32,8 +32,8 @@ async function waitForValue(page, selector, want, timeout = 10_000) {
 }
 
 async function pair(page, generated, expected) {
-  await page.locator("#generated .cm-content").fill(generated);
-  await page.locator("#expected .cm-content").fill(expected);
+  await setQuery(page, "generated", generated);
+  await setQuery(page, "expected", expected);
 }
 
 const NEAR_MISS = ["SELECT name FROM singer WHERE age >= 30", "SELECT name FROM singer WHERE age > 30"];

@@ -106,6 +106,26 @@ export async function queryText(page, side) {
   return lines.map((line) => line.replace(/\n$/, "")).join("\n");
 }
 
+/** Replaces the text of a query editor ("generated" or "expected") as a user pastes: select all
+ * with the keyboard, then insert. Waits until the editor holds exactly `text`, so a test never
+ * goes on with a half-replaced query (a selection made outside the editor can reach CodeMirror
+ * after the insertion on a loaded machine, which leaves the old text in place). */
+export async function setQuery(page, side, text) {
+  await page.locator(`#${side} .cm-content`).focus();
+  await page.keyboard.press("ControlOrMeta+a");
+  if (text === "") await page.keyboard.press("Delete");
+  else await page.keyboard.insertText(text);
+  const deadline = Date.now() + 5_000;
+  let held = await queryText(page, side);
+  while (held !== text && Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    held = await queryText(page, side);
+  }
+  if (held !== text) {
+    throw new Error(`the ${side} editor holds ${JSON.stringify(held)}, not ${JSON.stringify(text)}`);
+  }
+}
+
 /** Waits until the element's text equals `want` (or matches it, for a RegExp); on timeout the
  * error says what the page showed instead. */
 export async function waitForText(page, selector, want, timeout = 10_000) {

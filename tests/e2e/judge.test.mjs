@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { artifacts, launchBrowser, openPage, serveDist, waitForText } from "./harness.mjs";
+import { artifacts, launchBrowser, openPage, serveDist, setQuery, waitForText } from "./harness.mjs";
 
 const DOUBLE = resolve(process.env.QEVAL_JUDGE_DOUBLE ?? "../../target/debug/qeval-judge-double");
 
@@ -66,8 +66,8 @@ async function configure(page, { preset = "openai", url = baseUrl(preset), model
 }
 
 async function enterPair(page, generated, expected) {
-  await page.locator("#generated .cm-content").fill(generated);
-  await page.locator("#expected .cm-content").fill(expected);
+  await setQuery(page, "generated", generated);
+  await setQuery(page, "expected", expected);
 }
 
 const GENERATED = "SELECT name FROM users WHERE id = 1";

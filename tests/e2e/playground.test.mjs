@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, openPage, queryText, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, openPage, queryText, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const shared = useBrowser();
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
@@ -19,10 +19,9 @@ async function freshPage(url = shared.server.url) {
 /** Types into a query editor key by key; text of several lines is pasted, since the editor
  * indents after Enter as a user would expect. */
 async function typeInto(page, id, text) {
-  const editor = page.locator(`#${id} .cm-content`);
-  await editor.fill("");
-  if (text.includes("\n")) await editor.fill(text);
-  else await editor.pressSequentially(text, { delay: 2 });
+  await setQuery(page, id, "");
+  if (text.includes("\n")) await setQuery(page, id, text);
+  else await page.locator(`#${id} .cm-content`).pressSequentially(text, { delay: 2 });
 }
 
 test("typing two queries shows their tables and the table accuracy", async () => {

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, buildDatabase, openPage, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, buildDatabase, openPage, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
 
@@ -15,8 +15,8 @@ test("no SQLite is fetched until the first database action, then the database pa
   context.on("request", (request) => fetched.push(request.url()));
   const page = await openPage(context, shared.server.url);
   // One query alone needs no database: nothing to check it against.
-  await page.locator("#expected .cm-content").fill("");
-  await page.locator("#generated .cm-content").fill("SELECT name FROM singer");
+  await setQuery(page, "expected", "");
+  await setQuery(page, "generated", "SELECT name FROM singer");
   await page.waitForTimeout(500);
   assert.deepEqual(fetched.filter((url) => url.includes("qeval-worker")), [], "the worker is not loaded yet");
   await page.locator("#database summary").click();
@@ -30,8 +30,8 @@ test("while a long query runs the page keeps responding, and Cancel stops it so 
   await buildDatabase(page, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
   // Long enough that only Cancel can end it within this test.
   await page.fill("#db-time-limit", "120");
-  await page.locator("#expected .cm-content").fill("SELECT x FROM t");
-  await page.locator("#generated .cm-content").fill(ENDLESS);
+  await setQuery(page, "expected", "SELECT x FROM t");
+  await setQuery(page, "generated", ENDLESS);
   await waitForText(page, "[data-testid=job-status]", /Running both queries on the database/);
   // From here the worker is busy with the endless query; the page's own thread must stay free.
   await page.evaluate(() => {
@@ -42,9 +42,9 @@ test("while a long query runs the page keeps responding, and Cancel stops it so 
   });
 
   // The page answers typing while the worker is busy: a syntax error is pointed out, then gone.
-  await page.locator("#expected .cm-content").fill("SELECT x FROM t WHERE");
+  await setQuery(page, "expected", "SELECT x FROM t WHERE");
   await page.locator("[data-testid=expected-error]").waitFor({ timeout: 5_000 });
-  await page.locator("#expected .cm-content").fill("SELECT x FROM t");
+  await setQuery(page, "expected", "SELECT x FROM t");
   await page.locator("[data-testid=expected-error]").waitFor({ state: "detached", timeout: 5_000 });
   assert.match(await page.locator("[data-testid=job-status]").textContent(), /Running/, "the query still runs");
   const longTasks = await page.evaluate(() => window.longTasks);
@@ -55,7 +55,7 @@ test("while a long query runs the page keeps responding, and Cancel stops it so 
   await waitForText(page, "[data-testid=job-cancelled]", /^Cancelled after \d+\.\d s: running both queries on the database was stopped/);
   assert.equal(await page.locator("[data-testid=job-status]").count(), 0);
   // A new worker has the same database: the next query runs at once.
-  await page.locator("#generated .cm-content").fill("SELECT count(*) FROM t");
+  await setQuery(page, "generated", "SELECT count(*) FROM t");
   await waitForText(page, "[data-testid=generated-execution-status]", /^Executes without errors: 1 row in \d+ ms$/);
   await waitForText(page, "[data-testid=expected-execution-status]", /^Executes without errors: 3 rows/);
   await page.screenshot({ path: join(artifacts, "worker-after-cancel.png") });
@@ -67,8 +67,8 @@ test("a long test-suite check shows how many databases it has checked", async ()
   await page.fill("#db-suite", "200");
   // The same rows as the expected query, slowly: a few hundred thousand steps per database.
   const slow = "SELECT x FROM t WHERE (WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 300000) SELECT count(*) FROM c) > 0";
-  await page.locator("#expected .cm-content").fill("SELECT x FROM t");
-  await page.locator("#generated .cm-content").fill(slow);
+  await setQuery(page, "expected", "SELECT x FROM t");
+  await setQuery(page, "generated", slow);
   const status = await waitForText(page, "[data-testid=job-status]", /^Checking on test-suite databases: \d+ of 200 databases…/, 30_000);
   const done = Number(status.match(/: (\d+) of/)[1]);
   assert.ok(done >= 1 && done <= 200, status);
