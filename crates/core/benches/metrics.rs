@@ -6,10 +6,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use qeval_core::analysis::analyse;
 use qeval_core::metrics::calibration::{Confidence, calibration};
 use qeval_core::metrics::safety_classification::classify_safety;
 use qeval_core::metrics::validation_accuracy::validation_accuracy;
-use qeval_core::score::analyse;
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName, check_read_only};
 use qeval_core::{ScoreOptions, table_accuracy_of_sql};
 

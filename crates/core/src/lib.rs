@@ -4,10 +4,13 @@
 //! the `qeval` command line, in the browser and under Node, so the same input gives the same
 //! scorecard everywhere. Malformed input never panics: it becomes a diagnostic in the scorecard.
 
+pub mod analysis;
 pub mod datatype;
-pub mod execution;
+pub mod execution_similarity;
 pub mod judge;
 pub mod kql;
+pub mod language;
+pub mod metric;
 pub mod metrics;
 pub mod pairs;
 pub mod profiles;
@@ -19,9 +22,12 @@ pub mod scorecard;
 pub mod sql;
 pub mod words;
 
-pub use pairs::{InputError, Language, PairInput, parse_pair_line};
+pub use analysis::{Analysis, analyse, analyse_as};
+pub use language::Language;
+pub use metric::{Metric, MetricError};
+pub use pairs::{InputError, PairInput, parse_pair_line};
 pub use score::{
-    Analysis, ScoreOptions, add_equivalence, analyse, judge_tasks, score_pair, score_pair_judged,
+    ScoreOptions, add_equivalence, judge_tasks, score_pair, score_pair_judged,
     table_accuracy_of_sql,
 };
-pub use scorecard::{Diagnostic, Metric, MetricError, Scorecard};
+pub use scorecard::{Diagnostic, Scorecard};

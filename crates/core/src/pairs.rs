@@ -22,32 +22,13 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::datatype::AnswerType;
+use crate::language::Language;
 use crate::metrics::classification::ClassificationInput;
 use crate::metrics::workflow::{Expectation, default_always_expected_agents};
 use crate::profiles::ProfileName;
 use crate::results::compare::Mode;
 use crate::sql::SqlDialect;
-
-/// The query language of a pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    #[default]
-    Sql,
-    Kql,
-}
-
-impl std::str::FromStr for Language {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "sql" => Ok(Language::Sql),
-            "kql" | "kusto" => Ok(Language::Kql),
-            _ => Err(format!("unknown language \"{s}\" (expected sql or kql)")),
-        }
-    }
-}
+use crate::words::json_kind;
 
 /// One generated query and its expectation.
 ///
@@ -242,7 +223,7 @@ pub fn parse_pair_line(line: &str) -> Result<PairInput, InputError> {
     })?;
     let Value::Object(object) = value else {
         return Err(InputError {
-            message: format!("expected a JSON object, found {}", kind(&value)),
+            message: format!("expected a JSON object, found {}", json_kind(&value)),
             field: None,
             column: None,
         });
@@ -258,7 +239,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         Some((field, other)) => {
             return Err(InputError::field(
                 field,
-                format!("expected a string, found {}", kind(other)),
+                format!("expected a string, found {}", json_kind(other)),
             ));
         }
     };
@@ -273,7 +254,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         Some((field, other)) => {
             return Err(InputError::field(
                 field,
-                format!("expected a string, found {}", kind(other)),
+                format!("expected a string, found {}", json_kind(other)),
             ));
         }
         None => return Err(InputError::field("generated_sql", "is missing")),
@@ -289,7 +270,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
                     Value::String(sql) => Ok(sql.clone()),
                     other => Err(InputError::field(
                         &format!("{field}[{i}]"),
-                        format!("expected a string, found {}", kind(other)),
+                        format!("expected a string, found {}", json_kind(other)),
                     )),
                 });
                 let first = queries.next().transpose()?;
@@ -306,7 +287,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
                     field,
                     format!(
                         "expected a string or a list of strings, found {}",
-                        kind(other)
+                        json_kind(other)
                     ),
                 ));
             }
@@ -376,7 +357,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
     let schema = parse_field("schema")?;
     let human_label = match first_present(object, &["human_label", "label"]) {
         None | Some((_, Value::Null)) => None,
-        Some((field, value)) => Some(crate::run::agreement::label_of(value).ok_or_else(|| {
+        Some((field, value)) => Some(label_of(value).ok_or_else(|| {
             InputError::field(
                 field,
                 format!("{value} is not a verdict (true/false, 1/0, correct/incorrect, equivalent/different)"),
@@ -411,7 +392,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         Some(other) => {
             return Err(InputError::field(
                 "id",
-                format!("expected a string or a number, found {}", kind(other)),
+                format!("expected a string or a number, found {}", json_kind(other)),
             ));
         }
     };
@@ -462,7 +443,7 @@ fn expected_alternatives(object: &Map<String, Value>) -> Result<Vec<Expected>, I
                         &at,
                         format!(
                             "expected an object with expected_sql or expected_result, found {}",
-                            kind(item)
+                            json_kind(item)
                         ),
                     ));
                 };
@@ -472,7 +453,7 @@ fn expected_alternatives(object: &Map<String, Value>) -> Result<Vec<Expected>, I
                     Some(other) => {
                         return Err(InputError::field(
                             &format!("{at}.expected_sql"),
-                            format!("expected a string, found {}", kind(other)),
+                            format!("expected a string, found {}", json_kind(other)),
                         ));
                     }
                 };
@@ -495,7 +476,7 @@ fn expected_alternatives(object: &Map<String, Value>) -> Result<Vec<Expected>, I
             .collect(),
         Some(other) => Err(InputError::field(
             field,
-            format!("expected a list of objects, found {}", kind(other)),
+            format!("expected a list of objects, found {}", json_kind(other)),
         )),
     }
 }
@@ -514,14 +495,14 @@ fn string_list(
                 Value::String(text) => Ok(text.clone()),
                 other => Err(InputError::field(
                     &format!("{field}[{index}]"),
-                    format!("expected a string, found {}", kind(other)),
+                    format!("expected a string, found {}", json_kind(other)),
                 )),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some),
         Some(other) => Err(InputError::field(
             field,
-            format!("expected an array of strings, found {}", kind(other)),
+            format!("expected an array of strings, found {}", json_kind(other)),
         )),
     }
 }
@@ -575,7 +556,7 @@ fn optional_string(object: &Map<String, Value>, field: &str) -> Result<Option<St
         Some(Value::String(text)) => Ok(Some(text.clone())),
         Some(other) => Err(InputError::field(
             field,
-            format!("expected a string, found {}", kind(other)),
+            format!("expected a string, found {}", json_kind(other)),
         )),
     }
 }
@@ -586,7 +567,7 @@ fn optional_bool(object: &Map<String, Value>, field: &str) -> Result<Option<bool
         Some(Value::Bool(b)) => Ok(Some(*b)),
         Some(other) => Err(InputError::field(
             field,
-            format!("expected true or false, found {}", kind(other)),
+            format!("expected true or false, found {}", json_kind(other)),
         )),
     }
 }
@@ -607,7 +588,7 @@ pub fn optional_tolerance(
         },
         Some(other) => Err(InputError::field(
             field,
-            format!("expected a number, found {}", kind(other)),
+            format!("expected a number, found {}", json_kind(other)),
         )),
     }
 }
@@ -636,20 +617,34 @@ pub fn column_list(
             .map(Some),
         Some(other) => Err(InputError::field(
             field,
-            format!("expected a list of column positions, found {}", kind(other)),
+            format!(
+                "expected a list of column positions, found {}",
+                json_kind(other)
+            ),
         )),
     }
 }
 
-/// The JSON type of a value, as an error message names it.
-pub fn kind(value: &Value) -> &'static str {
+/// A person's verdict from the usual ways of writing it: `true`/`false`, `1`/`0`, `"correct"`/
+/// `"incorrect"`, `"pass"`/`"fail"`, `"yes"`/`"no"`, `"equivalent"`/`"different"`.
+pub fn label_of(value: &Value) -> Option<bool> {
     match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => match n.as_f64() {
+            Some(1.0) => Some(true),
+            Some(0.0) => Some(false),
+            _ => None,
+        },
+        Value::String(text) => match text.trim().to_ascii_lowercase().as_str() {
+            "true" | "1" | "correct" | "pass" | "passed" | "yes" | "equivalent" | "right" => {
+                Some(true)
+            }
+            "false" | "0" | "incorrect" | "fail" | "failed" | "no" | "different" | "wrong" => {
+                Some(false)
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -1,4 +1,7 @@
-//! Words for counts in messages, so that every view says "1 row" and "2 rows".
+//! Words for messages: counts, so that every view says "1 row" and "2 rows", and the names of
+//! JSON types.
+
+use serde_json::Value;
 
 /// The plural ending of a regular noun for `count` things: none for one, "s" otherwise.
 pub fn plural(count: usize) -> &'static str {
@@ -9,6 +12,18 @@ pub fn plural(count: usize) -> &'static str {
 /// "1 row", `counted(0, "row")` "0 rows".
 pub fn counted(count: usize, noun: &str) -> String {
     format!("{count} {noun}{}", plural(count))
+}
+
+/// The JSON type of a value, as an error message names it.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! the Kusto query language parses; a misspelled one is a syntax error at its position; and the
 //! structural judge tells an operator from its negation.
 
-use qeval_core::kql::{judge, parse, tokenize};
+use qeval_core::judge::kql::judge;
+use qeval_core::kql::{parse, tokenize};
 
 const MAX_BYTES: usize = 1 << 20;
 

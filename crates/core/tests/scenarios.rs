@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use qeval_core::datatype::{AnswerType, datatype_validity};
-use qeval_core::execution::{ExecutionOptions, execution_similarity};
+use qeval_core::execution_similarity::{ExecutionOptions, execution_similarity};
 use qeval_core::metrics::calibration::{Confidence, calibration};
 use qeval_core::metrics::safety_classification::classify_safety;
 use qeval_core::metrics::validation_accuracy::validation_accuracy;

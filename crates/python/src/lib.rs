@@ -8,9 +8,9 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use qeval_core::analysis::analyse_as;
 use qeval_core::pairs::pairs_file_line;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare as compare_results};
-use qeval_core::score::analyse_as;
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 use qeval_core::{Language, ScoreOptions, add_equivalence, parse_pair_line, score_pair};
 use qeval_sqlite::PairCheck;

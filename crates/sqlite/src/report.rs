@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use qeval_core::metric::Metric;
 use qeval_core::results::compare::Mode;
-use qeval_core::scorecard::Metric;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -199,7 +199,7 @@ pub fn score_pair_js(pair: JsValue, options: JsValue) -> Result<JsValue, JsError
     let serde_json::Value::Object(object) = value else {
         return Err(error(format!(
             "pair: expected an object, found {}",
-            pairs::kind(&value)
+            qeval_core::words::json_kind(&value)
         )));
     };
     let pair = pairs::pair_from_object(&object).map_err(|err| error(format!("pair: {err}")))?;

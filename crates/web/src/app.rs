@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use crate::components::{PlaygroundView, ReportView};
-use crate::execution::LoadedDb;
+use crate::database::LoadedDb;
 use crate::hooks::TypedFragment;
 use crate::judge::JudgeSettings;
 use crate::theme::{self, Dark, ThemeChoice};

@@ -4,9 +4,9 @@
 mod app;
 mod components;
 mod connect_policy;
+mod database;
 mod download;
 mod editor;
-mod execution;
 mod hooks;
 mod judge;
 mod report;

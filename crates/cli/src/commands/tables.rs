@@ -1,7 +1,7 @@
 //! `qeval tables`: the base tables a query reads.
 
 use qeval_core::Language;
-use qeval_core::score::analyse_as;
+use qeval_core::analysis::analyse_as;
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 
 use super::{Failure, Outcome, query_text};

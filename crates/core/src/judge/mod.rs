@@ -8,6 +8,7 @@
 //! the query correctness metric (1.0 equivalent, 0.5 partially correct, 0.0 incorrect).
 
 mod components;
+pub mod kql;
 pub mod sql;
 
 use serde::Serialize;

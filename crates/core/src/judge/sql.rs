@@ -11,7 +11,7 @@ use sqlparser::ast::{
 
 use super::Judgement;
 use super::{Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
-use crate::score::Analysis;
+use crate::analysis::Analysis;
 use crate::sql::join_condition;
 
 /// Judges a generated query against the expected one, from their analyses. Identical queries
@@ -779,7 +779,7 @@ impl VisitorMut for Rewriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::analyse;
+    use crate::analysis::analyse;
     use crate::sql::{ParseLimits, SqlDialect};
 
     fn judge_sql(generated: &str, expected: &str) -> Judgement {

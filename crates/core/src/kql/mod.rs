@@ -1,5 +1,5 @@
 //! KQL (Kusto Query Language): tokenizing, the pipeline structure, source tables, the canonical
-//! form for the exact-match shortcut, and the structural judge.
+//! form for the exact-match shortcut. The structural judge for KQL is `judge::kql`.
 //!
 //! A query is optional `let` statements followed by a tabular expression: a source (a table,
 //! `union`, `datatable`, `print`, a function call) and `|`-separated operators. Names in KQL are
@@ -10,7 +10,7 @@ mod lexer;
 mod pipeline;
 
 pub use lexer::{Token, TokenKind, format_timespan, tokenize};
-pub use pipeline::{KqlQuery, Operator, judge, parse};
+pub use pipeline::{KqlQuery, Operator, depth_change, parse, split_top};
 
 use crate::sql::{Place, SafetyReport, Violation, ViolationKind};
 

@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::json;
 
-use crate::scorecard::Metric;
+use crate::metric::Metric;
 
 /// BIRD's reward for a correct query whose cost ratio (expected ÷ generated) is `ratio`:
 /// 1.25 at twice as cheap or better, 1 as cheap, 0.75 down to half, 0.5 down to a quarter,

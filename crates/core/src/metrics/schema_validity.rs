@@ -24,7 +24,7 @@ use serde_json::Value;
 use sqlparser::ast::{Expr, Ident, Query, SelectItem, SetExpr, TableFactor, Visit, Visitor};
 
 use crate::kql::{KqlQuery, Token, TokenKind};
-use crate::scorecard::Metric;
+use crate::metric::Metric;
 use crate::sql::{ParseLimits, Schema, SqlDialect, extract_tables, parse};
 
 /// Table names and their columns, lowercased.

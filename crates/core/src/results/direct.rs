@@ -12,8 +12,11 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::read::MAX_COLUMNS;
 use super::{ResultError, ResultSet, Rows, Value};
+
+/// Most columns a result may have. Rows as objects make a column of every key any row has, so
+/// rows that each bring keys of their own would make a table of rows x keys cells: refused.
+pub const MAX_COLUMNS: usize = 4_096;
 
 /// The result set in `text`, or `None` when the slow path must decide.
 pub fn read(text: &str) -> Option<ResultSet> {

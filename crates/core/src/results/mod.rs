@@ -2,6 +2,7 @@
 
 pub mod compare;
 mod direct;
+pub mod hash;
 mod items;
 mod lines;
 pub mod marks;

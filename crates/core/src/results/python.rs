@@ -90,15 +90,15 @@ pub fn hash<H: Hasher>(value: &Value, state: &mut H) {
 /// A value's 64-bit FxHash under Python's equality: equal values (`1`, `1.0`, `True`) hash alike.
 /// Unmixed: callers that sum hashes mix them first.
 pub fn hash64(value: &Value) -> u64 {
-    let mut state = crate::results::compare::Fx::default();
+    let mut state = crate::results::hash::Fx::default();
     hash(value, &mut state);
     state.finish()
 }
 
 /// A row's fingerprint under Python's tuple equality: rows equal as Python tuples have equal
-/// fingerprints (see `compare::key::Fingerprint` for the odds of the converse failing).
+/// fingerprints (see `hash::Fingerprint` for the odds of the converse failing).
 pub fn row_fingerprint(row: &[Value]) -> u128 {
-    let mut state = crate::results::compare::Fingerprint::default();
+    let mut state = crate::results::hash::Fingerprint::default();
     state.write_usize(row.len());
     for value in row {
         hash(value, &mut state);

@@ -18,8 +18,9 @@ use std::fmt;
 
 use serde_json::{Map, Value as Json};
 
+use super::direct::MAX_COLUMNS;
 use super::{ResultSet, Value};
-use crate::pairs::kind;
+use crate::words::json_kind;
 
 /// Why a result could not be read, and where (a JSON path such as `$.rows[3]`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -105,7 +106,7 @@ fn read_array(items: &[Json], path: &str) -> Result<ResultSet, ResultError> {
                         &format!("{path}[{index}]"),
                         format!(
                             "expected a scalar like the first item, found {}",
-                            kind(item)
+                            json_kind(item)
                         ),
                     );
                 }
@@ -115,10 +116,6 @@ fn read_array(items: &[Json], path: &str) -> Result<ResultSet, ResultError> {
         }
     }
 }
-
-/// Most columns a result may have. Rows as objects make a column of every key any row has, so
-/// rows that each bring keys of their own would make a table of rows x keys cells: refused.
-pub const MAX_COLUMNS: usize = 4_096;
 
 /// Rows as objects: the columns are the keys, in order of first appearance. A key missing from
 /// a row reads as NULL. Linear in the input: keys are looked up in a set, and more than
@@ -132,7 +129,7 @@ fn read_records(items: &[Json], path: &str) -> Result<ResultSet, ResultError> {
                 &format!("{path}[{index}]"),
                 format!(
                     "expected an object like the first row, found {}",
-                    kind(item)
+                    json_kind(item)
                 ),
             );
         };
@@ -186,7 +183,7 @@ fn read_rows(
             other => {
                 return fail(
                     &here,
-                    format!("expected a row (an array), found {}", kind(other)),
+                    format!("expected a row (an array), found {}", json_kind(other)),
                 );
             }
         };
@@ -233,7 +230,7 @@ fn read_object(object: &Map<String, Json>, path: &str) -> Result<ResultSet, Resu
                 other => {
                     return fail(
                         &format!("{path}.data"),
-                        format!("expected an array of records, found {}", kind(other)),
+                        format!("expected an array of records, found {}", json_kind(other)),
                     );
                 }
             };
@@ -256,7 +253,7 @@ fn read_rows_field(
         Json::Array(items) => read_rows(items, path, columns),
         other => fail(
             path,
-            format!("expected an array of rows, found {}", kind(other)),
+            format!("expected an array of rows, found {}", json_kind(other)),
         ),
     }
 }
@@ -272,7 +269,10 @@ fn column_names(
     let Json::Array(items) = columns else {
         return fail(
             &format!("{path}.columns"),
-            format!("expected an array of column names, found {}", kind(columns)),
+            format!(
+                "expected an array of column names, found {}",
+                json_kind(columns)
+            ),
         );
     };
     let mut names = Vec::with_capacity(items.len());
@@ -292,7 +292,7 @@ fn column_names(
                     &format!("{path}.columns[{index}]"),
                     format!(
                         "expected a column name or an object with a \"name\", found {}",
-                        kind(item)
+                        json_kind(item)
                     ),
                 );
             }
@@ -306,7 +306,7 @@ fn read_kusto(tables: &Json, path: &str) -> Result<ResultSet, ResultError> {
     let Json::Array(items) = tables else {
         return fail(
             path,
-            format!("expected an array of tables, found {}", kind(tables)),
+            format!("expected an array of tables, found {}", json_kind(tables)),
         );
     };
     match items.first() {
@@ -314,7 +314,7 @@ fn read_kusto(tables: &Json, path: &str) -> Result<ResultSet, ResultError> {
         Some(Json::Object(table)) => read_object(table, &format!("{path}[0]")),
         Some(other) => fail(
             &format!("{path}[0]"),
-            format!("expected a table object, found {}", kind(other)),
+            format!("expected a table object, found {}", json_kind(other)),
         ),
     }
 }

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::read::{Lines, read_records};
 use super::record::{EvaluationRecord, test_key};
+use crate::pairs::label_of;
 use crate::scorecard::Scorecard;
 
 /// The record field that holds a person's verdict.
@@ -18,29 +19,6 @@ pub const LABEL_FIELD: &str = "human_label";
 /// A score at or above this counts as the judge saying "correct" (the profile's verdict is used
 /// as it is).
 pub const CORRECT_AT: f64 = 0.9;
-
-/// A person's verdict from the usual ways of writing it: `true`/`false`, `1`/`0`, `"correct"`/
-/// `"incorrect"`, `"pass"`/`"fail"`, `"yes"`/`"no"`, `"equivalent"`/`"different"`.
-pub fn label_of(value: &Value) -> Option<bool> {
-    match value {
-        Value::Bool(b) => Some(*b),
-        Value::Number(n) => match n.as_f64() {
-            Some(1.0) => Some(true),
-            Some(0.0) => Some(false),
-            _ => None,
-        },
-        Value::String(text) => match text.trim().to_ascii_lowercase().as_str() {
-            "true" | "1" | "correct" | "pass" | "passed" | "yes" | "equivalent" | "right" => {
-                Some(true)
-            }
-            "false" | "0" | "incorrect" | "fail" | "failed" | "no" | "different" | "wrong" => {
-                Some(false)
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
 
 /// One line of a labels file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

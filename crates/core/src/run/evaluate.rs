@@ -7,7 +7,8 @@ use super::record::{
     Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult, error_text,
 };
 use crate::datatype::AnswerType;
-use crate::pairs::{Language, PairInput};
+use crate::language::Language;
+use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
 use crate::score::{ScoreOptions, result_metrics_of};
 use crate::scorecard::Scorecard;

@@ -7,8 +7,24 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::record::EvaluationRecord;
-use super::summary::Group;
 use crate::sql::{SqlDialect, hardness};
+
+/// Tests and passes within one group (a difficulty, an agent).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Group {
+    pub tests: usize,
+    pub passed: usize,
+}
+
+impl Group {
+    pub fn pass_rate(&self) -> f64 {
+        if self.tests == 0 {
+            0.0
+        } else {
+            self.passed as f64 / self.tests as f64
+        }
+    }
+}
 
 /// The fields a summary groups by when the records carry them, in the order they are shown.
 pub const DEFAULT_FIELDS: [&str; 6] = [

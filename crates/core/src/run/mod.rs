@@ -6,7 +6,7 @@
 //! the callers read the files.
 
 pub mod agreement;
-pub mod compare;
+pub mod changes;
 pub mod evaluate;
 pub mod export;
 pub mod folder;
@@ -17,10 +17,10 @@ pub mod stats;
 pub mod summary;
 
 pub use agreement::{JudgeAgreement, agreement, apply_labels, read_labels};
-pub use compare::{RunComparison, TestDelta, compare_runs};
+pub use changes::{RunComparison, compare_runs};
 pub use evaluate::{Disagreement, evaluate_test, pair_of_test, recheck};
-pub use groups::{Grouping, fill_hardness, group_by, groupings};
+pub use groups::{Group, Grouping, fill_hardness, group_by, groupings};
 pub use read::{Lines, Rejected, read_questions, read_record_bytes, read_records};
 pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult};
-pub use stats::{PairedStats, mcnemar_exact, paired_stats};
-pub use summary::{Group, Summary, summarize, summarize_by};
+pub use stats::{PairedStats, TestDelta, mcnemar_exact, paired_stats};
+pub use summary::{Summary, summarize, summarize_by};

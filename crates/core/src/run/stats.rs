@@ -4,8 +4,19 @@
 
 use serde::Serialize;
 
-use super::compare::TestDelta;
 use crate::random::SplitMix64;
+
+/// One test present and scored in both runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TestDelta {
+    pub test_id: String,
+    pub before_final: f64,
+    pub after_final: f64,
+    pub before_passed: bool,
+    pub after_passed: bool,
+    /// After minus before: final, semantic, execution, datatype.
+    pub deltas: [f64; 4],
+}
 
 /// Resamples for the bootstrap interval: enough for two-decimal percentiles of a pass rate.
 pub const RESAMPLES: usize = 2_000;

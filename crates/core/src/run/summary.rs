@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::agreement::{JudgeAgreement, agreement};
-use super::groups::{Grouping, groupings};
+use super::groups::{Group, Grouping, groupings};
 use super::record::EvaluationRecord;
 use crate::metrics::classification::{
     ClassificationInput, ClassificationSummary, summarize_classification,
@@ -16,23 +16,6 @@ use crate::metrics::efficiency::{Efficiency, r_ves};
 pub const PASS_THRESHOLD: f64 = 0.7;
 /// Final-score histogram bins: [0, 0.1), [0.1, 0.2), ... [0.9, 1.0].
 pub const BINS: usize = 10;
-
-/// Tests and passes within one group (a difficulty, an agent).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Group {
-    pub tests: usize,
-    pub passed: usize,
-}
-
-impl Group {
-    pub fn pass_rate(&self) -> f64 {
-        if self.tests == 0 {
-            0.0
-        } else {
-            self.passed as f64 / self.tests as f64
-        }
-    }
-}
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Summary {

@@ -9,9 +9,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::ScoreOptions;
-use crate::pairs::{Language, PairInput};
+use crate::language::Language;
+use crate::metric::Metric;
+use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
-use crate::scorecard::{Diagnostic, Metric, Severity, Source};
+use crate::scorecard::{Diagnostic, Severity, Source};
 
 /// One judging a pair needs: the metric it fills, the task and what is judged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,8 +135,9 @@ fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> V
     }
     let language = pair.language.unwrap_or(options.language);
     let dialect = pair.dialect.unwrap_or(options.dialect);
-    let generated = super::analyse_as(language, &pair.generated_sql, dialect, options.limits);
-    let expected = super::analyse_as(language, expected_sql, dialect, options.limits);
+    let generated =
+        crate::analysis::analyse_as(language, &pair.generated_sql, dialect, options.limits);
+    let expected = crate::analysis::analyse_as(language, expected_sql, dialect, options.limits);
     if expected.same_query_as(&generated) {
         return Vec::new();
     }

@@ -3,24 +3,23 @@
 //! Each metric runs in isolation: one that cannot be computed becomes 0.0 with its error and the
 //! others still run. Metrics whose inputs are absent are left out.
 
-mod analysis;
 mod llm;
 mod query_metrics;
 mod result_metrics;
 
 use std::collections::BTreeMap;
 
-pub use analysis::{Analysis, analyse, analyse_as};
 pub use llm::{JudgeOutcome, JudgeTask, JudgedVerdict, judge_tasks};
 
+use crate::analysis::{Analysis, analyse_as};
+use crate::language::Language;
+use crate::metric::{Metric, MetricError};
 use crate::metrics::workflow::check_workflow;
 use crate::metrics::{TableAccuracy, TableMatch, table_accuracy};
-use crate::pairs::{Language, PairInput, WorkflowInput};
+use crate::pairs::{PairInput, WorkflowInput};
 use crate::profiles::{self, Profile, ProfileName};
 use crate::results::compare::Mode;
-use crate::scorecard::{
-    Diagnostic, ExpectedMatch, Metric, MetricError, Scorecard, Severity, Source,
-};
+use crate::scorecard::{Diagnostic, ExpectedMatch, Scorecard, Severity, Source};
 use crate::sql::{self, ParseError, ParseLimits, SqlDialect, TableName};
 
 /// How pairs are scored. `Default` gives the documented defaults.

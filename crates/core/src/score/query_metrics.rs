@@ -5,11 +5,14 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::{Analysis, ScoreOptions};
+use super::ScoreOptions;
+use crate::analysis::Analysis;
 use crate::judge::{self, Judgement};
+use crate::language::Language;
+use crate::metric::Metric;
 use crate::metrics::table_accuracy;
-use crate::pairs::{Language, PairInput};
-use crate::scorecard::{Diagnostic, Metric, Severity, Source};
+use crate::pairs::PairInput;
+use crate::scorecard::{Diagnostic, Severity, Source};
 use crate::sql::{self, TableName};
 
 pub fn add(
@@ -159,7 +162,7 @@ fn judge_metrics(
     let judgement: Option<Judgement> = match generated.language {
         Language::Sql => judge::sql::judge(expected, generated),
         Language::Kql => match (&expected.kql, &generated.kql) {
-            (Some(e), Some(g)) => Some(crate::kql::judge(e, g)),
+            (Some(e), Some(g)) => Some(crate::judge::kql::judge(e, g)),
             _ => None,
         },
     };

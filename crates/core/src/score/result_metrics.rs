@@ -7,13 +7,13 @@ use serde_json::json;
 
 use super::ScoreOptions;
 use crate::datatype::datatype_validity;
-use crate::execution::{ExecutionOptions, execution_similarity};
+use crate::execution_similarity::{ExecutionOptions, execution_similarity};
+use crate::metric::Metric;
 use crate::metrics::efficiency::efficiency_metric;
 use crate::pairs::PairInput;
 use crate::profiles::Profile;
 use crate::results::compare::{CompareOptions, compare, order_matters_for};
 use crate::results::read_result;
-use crate::scorecard::Metric;
 
 /// Adds the result metrics whose inputs are present. Returns whether the generated query
 /// executed without error: false with an error, true with a result, unknown otherwise.

@@ -6,7 +6,7 @@ use web_sys::{DragEvent, File, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::TextField;
-use crate::execution::{BUILT_FROM_SQL, LoadedDb};
+use crate::database::{BUILT_FROM_SQL, LoadedDb};
 use crate::workers::{Reply, WorkerStatus, Workers};
 
 #[derive(Properties, PartialEq)]

@@ -19,8 +19,8 @@ use super::{
     JudgeSettingsPanel, LangfuseSend, MetricCard, NormalizedView, ProfileSummary, QueryEditor,
     QueryResults, ResultEditor, profile_options,
 };
+use crate::database::{BUILT_FROM_SQL, LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::editor;
-use crate::execution::{BUILT_FROM_SQL, LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::hooks::{
     JobState, JudgeStatus, Scored, initial_state, use_debounced, use_llm_judge, use_scorecard,
     use_shared_url, use_worker_job,

@@ -12,8 +12,8 @@ use super::{
     RunComparisonView, RunGroups, RunLoader, RunSummary, TestDetail, TestTable,
 };
 use crate::connect_policy::{is_same_origin, resolve};
+use crate::database::LoadedDb;
 use crate::download::save;
-use crate::execution::LoadedDb;
 use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check, use_test_address};
 use crate::judge::{JudgeSettings, VerdictCache};
 use crate::report::load::{MAX_FETCHED_BYTES, Source, fetched, read_run};

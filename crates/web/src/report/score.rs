@@ -15,7 +15,7 @@ use qeval_core::run::record::test_key;
 use super::RawRun;
 use qeval_worker::protocol::{Answer, Fill, Scoring, Task, TestToScore};
 
-use crate::execution::LoadedDb;
+use crate::database::LoadedDb;
 use crate::judge::{JudgeSettings, VerdictCache, judge_all};
 use crate::workers::{Kind, Reply, WorkerHandle, Workers};
 

@@ -5,8 +5,9 @@ use std::hash::Hasher;
 
 use serde::Serialize;
 
-use super::key::{Fx, Rules, key};
+use super::key::{Rules, key};
 use crate::results::ResultSet;
+use crate::results::hash::Fx;
 
 /// How a pair of columns was matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

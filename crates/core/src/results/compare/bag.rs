@@ -15,15 +15,15 @@
 //! First, a fast path: when the rows are equal value for value with the very same types (the
 //! usual right answer), every row's sorted values are equal too, so Spider's quick check cannot
 //! reject and only that equality needs establishing. Rows are compared by 128-bit fingerprints
-//! (see `key::Fingerprint`).
+//! (see `hash::Fingerprint`).
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::hash::Hasher;
 
 use super::align::{AlignedBy, ColumnPair};
-use super::key::{Fingerprint, Fx, avalanche, sort_prints};
 use super::{CompareOptions, Comparison, Mode, rows};
+use crate::results::hash::{Fingerprint, Fx, avalanche, sort_prints};
 use crate::results::python::{self, StackText, eq, write_str_type_key};
 use crate::results::{ResultSet, Rows, Value};
 
@@ -294,7 +294,7 @@ impl<'a> SortKey<'a> {
 /// shares, counted as multisets of signatures. Only the columns strict matching left unpaired
 /// need checking: paired columns hold the same values on both sides.
 fn unmatched_column(gold: &Rows, pred: &Rows, unpaired: &Unpaired, order: bool) -> Option<usize> {
-    let mut available: HashMap<u64, usize, super::key::FxBuild> = HashMap::default();
+    let mut available: HashMap<u64, usize, crate::results::hash::FxBuild> = HashMap::default();
     for &column in &unpaired.pred {
         *available
             .entry(column_signature(pred, column, order))

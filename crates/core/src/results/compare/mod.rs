@@ -29,8 +29,6 @@ use serde::{Deserialize, Serialize};
 use super::ResultSet;
 
 pub use align::{AlignedBy, ColumnPair};
-pub use key::Fingerprint;
-pub(crate) use key::Fx;
 
 /// A comparison mode; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

@@ -7,9 +7,10 @@ use std::cmp::Ordering;
 use std::hash::Hasher;
 
 use super::align::{AlignedBy, ColumnPair};
-use super::key::{Fingerprint, Fx, Key, MultisetPrint, Rules, avalanche, key};
+use super::key::{Key, Rules, key};
 use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::ResultSet;
+use crate::results::hash::{Fingerprint, Fx, MultisetPrint, avalanche};
 
 pub fn compare(
     expected: &ResultSet,

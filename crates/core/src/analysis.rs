@@ -3,7 +3,7 @@
 use sqlparser::ast::Statement;
 
 use crate::kql::{self, KqlQuery};
-use crate::pairs::Language;
+use crate::language::Language;
 use crate::scorecard::QueryReport;
 use crate::sql::{self, ParseError, ParseLimits, SqlDialect, TableName};
 

@@ -5,19 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::record::EvaluationRecord;
-use super::stats::{PairedStats, RESAMPLES, paired_stats};
-
-/// One test present and scored in both runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TestDelta {
-    pub test_id: String,
-    pub before_final: f64,
-    pub after_final: f64,
-    pub before_passed: bool,
-    pub after_passed: bool,
-    /// After minus before: final, semantic, execution, datatype.
-    pub deltas: [f64; 4],
-}
+use super::stats::{PairedStats, RESAMPLES, TestDelta, paired_stats};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RunComparison {
