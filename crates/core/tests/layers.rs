@@ -45,7 +45,10 @@ fn modules() -> BTreeMap<String, String> {
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                let relative = path.strip_prefix(src()).expect("a file under src").with_extension("");
+                let relative = path
+                    .strip_prefix(src())
+                    .expect("a file under src")
+                    .with_extension("");
                 let mut parts: Vec<String> = relative
                     .iter()
                     .map(|p| p.to_string_lossy().into_owned())
