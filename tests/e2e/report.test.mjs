@@ -143,10 +143,10 @@ test("the exported static report opens from file:// in a fresh browser with the 
   }
 });
 
-test("results are tables in their own column order, with the differing cell, the unmatched rows and NULL marked, in the page and the export alike", async () => {
+test("results are tables in their own column order, with the differing cell, the unmatched rows and NULL marked, and the queries' differing words, in the page and the export alike", async () => {
   const record = {
     test_id: "near", question: "Totals by name", agent_used: "a", difficulty: "easy",
-    expected_sql: "SELECT name, total, note FROM t", generated_sql: "SELECT name, total, note FROM t",
+    expected_sql: "SELECT name, total, note FROM t WHERE total > 0", generated_sql: "select name, total, note from t where total >= 1",
     expected_results: [{ name: "ann", total: 3, note: null }, { name: "bob", total: 5, note: "NULL" }, { name: "cy", total: 1, note: "x" }],
     actual_results: { columns: ["name", "total", "note"], rows: [["bob", 5.0, "NULL"], ["ann", 4, null], ["cy", 1, "x"], ["dee", 9, "y"]] },
     qas_evaluation: { semantic_score: 1, execution_score: 0.5, datatype_score: 1, final_score: 0.8, passed: true, breakdown: {} },
@@ -189,6 +189,13 @@ test("results are tables in their own column order, with the differing cell, the
     ],
   });
   await waitForText(page, "[data-testid=test-detail]", /2 rows not in the other result \(marked\)/);
+  // Keywords match in any case; only the comparison differs.
+  const marked = (locator) => locator.allTextContents();
+  const words = {
+    missing: await marked(page.locator("[data-testid=test-detail] pre.query mark.del")),
+    extra: await marked(page.locator("[data-testid=test-detail] pre.query mark.ins")),
+  };
+  assert.deepEqual(words, { missing: ["0"], extra: ["= 1"] });
   await page.locator("[data-testid=test-detail]").screenshot({ path: join(artifacts, "result-tables.png") });
 
   const html = await download(page, "#export-report");
@@ -202,6 +209,7 @@ test("results are tables in their own column order, with the differing cell, the
   const [exportedExpected, exportedGenerated] = await Promise.all([read(tables.nth(0)), read(tables.nth(1))]);
   assert.deepEqual(exportedExpected, expected, "the export shows what the page shows");
   assert.deepEqual(exportedGenerated, generated);
+  assert.deepEqual({ missing: await marked(view.locator("#detail pre del")), extra: await marked(view.locator("#detail pre ins")) }, words);
   assert.deepEqual(page.errors, []);
 });
 

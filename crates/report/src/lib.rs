@@ -5,6 +5,7 @@
 //! report") both call [`render`], so both give the same page for the same records.
 
 mod charts;
+pub mod diff;
 mod html;
 pub mod markdown;
 
@@ -102,6 +103,7 @@ pub fn render(report: &Report) -> String {
     page.push_str(&html::json_for_script(&json!({
         "records": report.records,
         "results": result_views(report.records),
+        "diffs": query_diffs(report.records),
         "explanations": explanation_blocks(report.records),
     })));
     let _ = write!(
@@ -572,6 +574,27 @@ fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
                 record.actual_results.as_ref(),
                 DETAIL_ROWS
             ))
+        })
+        .collect()
+}
+
+/// Each record's two queries with the words that differ marked (see [`diff`]): `[expected,
+/// generated]`, each a list of `[text, changed]`. Made here, so the page and the app mark the
+/// same words.
+fn query_diffs(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
+    let pieces = |side: Vec<diff::Piece>| -> Vec<serde_json::Value> {
+        side.into_iter()
+            .map(|p| json!([p.text, p.changed]))
+            .collect()
+    };
+    records
+        .iter()
+        .map(|record| {
+            let (expected, generated) = diff::diff(
+                record.expected_sql.as_deref().unwrap_or_default(),
+                record.generated_sql.as_deref().unwrap_or_default(),
+            );
+            json!([pieces(expected), pieces(generated)])
         })
         .collect()
 }

@@ -82,42 +82,10 @@
       rows.length > LIMIT ? `showing ${LIMIT} of ${rows.length} matching tests` : `${rows.length} matching tests`;
   }
 
-  function tokens(text) {
-    return (text || "").split(/(\s+|[(),;])/).filter((t) => t !== "");
-  }
-
-  // Word-level differences by longest common subsequence (capped, so huge queries stay quick).
-  function diff(a, b) {
-    const x = tokens(a).slice(0, 1500);
-    const y = tokens(b).slice(0, 1500);
-    const n = x.length;
-    const m = y.length;
-    const table = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
-    for (let i = n - 1; i >= 0; i--)
-      for (let j = m - 1; j >= 0; j--)
-        table[i][j] = x[i] === y[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
-    const left = [];
-    const right = [];
-    let i = 0;
-    let j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && x[i] === y[j]) {
-        left.push([x[i], null]);
-        right.push([y[j], null]);
-        i++;
-        j++;
-      } else if (j >= m || (i < n && table[i + 1][j] >= table[i][j + 1])) {
-        left.push([x[i++], "del"]);
-      } else {
-        right.push([y[j++], "ins"]);
-      }
-    }
-    return [left, right];
-  }
-
-  function code(parts) {
+  // One query's pieces as the Rust side marked them: `[text, changed]`, changed ones in `mark`.
+  function code(parts, mark) {
     const pre = el("pre");
-    for (const [text, kind] of parts) pre.append(kind ? el(kind, text) : document.createTextNode(text));
+    for (const [text, changed] of parts) pre.append(changed ? el(mark, text) : document.createTextNode(text));
     return pre;
   }
 
@@ -184,12 +152,12 @@
     box.hidden = false;
     box.append(el("h2", `Test ${r.test_id}`));
     box.append(el("p", r.question || "(no question)"));
-    const [left, right] = diff(r.expected_sql, r.generated_sql);
+    const [left, right] = data.diffs[index] || [[], []];
     const side = el("div", null, "side");
     const a = el("div");
-    a.append(el("h3", "Expected query"), code(left));
+    a.append(el("h3", "Expected query"), code(left, "del"));
     const b = el("div");
-    b.append(el("h3", "Generated query"), code(right));
+    b.append(el("h3", "Generated query"), code(right, "ins"));
     side.append(a, b);
     box.append(side);
     const results = el("div", null, "side");

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::report::diff::{Piece, diff};
+use qeval_report::diff::{Piece, diff};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -3,7 +3,6 @@
 //! CLI uses.
 
 pub mod charts;
-pub mod diff;
 pub mod load;
 pub mod score;
 
