@@ -74,8 +74,8 @@ fn uses(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> 
     let parent = module.rsplit_once("::").map_or("", |(p, _)| p);
     for (prefix, base) in [("crate::", ""), ("super::", parent)] {
         for (at, _) in code.match_indices(prefix) {
-            // `super::` inside `crate::a::super::`-like text does not occur; a word before the
-            // prefix (as in `my_crate::`) means it is not this crate's path.
+            // A word before the prefix (`my_crate::`, `a::super::`) means it is not a path
+            // that starts here.
             let before = code[..at].chars().next_back();
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
                 continue;
@@ -85,7 +85,6 @@ fn uses(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> 
                 .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
                 .collect();
             let mut target = base.to_string();
-            let mut deepest = None;
             for part in path.split("::").filter(|p| !p.is_empty()) {
                 let next = if target.is_empty() {
                     part.to_string()
@@ -95,10 +94,9 @@ fn uses(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> 
                 if !known.contains(&next) {
                     break;
                 }
-                deepest = Some(next.clone());
                 target = next;
             }
-            if let Some(target) = deepest.filter(|t| t != module) {
+            if target != base && target != module {
                 out.insert(target);
             }
         }

@@ -8,7 +8,6 @@
 //! length and the number of differences, so past [`MAX_TOKENS`] tokens on a side only the common
 //! start and end are matched and the middle is marked as one changed block.
 
-use serde::Serialize;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 /// Tokens per side the word-level diff takes on; longer queries are compared by their common
@@ -16,7 +15,7 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 pub const MAX_TOKENS: usize = 20_000;
 
 /// A piece of text and whether it is only on this side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Piece {
     pub text: String,
     pub changed: bool,

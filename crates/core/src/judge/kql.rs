@@ -1,7 +1,7 @@
 //! The structural judge for KQL: the features of each pipeline (tables, output columns, filters,
 //! grouping, ordering, limits, steps) compared as components.
 
-use crate::kql::{KqlQuery, Token, TokenKind, depth_change, split_top};
+use crate::kql::{KqlQuery, Token, TokenKind, depth_change, split_top, split_top_where};
 
 use super::{Components, FILTERS, GROUPING, Judgement, ORDERING, OUTPUT, TABLES};
 
@@ -68,19 +68,15 @@ fn canonical_condition(tokens: &[Token]) -> String {
     }
 }
 
-/// Splits at top-level `and`.
+/// The conditions joined by top-level `and`, each read one way.
 fn conjuncts(tokens: &[Token]) -> Vec<String> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0, 0);
-    for (i, token) in tokens.iter().enumerate() {
-        depth += depth_change(token);
-        if depth == 0 && token.kind == TokenKind::Name("and".into()) {
-            parts.push(canonical_condition(&tokens[start..i]));
-            start = i + 1;
-        }
-    }
-    parts.push(canonical_condition(&tokens[start..]));
-    parts
+    split_top_where(
+        tokens,
+        |kind| matches!(kind, TokenKind::Name(name) if name == "and"),
+    )
+    .into_iter()
+    .map(canonical_condition)
+    .collect()
 }
 
 /// Splits `items by keys` at the top-level `by`.

@@ -10,7 +10,7 @@ mod lexer;
 mod pipeline;
 
 pub use lexer::{Token, TokenKind, format_timespan, tokenize};
-pub use pipeline::{KqlQuery, Operator, depth_change, parse, split_top};
+pub use pipeline::{KqlQuery, Operator, depth_change, parse, split_top, split_top_where};
 
 use crate::sql::{Place, SafetyReport, Violation, ViolationKind};
 

@@ -306,13 +306,21 @@ pub fn depth_change(token: &Token) -> i32 {
     }
 }
 
-/// Splits at `separator` where no bracket is open.
+/// Splits at the punctuation `separator` where no bracket is open.
 pub fn split_top<'a>(tokens: &'a [Token], separator: &'static str) -> Vec<&'a [Token]> {
+    split_top_where(tokens, |kind| *kind == TokenKind::Punct(separator))
+}
+
+/// Splits at the tokens `is_separator` picks where no bracket is open.
+pub fn split_top_where(
+    tokens: &[Token],
+    is_separator: impl Fn(&TokenKind) -> bool,
+) -> Vec<&[Token]> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0, 0);
     for (i, token) in tokens.iter().enumerate() {
         depth += depth_change(token);
-        if depth == 0 && token.kind == TokenKind::Punct(separator) {
+        if depth == 0 && is_separator(&token.kind) {
             parts.push(&tokens[start..i]);
             start = i + 1;
         }
