@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { artifacts, buildDatabase, openPage, setQuery, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, buildDatabase, openPage, poll, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const shared = useBrowser();
 
@@ -27,12 +27,7 @@ async function texts(page, side, selector) {
  * editors live in shadow roots, which locators see into and `document.querySelector` does not. */
 async function waitForMarks(page, side, severity, want) {
   const marks = page.locator(`#${side} .cm-lintRange-${severity}`);
-  const deadline = Date.now() + 10_000;
-  let seen = await marks.allTextContents();
-  while (JSON.stringify(seen) !== JSON.stringify(want) && Date.now() < deadline) {
-    await page.waitForTimeout(50);
-    seen = await marks.allTextContents();
-  }
+  const { value: seen } = await poll(page, () => marks.allTextContents(), (seen) => JSON.stringify(seen) === JSON.stringify(want));
   assert.deepEqual(seen, want, `${severity} marks in the ${side} query`);
 }
 

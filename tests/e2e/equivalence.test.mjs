@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, openPage, setQuery, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, openPage, poll, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
 
@@ -21,13 +21,8 @@ async function freshPage() {
 
 // Waits until a form field's value matches (text areas keep their text in `value`).
 async function waitForValue(page, selector, want, timeout = 10_000) {
-  const until = Date.now() + timeout;
-  let value = "";
-  while (Date.now() < until) {
-    value = await page.inputValue(selector);
-    if (want.test(value)) return value;
-    await page.waitForTimeout(50);
-  }
+  const { ok, value } = await poll(page, () => page.inputValue(selector), (value) => want.test(value), timeout);
+  if (ok) return value;
   throw new Error(`${selector}: wanted ${want}, the field held ${JSON.stringify(value)}`);
 }
 

@@ -115,30 +115,28 @@ export async function setQuery(page, side, text) {
   await page.keyboard.press("ControlOrMeta+a");
   if (text === "") await page.keyboard.press("Delete");
   else await page.keyboard.insertText(text);
-  const deadline = Date.now() + 5_000;
-  let held = await queryText(page, side);
-  while (held !== text && Date.now() < deadline) {
-    await page.waitForTimeout(50);
-    held = await queryText(page, side);
-  }
-  if (held !== text) {
-    throw new Error(`the ${side} editor holds ${JSON.stringify(held)}, not ${JSON.stringify(text)}`);
-  }
+  const { ok, value } = await poll(page, () => queryText(page, side), (held) => held === text, 5_000);
+  if (!ok) throw new Error(`the ${side} editor holds ${JSON.stringify(value)}, not ${JSON.stringify(text)}`);
 }
 
 /** Waits until the element's text equals `want` (or matches it, for a RegExp); on timeout the
  * error says what the page showed instead. */
 export async function waitForText(page, selector, want, timeout = 10_000) {
+  const read = () => page.locator(selector).first().textContent({ timeout: 500 }).catch(() => null);
+  const matches = (seen) => seen !== null && (want instanceof RegExp ? want.test(seen) : seen.trim() === want);
+  const { ok, value } = await poll(page, read, matches, timeout);
+  if (ok) return value;
+  throw new Error(`${selector}: wanted ${want}, the page showed ${JSON.stringify(value)}`);
+}
+
+/** Reads `read()` every 50 ms until `done` accepts it or `timeout` ms pass: `{ ok, value }`, the
+ * value last read either way, so a caller's error can say what the page showed. */
+export async function poll(page, read, done, timeout = 10_000) {
   const deadline = Date.now() + timeout;
-  let seen = null;
-  while (Date.now() < deadline) {
-    seen = await page
-      .locator(selector)
-      .first()
-      .textContent({ timeout: 500 })
-      .catch(() => null);
-    if (seen !== null && (want instanceof RegExp ? want.test(seen) : seen.trim() === want)) return seen;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return { ok: true, value };
+    if (Date.now() >= deadline) return { ok: false, value };
     await page.waitForTimeout(50);
   }
-  throw new Error(`${selector}: wanted ${want}, the page showed ${JSON.stringify(seen)}`);
 }
