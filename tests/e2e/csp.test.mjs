@@ -1,34 +1,28 @@
-// The Content Security Policy: the build hook puts it into the page or fails the build, and the
-// built page carries it.
+// The Content Security Policy: the page's assembly puts it into the page or fails the build, and
+// the built page carries it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { dist } from "./harness.mjs";
+import { secure } from "../../www/assemble.mjs";
 
-const HOOK = resolve("../../www/csp.mjs");
-
-async function runHook(html) {
-  const dir = await mkdtemp(join(tmpdir(), "qeval-csp-"));
-  await writeFile(join(dir, "index.html"), html);
+function securePage(html) {
   try {
-    execFileSync(process.execPath, [HOOK], { env: { ...process.env, TRUNK_STAGING_DIR: dir }, stdio: "pipe" });
-    return { ok: true, html: await readFile(join(dir, "index.html"), "utf8") };
+    return { ok: true, html: secure(html) };
   } catch (err) {
-    return { ok: false, message: String(err.stderr) };
+    return { ok: false, message: String(err.message) };
   }
 }
 
-test("the hook adds the policy after the charset declaration", async () => {
-  const result = await runHook('<html><head><meta charset="utf-8" /><script type="module">go()</script></head></html>');
+test("the assembly adds the policy after the charset declaration", async () => {
+  const result = securePage('<html><head><meta charset="utf-8" /><script type="module">go()</script></head></html>');
   assert.ok(result.ok);
   assert.match(result.html, /<meta charset="utf-8" \/>\n    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'sha256-/);
 });
 
 test("a page without a charset declaration fails the build instead of shipping without a policy", async () => {
-  const result = await runHook('<html><head><script type="module">go()</script></head></html>');
+  const result = securePage('<html><head><script type="module">go()</script></head></html>');
   assert.equal(result.ok, false);
   assert.match(result.message, /no <meta charset="utf-8">/);
 });
@@ -51,11 +45,11 @@ test("QEVAL_CONNECT_SRC adds an origin at build time, and anything else fails th
   const page = '<html><head><meta charset="utf-8" /><script type="module">go()</script></head></html>';
   process.env.QEVAL_CONNECT_SRC = "https://llm.example.com:8443";
   try {
-    const added = await runHook(page);
+    const added = securePage(page);
     assert.ok(added.ok, added.message);
     assert.match(added.html, /connect-src [^;]* https:\/\/llm\.example\.com:8443/);
     process.env.QEVAL_CONNECT_SRC = "https:";
-    const refused = await runHook(page);
+    const refused = securePage(page);
     assert.equal(refused.ok, false);
     assert.match(refused.message, /is not an origin/);
   } finally {

@@ -2,6 +2,7 @@
 // retry (never a blank page) when the app cannot start.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { artifacts, dist, useBrowser } from "./harness.mjs";
@@ -12,7 +13,7 @@ test("on a throttled network the loading screen is the first thing painted, and 
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(() => {
-    addEventListener("TrunkApplicationStarted", () => {
+    addEventListener("qeval-started", () => {
       window.qevalStartedAt = performance.now();
     });
   });
@@ -88,5 +89,15 @@ test("the app's script, wasm and style sheet carry a content hash in their names
     const loaders = files.filter((file) => new RegExp(`^${worker}-[0-9a-f]{16}_loader\\.js$`).test(file));
     assert.equal(loaders.length, 1, `one ${worker} loader in ${files}`);
     assert.match(html, new RegExp(`<meta name="${worker}" content="\\./${loaders[0].replaceAll(".", "\\.")}" />`));
+  }
+  // Every file the page links to is there, and carries an integrity hash that matches it.
+  const linked = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\.\/([^"]+)"[^>]*>/g)];
+  assert.ok(linked.length >= 4, `the style sheet, editor, app script and app wasm are linked: ${linked.map(([tag]) => tag)}`);
+  for (const [tag, file] of linked) {
+    assert.ok(files.includes(file), `${file}, linked from index.html, is in dist`);
+    const hash = tag.match(/integrity="sha384-([^"]+)"/);
+    assert.ok(hash, `${tag} carries an integrity hash`);
+    const digest = createHash("sha384").update(await readFile(join(dist, file))).digest("base64");
+    assert.equal(hash[1], digest, `the integrity hash of ${file} matches its content`);
   }
 });

@@ -1,6 +1,6 @@
 // Bundles the query editors (src/main.js and CodeMirror) into one script for the page:
-// target/editor/qeval-editor.js, which index.html hands to Trunk. Run by Trunk as a pre_build
-// hook; its packages come from this folder's package-lock.json (`cargo xtask setup` installs
+// target/editor/qeval-editor.js, which www/assemble.mjs places in the page. `cargo xtask` runs it
+// before each web build; its packages come from this folder's package-lock.json (`cargo xtask setup` installs
 // them).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const require = createRequire(import.meta.url);
-const qeval = require(process.env.QEVAL_WASM_PKG ?? "../../../target/bench/wasm-node/qeval_wasm.js");
+const qeval = require(process.env.QEVAL_WASM_PKG ?? "../../../target/wasm-test/qeval_wasm.js");
 
 test("tables lists base tables, CTEs excluded", () => {
   assert.deepEqual(

@@ -1,5 +1,5 @@
-//! The database worker's entry point: Trunk builds this binary as one of the page's worker
-//! modules, and the page starts it on its first database action.
+//! The database worker's entry point: `cargo xtask` builds this binary as one of the page's
+//! workers, and the page starts it on its first database action.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

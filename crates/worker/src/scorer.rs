@@ -1,5 +1,5 @@
-//! The scoring worker's entry point: Trunk builds this binary (without SQLite) as one of the
-//! page's worker modules, and the page starts it at once: every scorecard the page shows is
+//! The scoring worker's entry point: `cargo xtask` builds this binary (without SQLite) as one of the
+//! page's workers, and the page starts it at once: every scorecard the page shows is
 //! made here.
 
 #[cfg(target_arch = "wasm32")]

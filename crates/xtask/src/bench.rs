@@ -68,11 +68,11 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             },
         )?;
     }
-    let pkg = wasm_pkg::node_dir();
+    let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Release);
     steps.run(
         "wasm build",
-        "qeval-wasm, wasm-node profile, wasm-bindgen --target nodejs",
-        || wasm_pkg::build_for_node(&pkg),
+        "qeval-wasm, wasm-node profile, bound for Node",
+        || wasm_pkg::build_for_node(wasm_pkg::Build::Release, &pkg),
     )?;
     steps.run(
         "wasm bench",
@@ -91,7 +91,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         "wasm read bench",
         "crates/wasm/bench/read.mjs under Node and in headless Chromium",
         || {
-            wasm_pkg::build_for_web(&web_pkg)?;
+            wasm_pkg::build_for_web(wasm_pkg::Build::Release, &web_pkg)?;
             run::program("node")
                 .args([root().join("crates/wasm/bench/read.mjs")])
                 .current_dir(root().join("tests").join("e2e"))
@@ -113,20 +113,12 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("the wasm compare bench")
         },
     )?;
-    steps.run(
-        "web release build",
-        "trunk build --release (for its size)",
-        || {
-            run::cargo_tool("trunk")
-                .args(["build", "--release"])
-                .status_ok("trunk build")
-        },
-    )?;
+    crate::web::build(steps, crate::web::Build::Release)?;
 
     steps.run(
         "python package",
-        "maturin wheel into target/python-venv",
-        crate::python::install,
+        "maturin wheel (profile python-release) into target/python-venv",
+        || crate::python::install(crate::python::Build::Release),
     )?;
     steps.run(
         "python drop-ins bench",

@@ -1,7 +1,7 @@
 //! `cargo xtask`: everything beyond `cargo build` and `cargo test`.
 //!
 //! Each command installs what it needs and is missing, at the versions pinned in the repository
-//! (`rust-toolchain.toml`, `Trunk.toml`, `Cargo.lock`, `tests/e2e/package-lock.json`), prints each
+//! (`rust-toolchain.toml`, `Cargo.lock`, `tests/e2e/package-lock.json`, `www/editor/package-lock.json`), prints each
 //! step with its duration, and stops at the first failing step, naming it.
 
 mod bench;
@@ -9,9 +9,11 @@ mod corpus;
 mod doc_links;
 mod python;
 mod run;
+mod serve;
 mod steps;
 mod tools;
 mod wasm_pkg;
+mod web;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,9 +24,11 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  setup              install what the other commands need (wasm target, trunk, wasm-bindgen,
+  setup              install what the other commands need (wasm target, wasm-bindgen, clang,
                      wasm-opt, Playwright, CodeMirror, chromium), skipping what is already there
-  serve [--port N]   build the web app and serve it on http://127.0.0.1:N (default 8080)
+  serve [--port N] [--release]
+                     build the web app (a dev build unless --release), serve it on
+                     http://127.0.0.1:N (default 8080), and rebuild when a source changes
   test               setup, then fmt check, clippy, native tests, wasm32 checks, the Python
                      package and its tests, the release web build and the browser tests: what CI
                      runs
@@ -45,7 +49,7 @@ fn main() -> ExitCode {
     let mut steps = Steps::new();
     let result = match command.as_str() {
         "setup" => tools::setup(&mut steps, tools::Needs::ALL),
-        "serve" => option_u64(rest, "--port", 8080).and_then(|port| serve(&mut steps, port)),
+        "serve" => serve(&mut steps, rest),
         "test" => test(&mut steps),
         "dist" => dist(&mut steps),
         "python" => python_package(&mut steps),
@@ -90,43 +94,34 @@ fn option_u64(args: &[String], name: &str, default: u64) -> Result<u64, String> 
     }
 }
 
-fn serve(steps: &mut Steps, port: u64) -> Result<(), String> {
+fn serve(steps: &mut Steps, args: &[String]) -> Result<(), String> {
+    let release = args.iter().any(|arg| arg == "--release");
+    let rest: Vec<String> = args
+        .iter()
+        .filter(|arg| *arg != "--release")
+        .cloned()
+        .collect();
+    let port = option_u64(&rest, "--port", 8080)?;
     tools::setup(steps, tools::Needs::WEB)?;
-    let url = format!("http://127.0.0.1:{port}/");
-    println!("\nqeval: building, then serving at {url} (Ctrl+C stops)\n");
-    run::cargo_tool("trunk")
-        .args([
-            "serve",
-            "--release",
-            "--address",
-            "127.0.0.1",
-            "--port",
-            &port.to_string(),
-        ])
-        .status_ok("trunk serve")
+    let build = if release {
+        web::Build::Release
+    } else {
+        web::Build::Dev
+    };
+    serve::serve(steps, port, build)
 }
 
 fn dist(steps: &mut Steps) -> Result<(), String> {
     tools::setup(steps, tools::Needs::WEB)?;
-    steps.run(
-        "web release build",
-        "trunk build --release",
-        web_release_build,
-    )?;
+    web::build(steps, web::Build::Release)?;
     bench::report_dist_sizes()
-}
-
-fn web_release_build() -> Result<(), String> {
-    run::cargo_tool("trunk")
-        .args(["build", "--release"])
-        .status_ok("trunk build --release")
 }
 
 fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "python package",
-        "maturin wheel into target/python-venv, with pandas, polars, pyarrow",
-        python::install,
+        "maturin wheel (dev profile) into target/python-venv, with pandas, polars, pyarrow and Ray",
+        || python::install(python::Build::Test),
     )?;
     steps.run("python tests", "pytest crates/python/tests", python::tests)
 }
@@ -157,7 +152,14 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     )?;
     steps.run("native tests", "cargo test --workspace", || {
         run::cargo()
-            .args(["test", "--workspace", "--locked"])
+            // qeval-bindgen has no tests; building it again in the dev profile would only cost time.
+            .args([
+                "test",
+                "--workspace",
+                "--exclude",
+                "qeval-bindgen",
+                "--locked",
+            ])
             .status_ok("cargo test")
     })?;
     steps.run(
@@ -183,21 +185,17 @@ fn test(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("cargo clippy --target wasm32-unknown-unknown")
         },
     )?;
-    let pkg = wasm_pkg::node_dir();
+    let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Test);
     steps.run(
         "wasm package",
-        "qeval-wasm for Node (wasm-node profile)",
-        || wasm_pkg::build_for_node(&pkg),
+        "qeval-wasm for Node (wasm-test profile)",
+        || wasm_pkg::build_for_node(wasm_pkg::Build::Test, &pkg),
     )?;
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
         wasm_pkg::node_tests(&pkg)
     })?;
     python_package(steps)?;
-    steps.run(
-        "web release build",
-        "trunk build --release",
-        web_release_build,
-    )?;
+    web::build(steps, web::Build::Release)?;
     steps.run(
         "browser tests",
         "Playwright + chromium against dist/ on 127.0.0.1",

@@ -19,8 +19,18 @@ fn venv_program(name: &str) -> PathBuf {
     venv().join("bin").join(name)
 }
 
+/// How the package is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Build {
+    /// As `pip install ./crates/python` builds it (profile `python-release`): for benchmarks.
+    Release,
+    /// Cargo's `dev` profile, which reuses what the native tests compiled: minutes quicker on a
+    /// fresh machine, and the tests check behaviour, not speed.
+    Test,
+}
+
 /// Creates the environment (once) and installs the pinned requirements and the package.
-pub fn install() -> Result<(), String> {
+pub fn install(build: Build) -> Result<(), String> {
     if !venv_program("python").exists() {
         run::program("python3")
             .args(["-m", "venv"])
@@ -37,15 +47,19 @@ pub fn install() -> Result<(), String> {
         .status_ok("pip install -r crates/python/tests/requirements.txt")?;
     // maturin comes from the requirements, so pip builds with it rather than fetching one.
     let package = root().join("crates").join("python");
-    pip()
+    let mut install = pip()
         .args([
             "--no-build-isolation".as_ref(),
             "--force-reinstall".as_ref(),
             "--no-deps".as_ref(),
             package.as_os_str(),
         ])
-        .env("PATH", venv_path())
-        .status_ok("pip install ./crates/python")
+        .env("PATH", venv_path());
+    if build == Build::Test {
+        // maturin's build backend takes extra `maturin build` arguments from this variable.
+        install = install.env("MATURIN_PEP517_ARGS", "--profile dev");
+    }
+    install.status_ok("pip install ./crates/python")
 }
 
 /// `pip install --quiet` in the environment; the caller adds what to install.

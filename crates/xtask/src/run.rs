@@ -7,11 +7,6 @@ use std::sync::OnceLock;
 
 use crate::root;
 
-/// Where `cargo install --root` puts the pinned tools.
-pub fn tools_bin() -> PathBuf {
-    root().join(".tools").join("bin")
-}
-
 /// Where npm puts the packages of `tests/e2e/package.json` (Playwright, wasm-opt).
 pub fn node_bin() -> PathBuf {
     root()
@@ -21,9 +16,9 @@ pub fn node_bin() -> PathBuf {
         .join(".bin")
 }
 
-/// PATH with the project's own tools first, so the pinned versions win.
+/// PATH with the project's npm tools first, so the pinned versions win.
 pub fn path_with_tools() -> OsString {
-    let mut paths = vec![tools_bin(), node_bin()];
+    let mut paths = vec![node_bin()];
     if let Some(path) = std::env::var_os("PATH") {
         paths.extend(std::env::split_paths(&path));
     }
@@ -69,11 +64,7 @@ fn sqlite_source_dir() -> Option<&'static Path> {
 /// A program run from the repository root with the project's tools on PATH.
 pub fn program(name: impl AsRef<OsStr>) -> Cmd {
     let mut command = Command::new(name.as_ref());
-    command
-        .current_dir(root())
-        .env("PATH", path_with_tools())
-        // Trunk asks the network for newer versions unless told not to.
-        .env("TRUNK_SKIP_VERSION_CHECK", "true");
+    command.current_dir(root()).env("PATH", path_with_tools());
     if let Some(dir) = sqlite_source_dir() {
         command.env("SQLITE_WASM_RS_SOURCE_DIR", dir);
     }
@@ -87,9 +78,14 @@ pub fn cargo() -> Cmd {
     program(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }
 
-/// A tool installed into `.tools/bin`.
-pub fn cargo_tool(name: &str) -> Cmd {
-    program(tools_bin().join(name))
+/// `qeval-bindgen`, wasm-bindgen for the page and the Node package (built by `tools::setup`).
+pub fn bindgen() -> Cmd {
+    program(
+        root()
+            .join("target")
+            .join("tool")
+            .join(format!("qeval-bindgen{}", std::env::consts::EXE_SUFFIX)),
+    )
 }
 
 impl Cmd {

@@ -4,14 +4,41 @@ use std::path::{Path, PathBuf};
 
 use crate::{root, run};
 
-/// Where the Node package goes: `qeval_wasm.js` and its `.wasm`.
-pub fn node_dir() -> PathBuf {
-    root().join("target").join("bench").join("wasm-node")
+/// Which build of qeval-wasm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Build {
+    /// The `wasm-node` profile, what JavaScript users get: for the benchmarks.
+    Release,
+    /// The `wasm-test` profile: quicker to compile, for the tests under Node.
+    Test,
 }
 
-/// Builds qeval-wasm for JavaScript users (the `wasm-node` profile: optimised for speed) and
-/// binds it for Node.
-pub fn build_for_node(out: &Path) -> Result<(), String> {
+impl Build {
+    fn profile(self) -> &'static str {
+        match self {
+            Build::Release => "wasm-node",
+            Build::Test => "wasm-test",
+        }
+    }
+
+    fn wasm(self) -> PathBuf {
+        root()
+            .join("target/wasm32-unknown-unknown")
+            .join(self.profile())
+            .join("qeval_wasm.wasm")
+    }
+}
+
+/// Where a Node package goes: `qeval_wasm.js` and its `.wasm`.
+pub fn node_dir(build: Build) -> PathBuf {
+    match build {
+        Build::Release => root().join("target").join("bench").join("wasm-node"),
+        Build::Test => root().join("target").join("wasm-test"),
+    }
+}
+
+/// Builds qeval-wasm and binds it for Node.
+pub fn build_for_node(build: Build, out: &Path) -> Result<(), String> {
     run::cargo()
         .args([
             "build",
@@ -21,24 +48,23 @@ pub fn build_for_node(out: &Path) -> Result<(), String> {
             "--target",
             "wasm32-unknown-unknown",
             "--profile",
-            "wasm-node",
+            build.profile(),
         ])
         .status_ok("cargo build qeval-wasm")?;
-    let wasm = root().join("target/wasm32-unknown-unknown/wasm-node/qeval_wasm.wasm");
-    run::cargo_tool("wasm-bindgen")
-        .args(["--target", "nodejs", "--out-dir"])
-        .args([out, &wasm])
-        .status_ok("wasm-bindgen --target nodejs")
+    bind(build, "nodejs", out)
 }
 
 /// qeval-wasm bound for the web (an ES module to import in a page), from the same build as
 /// `build_for_node`, which must run first.
-pub fn build_for_web(out: &Path) -> Result<(), String> {
-    let wasm = root().join("target/wasm32-unknown-unknown/wasm-node/qeval_wasm.wasm");
-    run::cargo_tool("wasm-bindgen")
-        .args(["--target", "web", "--out-dir"])
-        .args([out, &wasm])
-        .status_ok("wasm-bindgen --target web")
+pub fn build_for_web(build: Build, out: &Path) -> Result<(), String> {
+    bind(build, "web", out)
+}
+
+fn bind(build: Build, target: &str, out: &Path) -> Result<(), String> {
+    run::bindgen()
+        .args(["--target", target, "--out-name", "qeval_wasm", "--out-dir"])
+        .args([out, &build.wasm()])
+        .status_ok(&format!("qeval-bindgen --target {target}"))
 }
 
 /// Node's test runner over `crates/wasm/tests/*.test.mjs`, with the `qeval` binary they compare
