@@ -152,12 +152,26 @@ pub fn node_test_files(dir: &Path) -> Result<Cmd, String> {
         .current_dir(dir))
 }
 
-/// Builds the command line (debug) and gives its path: the JavaScript and Python tests compare
-/// their answers with it.
+/// The native test build, as the `native tests` step makes it (so after that step this does
+/// nothing). Its `qeval` binary is what the JavaScript, Python and browser tests compare with:
+/// a `cargo build -p qeval-cli` would resolve features differently and compile much of the
+/// workspace a second time.
+pub fn native_test_build() -> Cmd {
+    cargo().args([
+        "test",
+        "--workspace",
+        // qeval-bindgen has no tests; building it in the dev profile would only cost time.
+        "--exclude",
+        "qeval-bindgen",
+        "--locked",
+    ])
+}
+
+/// Builds the command line (debug) and gives its path.
 pub fn debug_cli() -> Result<PathBuf, String> {
-    cargo()
-        .args(["build", "--locked", "-p", "qeval-cli"])
-        .status_ok("cargo build -p qeval-cli")?;
+    native_test_build()
+        .args(["--no-run"])
+        .status_ok("cargo test --workspace --no-run")?;
     Ok(root()
         .join("target")
         .join("debug")
@@ -167,16 +181,10 @@ pub fn debug_cli() -> Result<PathBuf, String> {
 /// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
 /// LLM providers' test double and the CLI (to compare verdicts with) built for them.
 pub fn browser_tests() -> Result<(), String> {
+    let cli = debug_cli()?;
     cargo()
-        .args([
-            "build",
-            "--locked",
-            "-p",
-            "qeval-judge-double",
-            "-p",
-            "qeval-cli",
-        ])
-        .status_ok("cargo build -p qeval-judge-double -p qeval-cli")?;
+        .args(["build", "--locked", "-p", "qeval-judge-double"])
+        .status_ok("cargo build -p qeval-judge-double")?;
     let binary = |name: &str| {
         root()
             .join("target")
@@ -187,7 +195,7 @@ pub fn browser_tests() -> Result<(), String> {
     node_test_files(&e2e)?
         .env("QEVAL_DIST", root().join("dist"))
         .env("QEVAL_JUDGE_DOUBLE", binary("qeval-judge-double"))
-        .env("QEVAL_CLI", binary("qeval"))
+        .env("QEVAL_CLI", cli)
         .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
         .status_ok("the browser tests")
 }
