@@ -265,6 +265,29 @@ fn a_custom_profile_from_a_file() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("missing field `threshold`"));
+    // A misspelt metric is refused with the names qeval knows and where it is, not weighed as a
+    // metric that never scores.
+    std::fs::write(
+        &profile,
+        r#"{"weights": {"table_acuracy": 1}, "threshold": 0.9}"#,
+    )
+    .expect("write");
+    let output = qeval(&[
+        "score",
+        "--pairs",
+        &fixture("crlf_bom.jsonl"),
+        "--profile-file",
+        profile.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("profile.json"), "{stderr}");
+    assert!(
+        stderr.contains("unknown metric `table_acuracy`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("table_accuracy"), "{stderr}");
+    assert!(stderr.contains("line 1 column"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

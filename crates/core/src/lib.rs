@@ -24,7 +24,7 @@ pub mod words;
 
 pub use analysis::{Analysis, analyse, analyse_as};
 pub use language::Language;
-pub use metric::{Metric, MetricError};
+pub use metric::{Metric, MetricError, MetricKind, MetricName};
 pub use pairs::{InputError, PairInput, parse_pair_line};
 pub use score::{
     ScoreOptions, add_equivalence, judge_tasks, score_pair, score_pair_judged,

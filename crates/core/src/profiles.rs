@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::metric::Metric;
+use crate::metric::{Metric, MetricName};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -82,21 +82,18 @@ impl FromStr for ProfileName {
 pub struct Profile {
     pub name: ProfileName,
     pub label: String,
-    /// Metric name -> weight. Weights need not sum to 1: the total divides by their sum.
-    pub weights: BTreeMap<String, f64>,
+    /// Metric -> weight. Weights need not sum to 1: the total divides by their sum.
+    pub weights: BTreeMap<MetricName, f64>,
     pub threshold: f64,
     /// Pass only when the generated query executed without error.
     pub require_execution: bool,
     /// Pass only when these metrics scored 1.0 (e.g. `safety`).
     #[serde(default)]
-    pub require_perfect: Vec<String>,
+    pub require_perfect: Vec<MetricName>,
 }
 
-fn weights(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
-    pairs
-        .iter()
-        .map(|(name, weight)| ((*name).to_string(), *weight))
-        .collect()
+fn weights(pairs: &[(MetricName, f64)]) -> BTreeMap<MetricName, f64> {
+    pairs.iter().copied().collect()
 }
 
 impl Profile {
@@ -105,7 +102,7 @@ impl Profile {
             ProfileName::KqlBatch => Profile {
                 name,
                 label: "KQL batch testing: 50% query similarity + 50% results match; pass = executed and total ≥ 0.9".into(),
-                weights: weights(&[("semantic_similarity", 0.5), ("results_match", 0.5)]),
+                weights: weights(&[(MetricName::SemanticSimilarity, 0.5), (MetricName::ResultsMatch, 0.5)]),
                 threshold: 0.9,
                 require_execution: true,
                 require_perfect: Vec::new(),
@@ -113,7 +110,7 @@ impl Profile {
             ProfileName::Qas => Profile {
                 name,
                 label: "QAS preset: 40% semantic + 40% execution + 20% datatype; pass ≥ 0.7 (not the literature's Query Accuracy Score)".into(),
-                weights: weights(&[("semantic_similarity", 0.4), ("execution", 0.4), ("datatype", 0.2)]),
+                weights: weights(&[(MetricName::SemanticSimilarity, 0.4), (MetricName::Execution, 0.4), (MetricName::Datatype, 0.2)]),
                 threshold: 0.7,
                 require_execution: false,
                 require_perfect: Vec::new(),
@@ -121,18 +118,18 @@ impl Profile {
             ProfileName::SqlMetrics => Profile {
                 name,
                 label: "SQL metric calculators: query correctness 1 / 0.5 / 0; pass = correct and safe".into(),
-                weights: weights(&[("query_correctness", 1.0)]),
+                weights: weights(&[(MetricName::QueryCorrectness, 1.0)]),
                 threshold: 1.0,
                 require_execution: false,
-                require_perfect: vec!["safety".into()],
+                require_perfect: vec![MetricName::Safety],
             },
             ProfileName::Agent => Profile {
                 name,
                 label: "Agent evaluation: workflow validation pass/fail; quality scores averaged, no threshold".into(),
-                weights: weights(&[("answer_quality", 1.0), ("factual_correctness", 1.0), ("completeness", 1.0)]),
+                weights: weights(&[(MetricName::AnswerQuality, 1.0), (MetricName::FactualCorrectness, 1.0), (MetricName::Completeness, 1.0)]),
                 threshold: 0.0,
                 require_execution: false,
-                require_perfect: vec!["workflow".into()],
+                require_perfect: vec![MetricName::Workflow],
             },
             ProfileName::Custom => Profile {
                 name,
@@ -147,17 +144,18 @@ impl Profile {
 
     /// A custom profile from JSON:
     /// `{"weights": {"semantic_similarity": 0.5, "results_match": 0.5}, "threshold": 0.8,
-    ///   "require_execution": true, "require_perfect": ["safety"], "label": "..."}`.
+    ///   "require_execution": true, "require_perfect": ["safety"], "label": "..."}`. A metric
+    /// name qeval does not compute is an error that lists the names, never a weight on nothing.
     pub fn custom_from_json(text: &str) -> Result<Profile, String> {
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
         struct Custom {
-            weights: BTreeMap<String, f64>,
+            weights: BTreeMap<MetricName, f64>,
             threshold: f64,
             #[serde(default)]
             require_execution: bool,
             #[serde(default)]
-            require_perfect: Vec<String>,
+            require_perfect: Vec<MetricName>,
             #[serde(default)]
             label: Option<String>,
         }
@@ -217,17 +215,17 @@ pub struct ProfileResult {
 }
 
 /// Metrics that compare the two queries' results.
-const RESULT_METRICS: [&str; 2] = ["execution", "results_match"];
+const RESULT_METRICS: [MetricName; 2] = [MetricName::Execution, MetricName::ResultsMatch];
 
 /// The metrics of an equivalence check on generated databases: without a database, and on a
 /// loaded one (test-suite checking).
-pub const EQUIVALENCE_METRICS: [&str; 2] = ["equivalence", "test_suite"];
+pub const EQUIVALENCE_METRICS: [MetricName; 2] = [MetricName::Equivalence, MetricName::TestSuite];
 
 /// The equivalence check's metric, when it reached a verdict.
-fn equivalence_of(metrics: &BTreeMap<String, Metric>) -> Option<(&'static str, f64)> {
+fn equivalence_of(metrics: &BTreeMap<MetricName, Metric>) -> Option<(MetricName, f64)> {
     EQUIVALENCE_METRICS
         .into_iter()
-        .find_map(|name| metrics.get(name).and_then(|m| m.score).map(|s| (name, s)))
+        .find_map(|name| metrics.get(&name).and_then(|m| m.score).map(|s| (name, s)))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -240,7 +238,7 @@ pub struct ProfilePart {
 /// unknown).
 pub fn apply(
     profile: &Profile,
-    metrics: &BTreeMap<String, Metric>,
+    metrics: &BTreeMap<MetricName, Metric>,
     executed: Option<bool>,
 ) -> ProfileResult {
     let mut parts = BTreeMap::new();
@@ -254,7 +252,7 @@ pub fn apply(
         match metrics.get(name).and_then(|m| m.score.map(|s| (s, m))) {
             Some((score, _)) => {
                 parts.insert(
-                    name.clone(),
+                    name.to_string(),
                     ProfilePart {
                         score,
                         weight: *weight,
@@ -262,18 +260,18 @@ pub fn apply(
                 );
             }
             None => match equivalence {
-                Some((check, score)) if RESULT_METRICS.contains(&name.as_str()) => {
-                    stand_ins.insert(name.clone(), check.to_string());
+                Some((check, score)) if RESULT_METRICS.contains(name) => {
+                    stand_ins.insert(name.to_string(), check.to_string());
                     parts.insert(
-                        name.clone(),
+                        name.to_string(),
                         ProfilePart {
                             score,
                             weight: *weight,
                         },
                     );
                 }
-                Some(_) if name == "datatype" => not_applicable.push(name.clone()),
-                _ => missing.push(name.clone()),
+                Some(_) if *name == MetricName::Datatype => not_applicable.push(name.to_string()),
+                _ => missing.push(name.to_string()),
             },
         }
     }
@@ -285,7 +283,7 @@ pub fn apply(
     let mut blockers = Vec::new();
     // A query that is not read-only fails whatever else it scores: a DELETE whose result
     // happens to match must not pass.
-    if metrics.get("safety").and_then(|m| m.score) == Some(0.0) {
+    if metrics.get(&MetricName::Safety).and_then(|m| m.score) == Some(0.0) {
         blockers.push("the generated query is not read-only (UNSAFE)".to_string());
     }
     // Results that differ on a generated database prove the queries different, whatever the
@@ -304,7 +302,7 @@ pub fn apply(
         match metrics.get(name).and_then(|m| m.score) {
             Some(score) if score >= 1.0 => {}
             Some(_) => blockers.push(format!("{name} did not pass")),
-            None => missing.push(name.clone()),
+            None => missing.push(name.to_string()),
         }
     }
     let unknown_execution = profile.require_execution && executed.is_none() && stand_ins.is_empty();
@@ -372,12 +370,12 @@ pub fn apply(
 mod tests {
     use super::*;
 
-    fn metrics(scores: &[(&str, f64)]) -> BTreeMap<String, Metric> {
+    fn metrics(scores: &[(&str, f64)]) -> BTreeMap<MetricName, Metric> {
         scores
             .iter()
             .map(|(name, score)| {
                 (
-                    (*name).to_string(),
+                    name.parse().unwrap(),
                     Metric {
                         score: Some(*score),
                         passed: None,
@@ -507,12 +505,33 @@ mod tests {
         );
         assert_eq!((result.total, result.passed), (Some(0.5), Some(false)));
         assert!(Profile::custom_from_json(r#"{"weights": {}, "threshold": 0.5}"#).is_err());
-        assert!(Profile::custom_from_json(r#"{"weights": {"a": -1}, "threshold": 0.5}"#).is_err());
-        assert!(Profile::custom_from_json(r#"{"weights": {"a": 1}, "threshold": 2}"#).is_err());
+        let error = |json: &str| Profile::custom_from_json(json).unwrap_err();
         assert!(
-            Profile::custom_from_json(r#"{"weights": {"a": 1}, "threshold": 0.5, "extra": 1}"#)
-                .unwrap_err()
+            error(r#"{"weights": {"safety": -1}, "threshold": 0.5}"#)
+                .contains("weights must be zero or more")
+        );
+        assert!(error(r#"{"weights": {"safety": 1}, "threshold": 2}"#).contains("outside 0..1"));
+        assert!(
+            error(r#"{"weights": {"safety": 1}, "threshold": 0.5, "extra": 1}"#)
                 .contains("unknown field")
         );
+    }
+
+    #[test]
+    fn a_misspelt_metric_in_a_custom_profile_is_an_error_not_a_weight_on_nothing() {
+        let error = Profile::custom_from_json(
+            r#"{"weights": {"semantc_similarity": 1}, "threshold": 0.5}"#,
+        )
+        .unwrap_err();
+        assert!(
+            error.contains("unknown metric `semantc_similarity`"),
+            "{error}"
+        );
+        assert!(error.contains("semantic_similarity"), "{error}");
+        let error = Profile::custom_from_json(
+            r#"{"weights": {"safety": 1}, "threshold": 0.5, "require_perfect": ["saftey"]}"#,
+        )
+        .unwrap_err();
+        assert!(error.contains("unknown metric `saftey`"), "{error}");
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::language::Language;
-use crate::metric::Metric;
+use crate::metric::{Metric, MetricName};
 use crate::profiles::ProfileResult;
 use crate::sql::{ParseError, SqlDialect, TableName};
 
@@ -37,7 +37,7 @@ pub struct Scorecard {
     /// Absent when only a list of expected tables was given.
     pub expected: Option<QueryReport>,
     /// Each metric by name. A metric that failed is present, with score 0.0 and its error.
-    pub metrics: BTreeMap<String, Metric>,
+    pub metrics: BTreeMap<MetricName, Metric>,
     /// The profile's total and verdict.
     pub profile: Option<ProfileResult>,
     /// Problems found in the inputs, each pointing at its source and, where known, position.
@@ -69,11 +69,10 @@ impl Scorecard {
             .metrics
             .iter()
             .filter_map(|(name, metric)| {
-                let name = match name.as_str() {
-                    "answer_quality" | "factual_correctness" | "completeness" => {
-                        format!("quality_{name}")
-                    }
-                    _ => name.clone(),
+                let name = if MetricName::QUALITY.contains(name) {
+                    format!("quality_{name}")
+                } else {
+                    name.to_string()
                 };
                 metric
                     .score

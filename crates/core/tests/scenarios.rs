@@ -11,7 +11,7 @@ use qeval_core::metrics::safety_classification::classify_safety;
 use qeval_core::metrics::validation_accuracy::validation_accuracy;
 use qeval_core::metrics::workflow::{Expectation, check_workflow, default_always_expected_agents};
 use qeval_core::profiles::{Profile, ProfileName, apply};
-use qeval_core::{Language, Metric, PairInput, ScoreOptions, Scorecard, score_pair};
+use qeval_core::{Language, Metric, MetricName, PairInput, ScoreOptions, Scorecard, score_pair};
 use serde_json::{Value, json};
 
 fn score(pair: PairInput, profile: ProfileName) -> Scorecard {
@@ -36,12 +36,12 @@ fn total(card: &Scorecard) -> (f64, Option<bool>) {
     (profile.total.expect("a total"), profile.passed)
 }
 
-fn metrics_from(scores: &[(&str, f64)]) -> BTreeMap<String, Metric> {
+fn metrics_from(scores: &[(&str, f64)]) -> BTreeMap<MetricName, Metric> {
     scores
         .iter()
         .map(|(name, score)| {
             (
-                (*name).to_string(),
+                name.parse().expect("a metric name"),
                 Metric {
                     score: Some(*score),
                     passed: None,
@@ -445,7 +445,7 @@ fn agent_quality_scores_average() {
             ("completeness", scores[2]),
         ]);
         metrics.insert(
-            "workflow".into(),
+            MetricName::Workflow,
             Metric {
                 score: Some(1.0),
                 passed: Some(true),

@@ -8,6 +8,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use qeval_core::MetricName;
 use qeval_core::analysis::analyse_as;
 use qeval_core::pairs::pairs_file_line;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare as compare_results};
@@ -170,7 +171,7 @@ fn score_lines(
                     .as_ref()
                     .and_then(|check| check.metric(&pair, &options))
                 {
-                    add_equivalence(&mut card, "equivalence", metric, &pair, &options);
+                    add_equivalence(&mut card, MetricName::Equivalence, metric, &pair, &options);
                 }
                 (true, serde_json::to_string(&card).unwrap_or_default())
             }

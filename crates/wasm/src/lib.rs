@@ -15,6 +15,7 @@
 
 use std::cell::RefCell;
 
+use qeval_core::MetricName;
 use qeval_core::metrics::TableMatch;
 use qeval_core::profiles::Profile;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare};
@@ -217,7 +218,13 @@ pub fn score_pair_js(pair: JsValue, options: JsValue) -> Result<JsValue, JsError
         let metric = options
             .check(expected, &pair.generated_sql, &check)
             .metric();
-        add_equivalence(&mut card, "equivalence", metric, &pair, &score_options);
+        add_equivalence(
+            &mut card,
+            MetricName::Equivalence,
+            metric,
+            &pair,
+            &score_options,
+        );
     }
     to_js(&card)
 }

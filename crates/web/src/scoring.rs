@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use qeval_core::score::JudgeOutcome;
-use qeval_core::{Metric, PairInput};
+use qeval_core::{Metric, MetricName, PairInput};
 use qeval_worker::protocol::{Executed, ScorePair, Scoring, Task};
 
 use crate::state::Playground;
@@ -57,7 +57,7 @@ pub fn score_task(
     state: &Playground,
     judged: &BTreeMap<String, JudgeOutcome>,
     executed: Option<&Executed>,
-    checks: Vec<(String, Metric)>,
+    checks: Vec<(MetricName, Metric)>,
 ) -> Task {
     let mut pair = pair_of(state);
     if let Some(executed) = executed {

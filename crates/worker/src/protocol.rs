@@ -8,7 +8,7 @@ use qeval_core::results::compare::Mode;
 use qeval_core::run::{EvaluationRecord, Question, TestResult};
 use qeval_core::score::{JudgeOutcome, JudgeTask};
 use qeval_core::sql::SqlDialect;
-use qeval_core::{Language, Metric, PairInput, ScoreOptions, Scorecard};
+use qeval_core::{Language, Metric, MetricName, PairInput, ScoreOptions, Scorecard};
 use qeval_sqlite::{EquivalenceReport, QueryError, QueryOutput, Table};
 use serde::{Deserialize, Serialize};
 
@@ -86,7 +86,7 @@ pub struct ScorePair {
     /// The LLM judge's verdicts, by metric; empty: the structural judge decides.
     pub judged: BTreeMap<String, JudgeOutcome>,
     /// Equivalence checks that reached the page (`test_suite`, `equivalence`) and their metric.
-    pub checks: Vec<(String, Metric)>,
+    pub checks: Vec<(MetricName, Metric)>,
 }
 
 /// One test of a run, with its pair already filled from a database when one is loaded.

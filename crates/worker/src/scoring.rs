@@ -42,7 +42,7 @@ fn score(job: ScorePair) -> qeval_core::Scorecard {
     let options = job.scoring.options();
     let mut card = score_pair_judged(&job.pair, &options, &job.judged);
     for (name, metric) in job.checks {
-        add_equivalence(&mut card, &name, metric, &job.pair, &options);
+        add_equivalence(&mut card, name, metric, &job.pair, &options);
     }
     card
 }

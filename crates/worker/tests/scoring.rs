@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use qeval_core::profiles::ProfileName;
 use qeval_core::run::{TestResult, evaluate_test, pair_of_test, read_records};
-use qeval_core::{Metric, PairInput, Scorecard, parse_pair_line, score_pair_judged};
+use qeval_core::{Metric, MetricName, PairInput, Scorecard, parse_pair_line, score_pair_judged};
 use qeval_worker::protocol::{Answer, Request, Response, ScorePair, Scoring, Task, TestToScore};
 use qeval_worker::scoring;
 
@@ -29,7 +29,7 @@ fn scoring() -> Scoring {
     }
 }
 
-fn scored(pair: &PairInput, checks: Vec<(String, Metric)>) -> Scorecard {
+fn scored(pair: &PairInput, checks: Vec<(MetricName, Metric)>) -> Scorecard {
     let answer = run(Task::Score(ScorePair {
         pair: pair.clone(),
         scoring: scoring(),
@@ -75,7 +75,7 @@ fn an_equivalence_verdict_decides_query_correctness_in_the_workers_scorecard() {
         details: serde_json::Value::Null,
         error: None,
     };
-    let card = scored(&pair, vec![("equivalence".into(), equivalent)]);
+    let card = scored(&pair, vec![(MetricName::Equivalence, equivalent)]);
     let correctness = &card.metrics["query_correctness"];
     assert_eq!(correctness.score, Some(1.0));
     assert!(

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
+use qeval_core::MetricName;
 use qeval_core::metrics::classification::ClassificationInput;
 use qeval_core::profiles::Profile;
 use qeval_core::run::folder::question_file_candidates;
@@ -161,7 +162,7 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         let mut record = evaluate_test(test, question, pair, &card, &profile);
         if let Some(metric) = suite {
             record.extra.insert(
-                "test_suite".into(),
+                MetricName::TestSuite.as_str().into(),
                 serde_json::json!({"score": metric.score, "explanation": metric.explanation, "details": metric.details}),
             );
         }

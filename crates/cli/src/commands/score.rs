@@ -7,6 +7,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
+use qeval_core::MetricName;
 use qeval_core::metrics::classification::{ClassificationInput, summarize_classification};
 use qeval_core::metrics::efficiency::r_ves;
 use qeval_core::pairs::pairs_file_line;
@@ -247,14 +248,18 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             (Ok(pair), Some(mut card)) => {
                 card.line = Some(line.number);
                 if let Some(metric) = suite {
-                    add_equivalence(&mut card, "test_suite", metric, pair, &options);
+                    add_equivalence(&mut card, MetricName::TestSuite, metric, pair, &options);
                 }
                 if let Some(metric) = equivalence {
-                    add_equivalence(&mut card, "equivalence", metric, pair, &options);
+                    add_equivalence(&mut card, MetricName::Equivalence, metric, pair, &options);
                 }
                 scored += 1;
                 unsafe_queries += usize::from(card.unsafe_query);
-                if let Some(reward) = card.metrics.get("efficiency").and_then(|m| m.score) {
+                if let Some(reward) = card
+                    .metrics
+                    .get(&MetricName::Efficiency)
+                    .and_then(|m| m.score)
+                {
                     rewards.push(reward);
                 }
                 // Tests are named by id, or by line when they have none.

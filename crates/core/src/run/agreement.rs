@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::read::{Lines, read_records};
 use super::record::{EvaluationRecord, test_key};
+use crate::metric::MetricName;
 use crate::pairs::label_of;
 use crate::scorecard::Scorecard;
 
@@ -156,7 +157,9 @@ pub fn verdicts(record: &EvaluationRecord) -> Vec<(&'static str, bool)> {
         out.push(("semantic_score", scores.semantic_score >= CORRECT_AT));
         out.push(("execution_score", scores.execution_score >= CORRECT_AT));
     }
-    for judge in ["test_suite", "equivalence"] {
+    // A record keeps these checks in its own fields, named as the metrics are.
+    for judge in [MetricName::TestSuite, MetricName::Equivalence] {
+        let judge = judge.as_str();
         if let Some(score) = record.extra_number(judge, "score") {
             out.push((judge, score >= CORRECT_AT));
         }
@@ -189,13 +192,13 @@ pub fn scorecard_verdicts(card: &Scorecard) -> Vec<(String, bool)> {
         out.push(("passed".to_string(), passed));
     }
     for name in [
-        "query_correctness",
-        "semantic_similarity",
-        "equivalence",
-        "test_suite",
-        "results_match",
+        MetricName::QueryCorrectness,
+        MetricName::SemanticSimilarity,
+        MetricName::Equivalence,
+        MetricName::TestSuite,
+        MetricName::ResultsMatch,
     ] {
-        if let Some(score) = card.metrics.get(name).and_then(|m| m.score) {
+        if let Some(score) = card.metrics.get(&name).and_then(|m| m.score) {
             out.push((name.to_string(), score >= CORRECT_AT));
         }
     }

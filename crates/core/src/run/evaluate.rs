@@ -8,6 +8,7 @@ use super::record::{
 };
 use crate::datatype::AnswerType;
 use crate::language::Language;
+use crate::metric::MetricName;
 use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
 use crate::score::{ScoreOptions, result_metrics_of};
@@ -130,7 +131,7 @@ pub fn evaluate_test(
     card: &Scorecard,
     profile: &Profile,
 ) -> EvaluationRecord {
-    let component = |name: &str, absent: &str| match card.metrics.get(name) {
+    let component = |name: MetricName, absent: &str| match card.metrics.get(&name) {
         Some(metric) => (
             metric.score.unwrap_or(0.0),
             match &metric.error {
@@ -140,20 +141,21 @@ pub fn evaluate_test(
         ),
         None => (0.0, format!("Not scored: {absent}")),
     };
-    if pair.answer.is_some() && !card.metrics.contains_key("semantic_similarity") {
+    if pair.answer.is_some() && !card.metrics.contains_key(&MetricName::SemanticSimilarity) {
         let mut record = unscored_record(test, question, pair);
         record
             .extra
             .insert("not_scored".into(), Value::String(ANSWER_NOT_SCORED.into()));
         return record;
     }
-    let (semantic, semantic_explanation) = component("semantic_similarity", "no expected query");
+    let (semantic, semantic_explanation) =
+        component(MetricName::SemanticSimilarity, "no expected query");
     let (execution, execution_explanation) = component(
-        "execution",
+        MetricName::Execution,
         "needs both the expected and the actual results",
     );
     let (datatype, datatype_explanation) = component(
-        "datatype",
+        MetricName::Datatype,
         "needs expected_answer_type and the actual results",
     );
     let (final_score, passed) = match &card.profile {
@@ -209,15 +211,18 @@ pub fn evaluate_test(
         );
     }
     // Unknown tables and columns, when a schema was given.
-    if let Some(metric) = card.metrics.get("schema_validity") {
+    if let Some(metric) = card.metrics.get(&MetricName::SchemaValidity) {
         extra.insert(
-            "schema_validity".into(),
+            MetricName::SchemaValidity.as_str().into(),
             serde_json::json!({"score": metric.score, "explanation": metric.explanation}),
         );
     }
     // Deterministic efficiency, when both queries ran on a database: BIRD's reward by VM steps.
-    if let Some(metric) = card.metrics.get("efficiency") {
-        extra.insert("efficiency".into(), metric.details.clone());
+    if let Some(metric) = card.metrics.get(&MetricName::Efficiency) {
+        extra.insert(
+            MetricName::Efficiency.as_str().into(),
+            metric.details.clone(),
+        );
     }
     // The test's own comparison options stay with its record.
     if let Ok(Value::Object(options)) = serde_json::to_value(test_options(test, question)) {

@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::agreement::{JudgeAgreement, agreement};
 use super::groups::{Group, Grouping, groupings};
 use super::record::EvaluationRecord;
+use crate::metric::MetricName;
 use crate::metrics::classification::{
     ClassificationInput, ClassificationSummary, summarize_classification,
 };
@@ -92,7 +93,7 @@ pub fn summarize_by<'a>(
         schema_validity: {
             let scores: Vec<f64> = records
                 .iter()
-                .filter_map(|r| r.extra_number("schema_validity", "score"))
+                .filter_map(|r| r.extra_number(MetricName::SchemaValidity.as_str(), "score"))
                 .collect();
             (!scores.is_empty())
                 .then(|| (scores.iter().filter(|s| **s < 1.0).count(), scores.len()))

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::ScoreOptions;
 use crate::language::Language;
-use crate::metric::Metric;
+use crate::metric::{Metric, MetricName};
 use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
 use crate::scorecard::{Diagnostic, Severity, Source};
@@ -101,10 +101,13 @@ fn judge_tasks_of_one(
     // expected answer is the semantic score of a profile that weighs one.
     let answer_only = pair.generated_sql.trim().is_empty();
     if let Some(answer) = &pair.answer
-        && (QUALITY_METRICS
+        && (MetricName::QUALITY
             .iter()
-            .any(|m| profile.weights.contains_key(*m))
-            || (answer_only && profile.weights.contains_key("semantic_similarity")))
+            .any(|m| profile.weights.contains_key(m))
+            || (answer_only
+                && profile
+                    .weights
+                    .contains_key(&MetricName::SemanticSimilarity)))
     {
         tasks.push(JudgeTask {
             metric: QUALITY.into(),
@@ -124,7 +127,6 @@ fn judge_tasks_of_one(
 
 /// The quality judging's key in the outcomes; its verdict fills three metrics.
 const QUALITY: &str = "quality";
-const QUALITY_METRICS: [&str; 3] = ["answer_quality", "factual_correctness", "completeness"];
 
 fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> Vec<JudgeTask> {
     let Some(expected_sql) = pair.expected_sql.as_deref() else {
@@ -177,21 +179,24 @@ fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> V
         ..JudgeInput::default()
     };
     let mut tasks = Vec::new();
-    if profile.weights.contains_key("semantic_similarity") {
+    if profile
+        .weights
+        .contains_key(&MetricName::SemanticSimilarity)
+    {
         let task = if profile.name == ProfileName::KqlBatch || language == Language::Kql {
             Task::QuerySimilarity
         } else {
             Task::QasSemantic
         };
         tasks.push(JudgeTask {
-            metric: "semantic_similarity".into(),
+            metric: MetricName::SemanticSimilarity.as_str().into(),
             task,
             input: input.clone(),
         });
     }
-    if profile.weights.contains_key("query_correctness") {
+    if profile.weights.contains_key(&MetricName::QueryCorrectness) {
         tasks.push(JudgeTask {
-            metric: "query_correctness".into(),
+            metric: MetricName::QueryCorrectness.as_str().into(),
             task: Task::SqlCorrectness,
             input,
         });
@@ -206,7 +211,7 @@ fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> V
 /// the error kept), so the profile's total leaves it out and gives no verdict. Either way a
 /// diagnostic names the failure, so an export cannot pass for a judged result.
 pub(super) fn apply(
-    metrics: &mut BTreeMap<String, Metric>,
+    metrics: &mut BTreeMap<MetricName, Metric>,
     judged: &BTreeMap<String, JudgeOutcome>,
     pair: &PairInput,
     options: &ScoreOptions,
@@ -217,12 +222,17 @@ pub(super) fn apply(
             apply_quality(metrics, outcome, pair, options, diagnostics);
             continue;
         }
+        // The keys are the tasks' own metric names (`judge_tasks`); anything else has no
+        // metric to fill.
+        let Ok(name) = name.parse::<MetricName>() else {
+            continue;
+        };
         let metric = match outcome {
             Ok(judged) => {
                 let score = judged.verdict.score().unwrap_or(0.0);
                 Metric {
                     score: Some(score),
-                    passed: (name == "query_correctness").then_some(score >= 1.0),
+                    passed: (name == MetricName::QueryCorrectness).then_some(score >= 1.0),
                     explanation: judged.verdict.reasoning.clone(),
                     details: judged.details(),
                     error: None,
@@ -230,10 +240,10 @@ pub(super) fn apply(
             }
             Err(error) => {
                 let structural = metrics
-                    .get(name)
+                    .get(&name)
                     .filter(|m| m.score.is_some() && m.error.is_none());
                 let fallback = structural.is_some();
-                diagnostics.push(judge_failed(name, error, fallback));
+                diagnostics.push(judge_failed(name.as_str(), error, fallback));
                 match structural {
                     Some(structural) => {
                         let mut metric = structural.clone();
@@ -261,13 +271,13 @@ pub(super) fn apply(
                 }
             }
         };
-        metrics.insert(name.clone(), metric);
+        metrics.insert(name, metric);
     }
 }
 
 /// A metric the failed LLM judge was to score: no score, and the reason.
 fn not_scored(
-    name: &str,
+    name: MetricName,
     error: &ReplyError,
     options: &ScoreOptions,
     inputs: &[(&str, &str)],
@@ -298,7 +308,7 @@ fn judge_failed(name: &str, error: &ReplyError, fallback: bool) -> Diagnostic {
 /// One quality verdict into the three quality metrics (answer quality, factual correctness,
 /// completeness), or the one error into all three.
 fn apply_quality(
-    metrics: &mut BTreeMap<String, Metric>,
+    metrics: &mut BTreeMap<MetricName, Metric>,
     outcome: &JudgeOutcome,
     pair: &PairInput,
     options: &ScoreOptions,
@@ -307,10 +317,17 @@ fn apply_quality(
     if let Err(error) = outcome {
         diagnostics.push(judge_failed("the answer's quality", error, false));
     }
-    for name in QUALITY_METRICS {
+    for name in MetricName::QUALITY {
         let metric = match outcome {
             Ok(judged) => Metric {
-                score: Some(judged.verdict.scores.get(name).copied().unwrap_or(0.0)),
+                score: Some(
+                    judged
+                        .verdict
+                        .scores
+                        .get(name.as_str())
+                        .copied()
+                        .unwrap_or(0.0),
+                ),
                 passed: None,
                 explanation: judged.verdict.reasoning.clone(),
                 details: judged.details(),
@@ -323,6 +340,6 @@ fn apply_quality(
                 &[("answer", pair.answer.as_deref().unwrap_or_default())],
             ),
         };
-        metrics.insert(name.to_string(), metric);
+        metrics.insert(name, metric);
     }
 }

@@ -13,7 +13,7 @@ pub use llm::{JudgeOutcome, JudgeTask, JudgedVerdict, judge_tasks};
 
 use crate::analysis::{Analysis, analyse_as};
 use crate::language::Language;
-use crate::metric::{Metric, MetricError};
+use crate::metric::{Metric, MetricError, MetricName};
 use crate::metrics::workflow::check_workflow;
 use crate::metrics::{TableAccuracy, TableMatch, table_accuracy};
 use crate::pairs::{PairInput, WorkflowInput};
@@ -83,9 +83,9 @@ impl ScoreOptions {
             })
     }
 
-    fn error(&self, metric: &str, message: String, inputs: &[(&str, &str)]) -> Metric {
+    fn error(&self, metric: MetricName, message: String, inputs: &[(&str, &str)]) -> Metric {
         Metric::failed(MetricError {
-            metric: metric.to_string(),
+            metric: metric.as_str().to_string(),
             message,
             inputs: inputs
                 .iter()
@@ -135,7 +135,7 @@ fn schema_validity(
 /// (`is_valid` against `should_pass`, errors by category). No profile weighs them; the suite's
 /// tallies are in `metrics::classification`.
 fn add_classification_metrics(
-    metrics: &mut BTreeMap<String, Metric>,
+    metrics: &mut BTreeMap<MetricName, Metric>,
     input: &crate::metrics::classification::ClassificationInput,
 ) {
     use crate::metrics::{safety_classification, validation_accuracy};
@@ -145,7 +145,7 @@ fn add_classification_metrics(
     if let Some(valid) = input.safety_valid {
         let verdict = safety_classification::classify_safety(valid, should_pass);
         metrics.insert(
-            "safety_classification".into(),
+            MetricName::SafetyClassification,
             Metric {
                 score: Some(verdict.score),
                 passed: Some(verdict.score == 1.0),
@@ -171,7 +171,7 @@ fn add_classification_metrics(
             explanation.push_str(&format!(": {question}"));
         }
         metrics.insert(
-            "validation_accuracy".into(),
+            MetricName::ValidationAccuracy,
             Metric {
                 score: Some(verdict.score),
                 passed: Some(verdict.score == 1.0),
@@ -200,7 +200,7 @@ pub fn table_accuracy_of_sql(
 
 /// Only the metrics a pair's results determine (results match, execution, datatype): what a
 /// stored record can be checked against without parsing or judging its queries.
-pub fn result_metrics_of(pair: &PairInput, options: &ScoreOptions) -> BTreeMap<String, Metric> {
+pub fn result_metrics_of(pair: &PairInput, options: &ScoreOptions) -> BTreeMap<MetricName, Metric> {
     let profile = pair
         .profile
         .map_or_else(|| options.profile.clone(), Profile::preset);
@@ -317,20 +317,22 @@ fn score_one(
             &mut diagnostics,
         );
         metrics.insert(
-            "schema_validity".into(),
+            MetricName::SchemaValidity,
             metric.unwrap_or_else(|message| {
-                options.error("schema_validity", message, &[("schema", schema)])
+                options.error(MetricName::SchemaValidity, message, &[("schema", schema)])
             }),
         );
     }
     if let Some(workflow) = &pair.workflow {
-        metrics.insert("workflow".into(), workflow_metric(workflow));
+        metrics.insert(MetricName::Workflow, workflow_metric(workflow));
     }
     llm::apply(&mut metrics, judged, pair, options, &mut diagnostics);
     if !has_query
-        && profile.weights.contains_key("semantic_similarity")
+        && profile
+            .weights
+            .contains_key(&MetricName::SemanticSimilarity)
         && let Some(correct) = metrics
-            .get("factual_correctness")
+            .get(&MetricName::FactualCorrectness)
             .filter(|m| m.score.is_some())
     {
         let mut semantic = correct.clone();
@@ -338,7 +340,7 @@ fn score_one(
             "The answer (no query) against the expected answer, by the LLM judge's factual correctness: {}",
             correct.explanation
         );
-        metrics.insert("semantic_similarity".into(), semantic);
+        metrics.insert(MetricName::SemanticSimilarity, semantic);
     }
     let executed = result_metrics::add(&mut metrics, pair, &profile, options);
     add_classification_metrics(&mut metrics, &pair.classification);
@@ -350,7 +352,7 @@ fn score_one(
         language,
         dialect,
         identical,
-        unsafe_query: metrics.get("safety").and_then(|m| m.score) == Some(0.0),
+        unsafe_query: metrics.get(&MetricName::Safety).and_then(|m| m.score) == Some(0.0),
         executed,
         generated: generated.report(),
         expected: expected.as_ref().map(Analysis::report),
@@ -370,7 +372,7 @@ fn score_one(
 /// structural judge's reasoning stays in the explanation.
 pub fn add_equivalence(
     card: &mut Scorecard,
-    name: &str,
+    name: MetricName,
     metric: Metric,
     pair: &PairInput,
     options: &ScoreOptions,
@@ -380,9 +382,10 @@ pub fn add_equivalence(
     if card.expected_match.as_ref().is_some_and(|m| m.index != 0) {
         return;
     }
-    if let (Some(verdict), Some(correctness)) =
-        (metric.score, card.metrics.get_mut("query_correctness"))
-        && correctness.error.is_none()
+    if let (Some(verdict), Some(correctness)) = (
+        metric.score,
+        card.metrics.get_mut(&MetricName::QueryCorrectness),
+    ) && correctness.error.is_none()
         && let Some(score) = correctness.score
     {
         if verdict >= 1.0 && score < 1.0 {
@@ -401,10 +404,10 @@ pub fn add_equivalence(
             correctness.passed = Some(false);
         }
         if let serde_json::Value::Object(details) = &mut correctness.details {
-            details.insert("follows".into(), name.into());
+            details.insert("follows".into(), name.as_str().into());
         }
     }
-    card.metrics.insert(name.to_string(), metric);
+    card.metrics.insert(name, metric);
     let profile = pair
         .profile
         .map_or_else(|| options.profile.clone(), Profile::preset);

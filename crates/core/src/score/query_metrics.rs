@@ -9,14 +9,14 @@ use super::ScoreOptions;
 use crate::analysis::Analysis;
 use crate::judge::{self, Judgement};
 use crate::language::Language;
-use crate::metric::Metric;
+use crate::metric::{Metric, MetricName};
 use crate::metrics::table_accuracy;
 use crate::pairs::PairInput;
 use crate::scorecard::{Diagnostic, Severity, Source};
 use crate::sql::{self, TableName};
 
 pub fn add(
-    metrics: &mut BTreeMap<String, Metric>,
+    metrics: &mut BTreeMap<MetricName, Metric>,
     pair: &PairInput,
     generated: &Analysis,
     expected: Option<&Analysis>,
@@ -25,20 +25,20 @@ pub fn add(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     if expected.is_some() {
-        metrics.insert("exact_match".into(), exact_match(identical));
+        metrics.insert(MetricName::ExactMatch, exact_match(identical));
     }
     if pair.expected_tables.is_some() || expected.is_some() {
         metrics.insert(
-            "table_accuracy".into(),
+            MetricName::TableAccuracy,
             table_accuracy_metric(pair, generated, expected, options, diagnostics),
         );
     }
     if let Some(expected) = expected {
         let (correctness, similarity) = judge_metrics(pair, generated, expected, options);
-        metrics.insert("query_correctness".into(), correctness);
-        metrics.insert("semantic_similarity".into(), similarity);
+        metrics.insert(MetricName::QueryCorrectness, correctness);
+        metrics.insert(MetricName::SemanticSimilarity, similarity);
     }
-    metrics.insert("safety".into(), safety(pair, generated, options));
+    metrics.insert(MetricName::Safety, safety(pair, generated, options));
 }
 
 fn exact_match(identical: bool) -> Metric {
@@ -65,7 +65,7 @@ fn table_accuracy_metric(
 ) -> Metric {
     if let Some(err) = &generated.parse_error {
         return options.error(
-            "table_accuracy",
+            MetricName::TableAccuracy,
             format!("The generated query could not be parsed: {err}"),
             &[("generated_sql", &pair.generated_sql)],
         );
@@ -84,7 +84,7 @@ fn table_accuracy_metric(
                         column: None,
                     });
                     return options.error(
-                        "table_accuracy",
+                        MetricName::TableAccuracy,
                         format!("expected_tables[{index}] is not a table name: {err}"),
                         &[("expected_table", name)],
                     );
@@ -99,7 +99,7 @@ fn table_accuracy_metric(
                 ..
             }) => {
                 return options.error(
-                    "table_accuracy",
+                    MetricName::TableAccuracy,
                     format!("The expected query could not be parsed: {err}"),
                     &[(
                         "expected_sql",
@@ -110,7 +110,7 @@ fn table_accuracy_metric(
             Some(expected) => (expected.tables.clone(), "expected_sql"),
             None => {
                 return options.error(
-                    "table_accuracy",
+                    MetricName::TableAccuracy,
                     "Nothing to compare with: give expected_sql or expected_tables".into(),
                     &[],
                 );
@@ -149,8 +149,8 @@ fn judge_metrics(
             ("expected_sql", expected_text),
         ];
         (
-            options.error("query_correctness", message.clone(), &inputs),
-            options.error("semantic_similarity", message, &inputs),
+            options.error(MetricName::QueryCorrectness, message.clone(), &inputs),
+            options.error(MetricName::SemanticSimilarity, message, &inputs),
         )
     };
     if let Some(err) = &generated.parse_error {

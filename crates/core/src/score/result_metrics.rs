@@ -8,7 +8,7 @@ use serde_json::json;
 use super::ScoreOptions;
 use crate::datatype::datatype_validity;
 use crate::execution_similarity::{ExecutionOptions, execution_similarity};
-use crate::metric::Metric;
+use crate::metric::{Metric, MetricName};
 use crate::metrics::efficiency::efficiency_metric;
 use crate::pairs::PairInput;
 use crate::profiles::Profile;
@@ -18,7 +18,7 @@ use crate::results::read_result;
 /// Adds the result metrics whose inputs are present. Returns whether the generated query
 /// executed without error: false with an error, true with a result, unknown otherwise.
 pub fn add(
-    metrics: &mut BTreeMap<String, Metric>,
+    metrics: &mut BTreeMap<MetricName, Metric>,
     pair: &PairInput,
     profile: &Profile,
     options: &ScoreOptions,
@@ -41,7 +41,7 @@ pub fn add(
     };
     let numeric_tolerance = pair.tolerance.unwrap_or(options.numeric_tolerance);
     if let Some(error) = &pair.generated_error {
-        let failed = |name: &str| {
+        let failed = |name: MetricName| {
             options.error(
                 name,
                 format!("The generated query failed to execute: {error}"),
@@ -49,11 +49,11 @@ pub fn add(
             )
         };
         if pair.expected_result.is_some() {
-            metrics.insert("results_match".into(), failed("results_match"));
-            metrics.insert("execution".into(), failed("execution"));
+            metrics.insert(MetricName::ResultsMatch, failed(MetricName::ResultsMatch));
+            metrics.insert(MetricName::Execution, failed(MetricName::Execution));
         }
         if pair.expected_answer_type.is_some() {
-            metrics.insert("datatype".into(), failed("datatype"));
+            metrics.insert(MetricName::Datatype, failed(MetricName::Datatype));
         }
         return executed;
     }
@@ -67,9 +67,9 @@ pub fn add(
                     &projected
                 }
                 Err(message) => {
-                    for name in ["results_match", "execution"] {
+                    for name in [MetricName::ResultsMatch, MetricName::Execution] {
                         metrics.insert(
-                            name.into(),
+                            name,
                             options.error(
                                 name,
                                 message.clone(),
@@ -82,7 +82,7 @@ pub fn add(
             },
         };
         metrics.insert(
-            "results_match".into(),
+            MetricName::ResultsMatch,
             results_match(expected, generated, &table, options),
         );
         let execution = ExecutionOptions {
@@ -92,14 +92,14 @@ pub fn add(
         if let (Some(expected_steps), Some(generated_steps)) =
             (pair.expected_vm_steps, pair.generated_vm_steps)
         {
-            let matched = metrics.get("results_match").and_then(|m| m.score) == Some(1.0);
+            let matched = metrics.get(&MetricName::ResultsMatch).and_then(|m| m.score) == Some(1.0);
             metrics.insert(
-                "efficiency".into(),
+                MetricName::Efficiency,
                 efficiency_metric(expected_steps, generated_steps, matched),
             );
         }
         metrics.insert(
-            "execution".into(),
+            MetricName::Execution,
             match execution_similarity(expected, generated, &execution) {
                 Ok(score) => Metric {
                     score: Some(score.score),
@@ -108,7 +108,7 @@ pub fn add(
                     details: score.comparison.map(|c| json!(c)).unwrap_or_default(),
                     error: None,
                 },
-                Err(err) => options.error("execution", err.to_string(), &[]),
+                Err(err) => options.error(MetricName::Execution, err.to_string(), &[]),
             },
         );
     }
@@ -116,7 +116,7 @@ pub fn add(
         (Some(kind), Some(generated)) => {
             let verdict = datatype_validity(kind, generated);
             metrics.insert(
-                "datatype".into(),
+                MetricName::Datatype,
                 Metric {
                     score: Some(verdict.score),
                     passed: Some(verdict.valid),
@@ -129,9 +129,9 @@ pub fn add(
         // One rule for every entry point: a run's record stores 0.0 for a type nobody named
         // (its final score is the weighted sum of its stored parts), so the scorecard counts
         // the same 0.0 rather than withholding the verdict.
-        (None, Some(_)) if profile.weights.contains_key("datatype") => {
+        (None, Some(_)) if profile.weights.contains_key(&MetricName::Datatype) => {
             metrics.insert(
-                "datatype".into(),
+                MetricName::Datatype,
                 Metric {
                     score: Some(0.0),
                     passed: Some(false),
@@ -184,7 +184,7 @@ fn results_match(
         Ok(result) => result,
         Err(err) => {
             return options.error(
-                "results_match",
+                MetricName::ResultsMatch,
                 format!("The expected result cannot be read: {err}"),
                 &[],
             );
@@ -194,7 +194,7 @@ fn results_match(
         Ok(result) => result,
         Err(err) => {
             return options.error(
-                "results_match",
+                MetricName::ResultsMatch,
                 format!("The generated result cannot be read: {err}"),
                 &[],
             );

@@ -1,4 +1,4 @@
-use qeval_core::Metric;
+use qeval_core::{Metric, MetricName};
 use qeval_sqlite::Counterexample;
 use serde_json::Value;
 use yew::prelude::*;
@@ -15,21 +15,13 @@ pub struct Props {
     pub weight: Option<f64>,
 }
 
-/// A human title for a metric key.
+/// A human title for a metric key: the metric's own, or the key made readable (the LLM judge's
+/// `quality` judging fills three metrics and has no title of its own).
 pub fn title(name: &str) -> String {
-    match name {
-        "semantic_similarity" => "Semantic similarity".into(),
-        "query_correctness" => "Query correctness".into(),
-        "results_match" => "Results match".into(),
-        "execution" => "Execution similarity".into(),
-        "datatype" => "Datatype validity".into(),
-        "table_accuracy" => "Table accuracy".into(),
-        "exact_match" => "Exact match".into(),
-        "safety" => "Safety (read-only)".into(),
-        "test_suite" => "Test-suite equivalence".into(),
-        "equivalence" => "Equivalence (generated databases)".into(),
-        other => other.replace('_', " "),
-    }
+    name.parse::<MetricName>().map_or_else(
+        |_| name.replace('_', " "),
+        |metric| metric.title().to_string(),
+    )
 }
 
 /// One metric: score, explanation, its error if it failed, and the parts it came from.
@@ -121,8 +113,11 @@ fn details(name: &str, details: &Value) -> Html {
             </dl>
         };
     }
-    match name {
-        "test_suite" if details["counterexample"].is_object() => {
+    let Ok(metric) = name.parse::<MetricName>() else {
+        return html! {};
+    };
+    match metric {
+        MetricName::TestSuite if details["counterexample"].is_object() => {
             match serde_json::from_value::<Counterexample>(details["counterexample"].clone()) {
                 Ok(counterexample) => html! {
                     <CounterexampleView {counterexample} testid="suite-counterexample" />
@@ -130,7 +125,7 @@ fn details(name: &str, details: &Value) -> Html {
                 Err(_) => html! {},
             }
         }
-        "table_accuracy" => html! {
+        MetricName::TableAccuracy => html! {
             <dl class="sets">
                 <dt>{ "Intersection" }</dt>
                 <dd data-testid="intersection">{ chips(&details["intersection"]) }</dd>
@@ -138,28 +133,28 @@ fn details(name: &str, details: &Value) -> Html {
                 <dd data-testid="union">{ chips(&details["union"]) }</dd>
             </dl>
         },
-        "query_correctness" | "semantic_similarity"
+        MetricName::QueryCorrectness | MetricName::SemanticSimilarity
             if details["differences"]
                 .as_array()
                 .is_some_and(|d| !d.is_empty()) =>
         {
             list(&details["differences"], None)
         }
-        "safety"
+        MetricName::Safety
             if details["violations"]
                 .as_array()
                 .is_some_and(|v| !v.is_empty()) =>
         {
             list(&details["violations"], Some("reason"))
         }
-        "safety"
+        MetricName::Safety
             if details["warnings"]
                 .as_array()
                 .is_some_and(|v| !v.is_empty()) =>
         {
             list(&details["warnings"], Some("reason"))
         }
-        "results_match" | "execution" if details.get("mode").is_some() => {
+        MetricName::ResultsMatch | MetricName::Execution if details.get("mode").is_some() => {
             let number = |key: &str| {
                 details[key]
                     .as_u64()

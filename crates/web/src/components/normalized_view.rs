@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use qeval_core::MetricName;
 use qeval_core::scorecard::Scorecard;
 use serde_json::Value;
 use yew::prelude::*;
@@ -66,7 +67,7 @@ pub fn NormalizedView(props: &Props) -> Html {
         .unwrap_or_default();
     let details = card
         .metrics
-        .get("query_correctness")
+        .get(&MetricName::QueryCorrectness)
         .map(|m| m.details.clone())
         .unwrap_or_default();
     html! {

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use qeval_core::MetricName;
 use qeval_core::datatype::AnswerType;
 use qeval_core::profiles::ProfileName;
 use qeval_core::results::compare::Mode;
@@ -125,10 +126,10 @@ pub fn PlaygroundView(props: &Props) -> Html {
             let empty = BTreeMap::new();
             let mut checks = Vec::new();
             if let Some(suite) = suite {
-                checks.push(("test_suite".to_string(), suite.clone()));
+                checks.push((MetricName::TestSuite, suite.clone()));
             }
             if let Some(checked) = checked {
-                checks.push(("equivalence".to_string(), checked.report.metric()));
+                checks.push((MetricName::Equivalence, checked.report.metric()));
             }
             let judged = run.as_ref().map_or(&empty, |run| &run.outcomes);
             (state.clone(), score_task(state, judged, executed, checks))
@@ -176,7 +177,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
     // The generated query's safety findings, to mark in its editor.
     let safety = scored
         .as_ref()
-        .and_then(|scored| scored.card.metrics.get("safety"))
+        .and_then(|scored| scored.card.metrics.get(&MetricName::Safety))
         .map(|metric| &metric.details);
     // The editors complete from the loaded database's tables, or else from the schema the
     // equivalence check used (written or inferred).
@@ -355,7 +356,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         }
                         <div class="metrics">
                             { for ordered_metrics(card).into_iter().map(|(name, weight)| html! {
-                                <MetricCard name={name.clone()} metric={card.metrics[&name].clone()} {weight} />
+                                <MetricCard name={name.as_str()} metric={card.metrics[&name].clone()} {weight} />
                             }) }
                         </div>
                         <div class="row exports">
@@ -410,18 +411,20 @@ fn answer_type_options() -> Vec<(AttrValue, AttrValue)> {
 }
 
 /// The profile's metrics first (with their weights), then the rest.
-fn ordered_metrics(card: &Scorecard) -> Vec<(String, Option<f64>)> {
+fn ordered_metrics(card: &Scorecard) -> Vec<(MetricName, Option<f64>)> {
     let weights = card
         .profile
         .as_ref()
         .map(|p| p.parts.clone())
         .unwrap_or_default();
-    let mut names: Vec<(String, Option<f64>)> = card
+    let mut names: Vec<(MetricName, Option<f64>)> = card
         .metrics
         .keys()
-        .map(|name| (name.clone(), weights.get(name).map(|p| p.weight)))
+        .map(|name| (*name, weights.get(name.as_str()).map(|p| p.weight)))
         .collect();
-    names.sort_by_key(|(name, weight)| (weight.is_none(), name != "table_accuracy", name.clone()));
+    names.sort_by_key(|(name, weight)| {
+        (weight.is_none(), *name != MetricName::TableAccuracy, *name)
+    });
     names
 }
 
