@@ -1,8 +1,9 @@
 //! `cargo xtask`: everything beyond `cargo build` and `cargo test`.
 //!
 //! Each command installs what it needs and is missing, at the versions pinned in the repository
-//! (`rust-toolchain.toml`, `Cargo.lock`, `tests/e2e/package-lock.json`, `www/editor/package-lock.json`), prints each
-//! step with its duration, and stops at the first failing step, naming it.
+//! (`rust-toolchain.toml`, `Cargo.lock`, `tests/e2e/package-lock.json`,
+//! `www/editor/package-lock.json`), prints each step with its duration, and stops at the first
+//! failing step, naming it.
 
 mod bench;
 mod corpus;
@@ -24,7 +25,7 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  setup              install what the other commands need (wasm target, wasm-bindgen, clang,
+  setup              install what the other commands need (wasm target, qeval-bindgen, clang,
                      wasm-opt, Playwright, CodeMirror, chromium), skipping what is already there
   serve [--port N] [--release]
                      build the web app (a dev build unless --release), serve it on
