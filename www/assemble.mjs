@@ -98,8 +98,8 @@ export function secure(html, extraMeta = "") {
     "default-src 'none'",
     `script-src 'self' ${hashes.join(" ")} 'wasm-unsafe-eval'`,
     "style-src 'self'",
-    // plotters measures chart text with a styled <span>; style attributes carry no record text
-    // (Yew escapes all of it), so allowing them admits no data.
+    // CodeMirror sets style attributes on its own elements (as the selection changes, say); they
+    // carry no record text, so allowing them admits no data. The charts need none.
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     [

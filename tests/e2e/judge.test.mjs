@@ -191,7 +191,7 @@ test("an endpoint outside the page's security policy is named before any call", 
   await enterPair(page, GENERATED, EXPECTED);
   await waitForText(page, "[data-testid=judge-status]", /LLM judge not asked: This page's security policy does not allow requests to https:\/\/judge\.example\.net/);
   assert.match(await page.locator("[data-testid=judge-status]").textContent(), /QEVAL_CONNECT_SRC/);
-  assert.ok(page.console.every((line) => !line.includes("Content Security Policy")), "nothing was attempted");
+  assert.ok(page.console.every((line) => !line.includes("Content Security Policy")), `nothing was attempted: ${page.console.filter((line) => line.includes("Content Security Policy"))}`);
 });
 
 test("Test connection reports a working judge, and an unreachable one in words a user can act on", async () => {

@@ -61,9 +61,14 @@ test("Try the example shows the run's summary, charts, table and detail", async 
   await waitForText(page, "[data-testid=passed]", "25");
   await waitForText(page, "[data-testid=table-count]", "34 of 34 tests");
   for (const id of ["chart-histogram", "chart-components", "chart-difficulty", "chart-agent"]) {
-    const size = await page.locator(`#${id}`).evaluate((c) => [c.width, c.height]);
-    assert.ok(size[0] > 300 && size[1] >= 220, `${id} drawn at ${size}`);
+    const box = await page.locator(`#${id} svg`).boundingBox();
+    assert.ok(box.width > 300 && box.height > 140, `${id} drawn at ${box.width}×${box.height}`);
+    assert.ok((await page.locator(`#${id} rect.bar`).count()) > 0, `${id} has bars`);
   }
+  assert.deepEqual(
+    await page.locator("#chart-difficulty text.label").allTextContents(),
+    ["easy", "medium", "hard"],
+  );
   await page.click("#show-failed");
   await waitForText(page, "[data-testid=table-count]", "9 of 34 tests");
   await page.locator("[data-testid=test-row]").first().click();
@@ -421,8 +426,8 @@ test("Try the example shows the judges against its human labels and the comparis
   // The example states a confidence for every test: calibration and its reliability diagram.
   await waitForText(page, "[data-testid=confidence-calibration] tr:first-child td", "0.86");
   await waitForText(page, "[data-testid=confidence-calibration]", /Stated high21 of 22 correct \(95\.5%; claims 90%\)/);
-  const reliability = await page.locator("#chart-reliability").evaluate((c) => [c.width, c.height]);
-  assert.ok(reliability[0] > 300 && reliability[1] >= 220, `reliability diagram drawn at ${reliability}`);
+  const reliability = await page.locator("#chart-reliability svg").boundingBox();
+  assert.ok(reliability.width > 300 && reliability.height > 140, `reliability diagram drawn at ${reliability.width}×${reliability.height}`);
   await page.locator("[data-testid=agreement]").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(artifacts, "report-agreement.png") });
   const exported = await download(page, "#export-report");
@@ -430,6 +435,19 @@ test("Try the example shows the judges against its human labels and the comparis
   assert.match(exported, /<td>passed<\/td><td>14<\/td><td>57\.1%<\/td><td>0\.19 \(slight\)<\/td>/);
   assert.match(exported, /<caption>Confidence calibration<\/caption><tbody><tr><th scope="row">Calibration score<\/th><td>0\.86<\/td>/);
   assert.match(exported, /id="chart-reliability"|Correct by stated confidence/);
+  // The page and the export draw each chart from the same marks: same elements, classes, places
+  // and texts.
+  const readMarks = (svg) => [...svg.children].map((mark) =>
+    [mark.tagName.toLowerCase(), ...["class", "x", "y", "x1", "y1", "width", "height"].map((name) => mark.getAttribute(name)), mark.textContent].join(" "));
+  const exportPage = await page.context().newPage();
+  await exportPage.setContent(exported);
+  for (const id of ["chart-histogram", "chart-components", "chart-reliability"]) {
+    const inPage = await page.locator(`#${id} svg`).evaluate(readMarks);
+    const inExport = await exportPage.locator(`#${id} svg`).evaluate(readMarks);
+    assert.ok(inPage.length > 10, `${id}: ${inPage.length} marks`);
+    assert.deepEqual(inPage, inExport, `${id} is the same chart in the page and the export`);
+  }
+  await exportPage.close();
   assert.deepEqual(page.errors, []);
 });
 

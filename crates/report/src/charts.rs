@@ -1,5 +1,6 @@
-//! The report's charts as inline SVG: plain bars, labels escaped, sized by `viewBox` so they
-//! stay sharp at any zoom and pixel density.
+//! The report's charts as SVG: plain bars, sized by `viewBox` so they stay sharp at any zoom and
+//! pixel density, colored by the style sheet (so they follow a light or dark page). Laid out
+//! once ([`marks`]) for the exported page and the app alike.
 
 use std::fmt::Write as _;
 
@@ -36,66 +37,162 @@ pub struct Marker {
     pub label: String,
 }
 
-/// The chart as an SVG figure.
-pub fn svg(chart: &Chart) -> String {
-    let (id, title, bars, max, marker) = (
-        chart.id,
-        chart.title,
-        &chart.bars,
-        chart.max,
-        chart.marker.as_ref(),
-    );
+/// The size of every chart's SVG `viewBox`.
+pub const VIEW_BOX: (f64, f64) = (WIDTH, HEIGHT);
+
+/// One mark of a chart, placed in the `viewBox`, with the class the style sheets color it by.
+/// The chart is laid out once, here: the export writes the marks as SVG text ([`svg`]) and the
+/// page builds the same marks as SVG elements, so both show the same chart.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mark {
+    Line {
+        x1: f64,
+        y1: f64,
+        x2: f64,
+        y2: f64,
+        class: &'static str,
+    },
+    /// A bar, with the text a pointer over it shows.
+    Rect {
+        x: f64,
+        y: f64,
+        width: f64,
+        height: f64,
+        class: &'static str,
+        title: String,
+    },
+    /// Text, anchored at its start unless `anchor` says `middle` or `end`.
+    Text {
+        x: f64,
+        y: f64,
+        class: &'static str,
+        anchor: Option<&'static str>,
+        text: String,
+    },
+}
+
+/// The chart's marks: grid lines and ticks, then each bar with its note and label, then the
+/// marker.
+pub fn marks(chart: &Chart) -> Vec<Mark> {
     let plot_w = WIDTH - LEFT - 8.0;
     let plot_h = HEIGHT - TOP - BOTTOM;
-    let max = if max > 0.0 { max } else { 1.0 };
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        r#"<figure class="chart" id="{id}"><figcaption>{}</figcaption><svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{}">"#,
-        escape(title),
-        escape(title)
-    );
+    let max = if chart.max > 0.0 { chart.max } else { 1.0 };
+    let mut marks = Vec::new();
     for step in 0..=4 {
         let value = max * f64::from(step) / 4.0;
         let y = TOP + plot_h - plot_h * f64::from(step) / 4.0;
-        let _ = write!(
-            svg,
-            r#"<line x1="{LEFT}" x2="{}" y1="{y:.1}" y2="{y:.1}" class="grid"/><text x="{}" y="{:.1}" class="tick" text-anchor="end">{}</text>"#,
-            WIDTH - 8.0,
-            LEFT - 4.0,
-            y + 4.0,
-            tick(value, max)
-        );
+        marks.push(Mark::Line {
+            x1: LEFT,
+            y1: y,
+            x2: WIDTH - 8.0,
+            y2: y,
+            class: "grid",
+        });
+        marks.push(Mark::Text {
+            x: LEFT - 4.0,
+            y: y + 4.0,
+            class: "tick",
+            anchor: Some("end"),
+            text: tick(value, max),
+        });
     }
-    let slot = plot_w / bars.len().max(1) as f64;
-    for (i, bar) in bars.iter().enumerate() {
-        let h = plot_h * (bar.value / max).clamp(0.0, 1.0);
+    let slot = plot_w / chart.bars.len().max(1) as f64;
+    for (i, bar) in chart.bars.iter().enumerate() {
+        let height = plot_h * (bar.value / max).clamp(0.0, 1.0);
         let x = LEFT + slot * i as f64 + slot * 0.15;
-        let w = slot * 0.7;
-        let y = TOP + plot_h - h;
-        let _ = write!(
-            svg,
-            r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" class="bar"><title>{}: {}</title></rect><text x="{:.1}" y="{:.1}" class="note" text-anchor="middle">{}</text><text x="{:.1}" y="{:.1}" class="label" text-anchor="middle">{}</text>"#,
-            escape(&bar.label),
-            escape(&bar.note),
-            x + w / 2.0,
-            y - 3.0,
-            escape(&bar.note),
-            x + w / 2.0,
-            TOP + plot_h + 16.0,
-            escape(&clip(&bar.label, 14))
-        );
+        let width = slot * 0.7;
+        let y = TOP + plot_h - height;
+        marks.push(Mark::Rect {
+            x,
+            y,
+            width,
+            height,
+            class: "bar",
+            title: format!("{}: {}", bar.label, bar.note),
+        });
+        marks.push(Mark::Text {
+            x: x + width / 2.0,
+            y: y - 3.0,
+            class: "note",
+            anchor: Some("middle"),
+            text: bar.note.clone(),
+        });
+        marks.push(Mark::Text {
+            x: x + width / 2.0,
+            y: TOP + plot_h + 16.0,
+            class: "label",
+            anchor: Some("middle"),
+            text: clip(&bar.label, 14),
+        });
     }
-    if let Some(marker) = marker {
+    if let Some(marker) = &chart.marker {
         let x = LEFT + plot_w * marker.at.clamp(0.0, 1.0);
-        let _ = write!(
-            svg,
-            r#"<line x1="{x:.1}" x2="{x:.1}" y1="{TOP}" y2="{:.1}" class="marker"/><text x="{:.1}" y="{:.1}" class="marker-label">{}</text>"#,
-            TOP + plot_h,
-            x + 4.0,
-            TOP + 10.0,
-            escape(&marker.label)
-        );
+        marks.push(Mark::Line {
+            x1: x,
+            y1: TOP,
+            x2: x,
+            y2: TOP + plot_h,
+            class: "marker",
+        });
+        marks.push(Mark::Text {
+            x: x + 4.0,
+            y: TOP + 10.0,
+            class: "marker-label",
+            anchor: None,
+            text: marker.label.clone(),
+        });
+    }
+    marks
+}
+
+/// The chart as an SVG figure, every text escaped.
+pub fn svg(chart: &Chart) -> String {
+    let title = escape(chart.title);
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<figure class="chart" id="{}"><figcaption>{title}</figcaption><svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{title}">"#,
+        chart.id
+    );
+    for mark in marks(chart) {
+        let _ = match mark {
+            Mark::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                class,
+            } => write!(
+                svg,
+                r#"<line x1="{x1:.1}" x2="{x2:.1}" y1="{y1:.1}" y2="{y2:.1}" class="{class}"/>"#
+            ),
+            Mark::Rect {
+                x,
+                y,
+                width,
+                height,
+                class,
+                title,
+            } => write!(
+                svg,
+                r#"<rect x="{x:.1}" y="{y:.1}" width="{width:.1}" height="{height:.1}" class="{class}"><title>{}</title></rect>"#,
+                escape(&title)
+            ),
+            Mark::Text {
+                x,
+                y,
+                class,
+                anchor,
+                text,
+            } => {
+                let anchor = anchor.map_or(String::new(), |a| format!(r#" text-anchor="{a}""#));
+                write!(
+                    svg,
+                    r#"<text x="{x:.1}" y="{y:.1}" class="{class}"{anchor}>{}</text>"#,
+                    escape(&text)
+                )
+            }
+        };
     }
     svg.push_str("</svg></figure>");
     svg

@@ -9,7 +9,7 @@ pub mod diff;
 mod html;
 pub mod markdown;
 
-pub use charts::{Bar, Chart, Marker};
+pub use charts::{Bar, Chart, Mark, Marker, VIEW_BOX, marks};
 
 use std::fmt::Write as _;
 
@@ -207,7 +207,7 @@ fn summary_section(s: &Summary) -> String {
     html
 }
 
-/// The report's four charts as data: the page draws them as SVG, the app on a canvas.
+/// The report's charts as data; [`marks`] lays each out for the exported page and the app.
 pub fn charts(s: &Summary) -> Vec<Chart> {
     let histogram: Vec<Bar> = s
         .histogram

@@ -6,7 +6,7 @@ use crate::components::{PlaygroundView, ReportView};
 use crate::database::LoadedDb;
 use crate::hooks::TypedFragment;
 use crate::judge::JudgeSettings;
-use crate::theme::{self, Dark, ThemeChoice};
+use crate::theme::ThemeChoice;
 use crate::workers::{WorkerStatus, Workers};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,16 +73,7 @@ pub fn App() -> Html {
     let settings = use_state(JudgeSettings::load);
     use_effect_with((*settings).clone(), |settings| settings.save());
     let theme = use_state_eq(ThemeChoice::load);
-    let system_dark = use_state_eq(theme::system_prefers_dark);
     use_effect_with(*theme, |theme| theme.apply());
-    {
-        let system_dark = system_dark.clone();
-        use_effect_with((), move |()| {
-            let listener = theme::watch_system(move |dark| system_dark.set(dark));
-            move || drop(listener)
-        });
-    }
-    let dark = theme.dark(*system_dark);
     let on_theme = {
         let theme = theme.clone();
         Callback::from(move |_| theme.set(theme.next()))
@@ -138,7 +129,6 @@ pub fn App() -> Html {
         <ContextProvider<TypedFragment> context={(*typed).clone()}>
         <ContextProvider<Workers> context={(*workers).clone()}>
         <ContextProvider<WorkerStatus> context={status}>
-        <ContextProvider<Dark> context={dark}>
         <div class="app">
             <nav class="views" aria-label="Views">
                 { tab(View::Playground, "Playground", "tab-playground") }
@@ -157,7 +147,6 @@ pub fn App() -> Html {
                 <ReportView settings={(*settings).clone()} {on_settings} db={(*db).clone()} {on_db} />
             }
         </div>
-        </ContextProvider<Dark>>
         </ContextProvider<WorkerStatus>>
         </ContextProvider<Workers>>
         </ContextProvider<TypedFragment>>

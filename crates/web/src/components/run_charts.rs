@@ -1,48 +1,71 @@
 use qeval_core::run::Summary;
-use web_sys::HtmlCanvasElement;
+use qeval_report::{Chart, Mark, VIEW_BOX};
 use yew::prelude::*;
 
-use crate::report::{Shared, charts};
-use crate::theme::Dark;
+use crate::report::Shared;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub summary: Shared<Summary>,
 }
 
-/// The report's charts, drawn with plotters once the canvases are laid out.
+/// The report's charts as SVG: the marks qeval-report lays out for the exported page too, so
+/// both show the same charts. The style sheet colors them, so they follow a light or dark page,
+/// and every label is a text node.
 #[component]
 pub fn RunCharts(props: &Props) -> Html {
-    // Four charts, and a fifth (the reliability diagram) when the records state confidences.
-    let refs = use_memo((), |()| {
-        (0..5).map(|_| NodeRef::default()).collect::<Vec<_>>()
-    });
-    let failure = use_state_eq(|| None::<String>);
-    // Drawn again when the page turns dark or light: a canvas does not follow the stylesheet.
-    let dark = use_context::<Dark>().unwrap_or_default();
-    {
-        let (refs, failure) = (refs.clone(), failure.clone());
-        use_effect_with((props.summary.clone(), dark), move |(summary, dark)| {
-            let charts = qeval_report::charts(summary);
-            let palette = charts::Palette::for_theme(*dark);
-            for (chart, node) in charts.iter().zip(refs.iter()) {
-                if let Some(canvas) = node.cast::<HtmlCanvasElement>()
-                    && let Err(err) = charts::draw(&canvas, chart, &palette)
-                {
-                    failure.set(Some(format!("{}: {err}", chart.title)));
-                }
-            }
-        });
-    }
     let charts = qeval_report::charts(&props.summary);
     html! {
         <section class="charts">
-            { for refs.iter().zip(&charts).map(|(node, chart)| html! {
-                <canvas id={chart.id} class="chart-canvas" ref={node.clone()} role="img" aria-label={chart.title}></canvas>
-            }) }
-            if let Some(err) = &*failure {
-                <p class="error-text">{ format!("A chart could not be drawn: {err}") }</p>
-            }
+            { for charts.iter().map(chart) }
         </section>
+    }
+}
+
+fn chart(chart: &Chart) -> Html {
+    let view_box = format!("0 0 {} {}", VIEW_BOX.0, VIEW_BOX.1);
+    html! {
+        <figure class="chart" id={chart.id}>
+            <figcaption>{ chart.title }</figcaption>
+            <svg viewBox={view_box} role="img" aria-label={chart.title}>
+                { for qeval_report::marks(chart).into_iter().map(mark) }
+            </svg>
+        </figure>
+    }
+}
+
+fn mark(mark: Mark) -> Html {
+    let at = |n: f64| format!("{n:.1}");
+    match mark {
+        Mark::Line {
+            x1,
+            y1,
+            x2,
+            y2,
+            class,
+        } => html! {
+            <line x1={at(x1)} y1={at(y1)} x2={at(x2)} y2={at(y2)} class={class} />
+        },
+        Mark::Rect {
+            x,
+            y,
+            width,
+            height,
+            class,
+            title,
+        } => html! {
+            <rect x={at(x)} y={at(y)} width={at(width)} height={at(height)} class={class}>
+                <title>{ title }</title>
+            </rect>
+        },
+        Mark::Text {
+            x,
+            y,
+            class,
+            anchor,
+            text,
+        } => html! {
+            <text x={at(x)} y={at(y)} class={class} text-anchor={anchor}>{ text }</text>
+        },
     }
 }

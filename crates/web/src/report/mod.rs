@@ -2,7 +2,6 @@
 //! and what the report shows. The numbers come from qeval-core's `run` module, the same code the
 //! CLI uses.
 
-pub mod charts;
 pub mod load;
 pub mod score;
 
