@@ -29,6 +29,10 @@ test("typing two queries shows their tables and the table accuracy", async () =>
   await typeInto(page, "generated", "SELECT * FROM users;");
   await typeInto(page, "expected", "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.id");
   await waitForText(page, "[data-testid=metric-table_accuracy-score]", "0.50");
+  // Each card's title says, on hover, what the metric measures.
+  const card = page.locator("[data-testid=metric-table_accuracy] h3");
+  assert.equal(await card.textContent(), "Table accuracy");
+  assert.equal(await card.getAttribute("title"), "How well the tables read match the expected tables.");
   await waitForText(page, "[data-testid=generated-tables]", "Reads users");
   await waitForText(page, "[data-testid=expected-tables]", "Reads usersorders");
   await waitForText(page, "[data-testid=intersection]", "users");

@@ -121,7 +121,7 @@ fn dist(steps: &mut Steps) -> Result<(), String> {
 fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "python package",
-        "maturin wheel (dev profile) into target/python-venv, with pandas, polars, pyarrow and Ray",
+        "maturin wheel (dev profile) into target/python-venv, with pandas, polars, pyarrow and Ray (about a minute the first time)",
         || python::install(python::Build::Test),
     )?;
     steps.run("python tests", "pytest crates/python/tests", python::tests)
@@ -136,7 +136,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     })?;
     steps.run(
         "lint",
-        "cargo clippy --workspace --all-targets -- -D warnings",
+        "cargo clippy --workspace --all-targets -- -D warnings (about 1.5 minutes the first time)",
         || {
             run::cargo()
                 .args([
@@ -155,12 +155,14 @@ fn test(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("cargo clippy")
         },
     )?;
-    steps.run("native tests", "cargo test --workspace", || {
-        run::native_test_build().status_ok("cargo test")
-    })?;
+    steps.run(
+        "native tests",
+        "cargo test --workspace (about 2 minutes the first time)",
+        || run::native_test_build().status_ok("cargo test"),
+    )?;
     steps.run(
         "wasm32 check",
-        "core and wasm bindings for wasm32, warnings denied",
+        "core and wasm bindings for wasm32, warnings denied (about 30 s the first time)",
         || {
             run::cargo()
                 .args([
@@ -184,7 +186,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Test);
     steps.run(
         "wasm package",
-        "qeval-wasm for Node (wasm-test profile)",
+        "qeval-wasm for Node (wasm-test profile; about 1.5 minutes the first time)",
         || wasm_pkg::build_for_node(wasm_pkg::Build::Test, &pkg),
     )?;
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
@@ -194,7 +196,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     web::build(steps, web::Build::Release)?;
     steps.run(
         "browser tests",
-        "Playwright + chromium against dist/ on 127.0.0.1",
+        "Playwright + chromium against dist/ on 127.0.0.1 (about 3 minutes)",
         run::browser_tests,
     )?;
     Ok(())

@@ -24,6 +24,11 @@ pub fn title(name: &str) -> String {
     )
 }
 
+/// What a metric measures, in one sentence, for the title's tooltip.
+fn about(name: &str) -> Option<&'static str> {
+    name.parse::<MetricName>().ok().map(MetricName::about)
+}
+
 /// One metric: score, explanation, its error if it failed, and the parts it came from.
 #[component]
 pub fn MetricCard(props: &Props) -> Html {
@@ -39,7 +44,7 @@ pub fn MetricCard(props: &Props) -> Html {
     html! {
         <article class={class} data-testid={format!("metric-{}", props.name)}>
             <header>
-                <h3>{ title(&props.name) }</h3>
+                <h3 title={about(&props.name)}>{ title(&props.name) }</h3>
                 <output class="score" data-testid={format!("metric-{}-score", props.name)}>{ score }</output>
             </header>
             if let Some(weight) = props.weight {
