@@ -70,11 +70,12 @@ function appLoader(app) {
   ].join("\n    ");
 }
 
-/** Replaces the one element `pattern` matches, or fails naming what index.html lacks. */
-function replaceOnce(html, pattern, replacement, what) {
-  const found = html.match(pattern);
+/** Replaces `tag` (the text of an element, or a pattern `what` describes) in index.html, or
+ * fails naming what the page lacks. The replacement is taken as it is, `$` included. */
+function replaceOnce(html, tag, replacement, what = tag) {
+  const found = typeof tag === "string" ? html.includes(tag) : tag.test(html);
   if (!found) throw new Error(`assemble.mjs: www/index.html has no ${what}`);
-  return html.replace(pattern, replacement);
+  return html.replace(tag, typeof replacement === "function" ? replacement : () => replacement);
 }
 
 /** Hosts added at build time; each must be an origin (`https://llm.example.com[:port]`). */
@@ -140,19 +141,17 @@ async function assemble(bindings, out) {
   const styles = await placeHashed(join(www, "styles.css"), staging);
   html = replaceOnce(
     html,
-    /<link rel="stylesheet" href="styles\.css" \/>/,
-    `<link rel="stylesheet" href="./${styles.name}" integrity="${styles.integrity}" />`,
     '<link rel="stylesheet" href="styles.css" />',
+    `<link rel="stylesheet" href="./${styles.name}" integrity="${styles.integrity}" />`,
   );
   const editor = await placeHashed(join(root, "target", "editor", "qeval-editor.js"), staging);
   html = replaceOnce(
     html,
-    /<script src="qeval-editor\.js"><\/script>/,
-    `<script src="./${editor.name}" integrity="${editor.integrity}"></script>`,
     '<script src="qeval-editor.js"></script>',
+    `<script src="./${editor.name}" integrity="${editor.integrity}"></script>`,
   );
   const app = await placeBinary(bindings, APP, staging);
-  html = replaceOnce(html, /<script type="module" id="app"><\/script>/, appLoader(app), '<script type="module" id="app"></script>');
+  html = replaceOnce(html, '<script type="module" id="app"></script>', appLoader(app));
   let workers = "";
   for (const worker of WORKERS) workers += await placeWorker(bindings, worker, staging);
   await cp(join(root, "static", "example-run"), join(staging, "example-run"), { recursive: true });

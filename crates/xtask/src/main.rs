@@ -168,7 +168,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
                 .args([
                     "clippy",
                     "--target",
-                    "wasm32-unknown-unknown",
+                    run::WASM_TARGET,
                     "--locked",
                     "-p",
                     "qeval-core",

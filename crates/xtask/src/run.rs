@@ -78,14 +78,41 @@ pub fn cargo() -> Cmd {
     program(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }
 
-/// `qeval-bindgen`, wasm-bindgen for the page and the Node package (built by `tools::setup`).
-pub fn bindgen() -> Cmd {
+/// The target the page and the JavaScript package are compiled for.
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// A wasm binary cargo built for [`WASM_TARGET`] into `profile_dir` (`debug` for the dev
+/// profile, else the profile's own name).
+pub fn wasm32_artifact(profile_dir: &str, name: &str) -> PathBuf {
+    root()
+        .join("target")
+        .join(WASM_TARGET)
+        .join(profile_dir)
+        .join(format!("{name}.wasm"))
+}
+
+/// Binds `wasm` with `qeval-bindgen` (built by `tools::setup`) for a wasm-bindgen `target`
+/// (`web`, `no-modules`, `nodejs`) into `out` as `<name>.js` and `<name>_bg.wasm`.
+pub fn bind_wasm(target: &str, name: &str, wasm: &Path, out: &Path) -> Result<(), String> {
     program(
         root()
             .join("target")
             .join("tool")
-            .join(format!("qeval-bindgen{}", std::env::consts::EXE_SUFFIX)),
+            .join(executable("qeval-bindgen")),
     )
+    .args(["--target", target, "--out-name", name, "--out-dir"])
+    .args([out, wasm])
+    .status_ok(&format!("qeval-bindgen --target {target} {name}"))
+}
+
+/// A program's file name on this system (`.exe` on Windows).
+fn executable(name: &str) -> String {
+    format!("{name}{}", std::env::consts::EXE_SUFFIX)
+}
+
+/// A binary of the debug build.
+fn debug_binary(name: &str) -> PathBuf {
+    root().join("target").join("debug").join(executable(name))
 }
 
 impl Cmd {
@@ -172,10 +199,7 @@ pub fn debug_cli() -> Result<PathBuf, String> {
     native_test_build()
         .args(["--no-run"])
         .status_ok("cargo test --workspace --no-run")?;
-    Ok(root()
-        .join("target")
-        .join("debug")
-        .join(format!("qeval{}", std::env::consts::EXE_SUFFIX)))
+    Ok(debug_binary("qeval"))
 }
 
 /// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
@@ -185,16 +209,10 @@ pub fn browser_tests() -> Result<(), String> {
     cargo()
         .args(["build", "--locked", "-p", "qeval-judge-double"])
         .status_ok("cargo build -p qeval-judge-double")?;
-    let binary = |name: &str| {
-        root()
-            .join("target")
-            .join("debug")
-            .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
-    };
     let e2e = root().join("tests").join("e2e");
     node_test_files(&e2e)?
         .env("QEVAL_DIST", root().join("dist"))
-        .env("QEVAL_JUDGE_DOUBLE", binary("qeval-judge-double"))
+        .env("QEVAL_JUDGE_DOUBLE", debug_binary("qeval-judge-double"))
         .env("QEVAL_CLI", cli)
         .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
         .status_ok("the browser tests")

@@ -8,10 +8,8 @@
 use std::path::Path;
 
 use crate::root;
-use crate::run::{self, program};
+use crate::run::{self, WASM_TARGET, program};
 use crate::steps::Steps;
-
-const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
 /// Which tools a command needs.
 #[derive(Debug, Clone, Copy)]

@@ -20,13 +20,6 @@ impl Build {
             Build::Test => "wasm-test",
         }
     }
-
-    fn wasm(self) -> PathBuf {
-        root()
-            .join("target/wasm32-unknown-unknown")
-            .join(self.profile())
-            .join("qeval_wasm.wasm")
-    }
 }
 
 /// Where a Node package goes: `qeval_wasm.js` and its `.wasm`.
@@ -46,7 +39,7 @@ pub fn build_for_node(build: Build, out: &Path) -> Result<(), String> {
             "-p",
             "qeval-wasm",
             "--target",
-            "wasm32-unknown-unknown",
+            run::WASM_TARGET,
             "--profile",
             build.profile(),
         ])
@@ -61,10 +54,9 @@ pub fn build_for_web(build: Build, out: &Path) -> Result<(), String> {
 }
 
 fn bind(build: Build, target: &str, out: &Path) -> Result<(), String> {
-    run::bindgen()
-        .args(["--target", target, "--out-name", "qeval_wasm", "--out-dir"])
-        .args([out, &build.wasm()])
-        .status_ok(&format!("qeval-bindgen --target {target}"))
+    // Each profile's folder is named after it.
+    let wasm = run::wasm32_artifact(build.profile(), "qeval_wasm");
+    run::bind_wasm(target, "qeval_wasm", &wasm, out)
 }
 
 /// Node's test runner over `crates/wasm/tests/*.test.mjs`, with the `qeval` binary they compare

@@ -7,8 +7,6 @@ use std::path::{Path, PathBuf};
 use crate::run;
 use crate::{root, steps::Steps};
 
-const WASM_TARGET: &str = "wasm32-unknown-unknown";
-
 /// Which build: what ships, or a quicker one to work on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Build {
@@ -170,7 +168,7 @@ fn compile(build: Build, binary: &Binary) -> Result<(), String> {
         "build",
         "--locked",
         "--target",
-        WASM_TARGET,
+        run::WASM_TARGET,
         "--profile",
         build.profile(),
         "-p",
@@ -185,16 +183,8 @@ fn compile(build: Build, binary: &Binary) -> Result<(), String> {
 }
 
 fn bind(build: Build, binary: &Binary, bindings: &Path) -> Result<(), String> {
-    let wasm = root()
-        .join("target")
-        .join(WASM_TARGET)
-        .join(build.profile_dir())
-        .join(format!("{}.wasm", binary.bin));
-    run::bindgen()
-        .args(["--target", binary.bindgen_target])
-        .args(["--out-name", binary.bin, "--out-dir"])
-        .args([bindings, &wasm])
-        .status_ok(&format!("qeval-bindgen {}", binary.bin))?;
+    let wasm = run::wasm32_artifact(build.profile_dir(), binary.bin);
+    run::bind_wasm(binary.bindgen_target, binary.bin, &wasm, bindings)?;
     if build == Build::Release {
         let bound = bindings.join(format!("{}_bg.wasm", binary.bin));
         run::program("wasm-opt")
