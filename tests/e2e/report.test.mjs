@@ -416,7 +416,7 @@ test("Try the example shows the judges against its human labels and the comparis
   const page = await reportPage();
   await page.click("#try-example");
   await waitForText(page, "[data-testid=pass-rate]", "73.5%");
-  // Worked by hand in crates/cli/tests/run.rs: 14 labels, the verdict agrees on 8, kappa 0.19.
+  // Worked by hand in crates/cli/tests/it/run.rs: 14 labels, the verdict agrees on 8, kappa 0.19.
   const row = page.locator("[data-testid=agreement] tbody tr").first();
   await row.waitFor();
   assert.deepEqual((await row.innerText()).split("\t"), ["passed", "14", "57.1%", "0.19 (slight)", "5", "5", "1", "3", "2, 3, 8, 9, 23, 26"]);

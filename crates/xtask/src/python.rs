@@ -64,13 +64,20 @@ pub fn install(build: Build) -> Result<(), String> {
 
 /// `pip install --quiet` in the environment; the caller adds what to install.
 fn pip() -> run::Cmd {
-    run::program(venv_program("python")).args([
+    let pip = run::program(venv_program("python")).args([
         "-m",
         "pip",
         "install",
         "--quiet",
         "--disable-pip-version-check",
-    ])
+    ]);
+    if run::on_ci() {
+        // A second copy of every wheel (Ray, pyarrow and polars are hundreds of megabytes) in a
+        // cache no later run on that machine reads.
+        pip.args(["--no-cache-dir"])
+    } else {
+        pip
+    }
 }
 
 /// PATH with the environment's programs (maturin) first.

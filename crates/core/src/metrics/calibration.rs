@@ -145,4 +145,4 @@ pub fn calibration(outcomes: &[(Confidence, bool)]) -> Calibration {
     }
 }
 
-// The three suite scenarios (0.92, 0.15, insufficient data) are in `tests/scenarios.rs`.
+// The three suite scenarios (0.92, 0.15, insufficient data) are in `tests/it/scenarios.rs`.

@@ -103,7 +103,7 @@ mod tests {
         items.iter().map(|s| s.to_string()).collect()
     }
 
-    // A worked PASS and FAIL example is in `tests/scenarios.rs`.
+    // A worked PASS and FAIL example is in `tests/it/scenarios.rs`.
 
     #[test]
     fn calling_an_avoided_or_unlisted_agent_fails() {

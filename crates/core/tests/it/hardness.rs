@@ -6,7 +6,7 @@ use serde_json::Value;
 
 #[test]
 fn fixture_cases_have_their_hand_worked_counts_and_level() {
-    let text = include_str!("fixtures/hardness.jsonl");
+    let text = include_str!("../fixtures/hardness.jsonl");
     let mut checked = 0;
     for (number, line) in text.lines().enumerate() {
         let case: Value = serde_json::from_str(line).expect("fixture line is JSON");

@@ -6,7 +6,7 @@ use qeval_core::{ScoreOptions, parse_pair_line, score_pair};
 
 #[test]
 fn scorecards_of_the_fixture_pairs() {
-    let text = include_str!("fixtures/scorecards.jsonl");
+    let text = include_str!("../fixtures/scorecards.jsonl");
     let options = ScoreOptions {
         evaluated_at: Some("2026-01-01T00:00:00Z".to_string()),
         ..ScoreOptions::default()
