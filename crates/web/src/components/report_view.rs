@@ -18,6 +18,7 @@ use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check, use_test_address};
 use crate::judge::{JudgeSettings, VerdictCache};
 use crate::report::load::{MAX_FETCHED_BYTES, Source, fetched, read_run};
 use crate::report::score::{jsonl, score_run, with_hardness};
+use crate::report::state::{Action, Report, Slot, Work};
 use crate::report::{LoadedRun, Shared};
 
 /// The example run shipped with the app (`static/example-run`, copied next to the page).
@@ -34,189 +35,136 @@ pub struct Props {
     pub on_db: Callback<LoadedDb>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Work {
-    Idle,
-    Loading {
-        done: f64,
-        total: f64,
-    },
-    /// Downloading a linked run from `host`; `total` is 0 when the server does not say.
-    Fetching {
-        done: f64,
-        total: f64,
-        host: String,
-    },
-    Scoring {
-        done: usize,
-        total: usize,
-    },
-}
-
-/// Which run a load is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    Main,
-    Compare,
+/// A run to read into the report.
+struct LoadRequest {
+    slot: Slot,
+    name: String,
+    sources: Vec<Source>,
+    /// The host a link downloaded it from.
+    from: Option<String>,
 }
 
 #[component]
 pub fn ReportView(props: &Props) -> Html {
     let workers = use_context::<crate::workers::Workers>().unwrap_or_default();
-    let run = use_state(|| None::<Rc<LoadedRun>>);
-    let other = use_state(|| None::<Rc<LoadedRun>>);
-    let work = use_state(|| Work::Idle);
-    let problem = use_state(|| None::<String>);
-    let selected = use_state(|| None::<usize>);
-    let profile = use_state_eq(|| ProfileName::Qas);
+    let state = use_reducer(Report::default);
+    let dispatch = state.dispatcher();
+    // Set to cancel the scoring under way; each scoring gets its own flag.
     let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
-    let cache_revision = use_state(|| 0u32);
     use_test_address(
-        (*run).as_ref().map(|loaded| loaded.records.clone()),
-        selected.clone(),
+        state.run.as_ref().map(|loaded| loaded.records.clone()),
+        state.selected,
+        dispatch
+            .to_callback()
+            .reform(|index| Action::Select(Some(index))),
     );
     // Escape in the table, or Close (or Escape) in the detail.
-    let close_test = {
-        let selected = selected.clone();
-        Callback::from(move |()| selected.set(None))
-    };
+    let close_test = dispatch.to_callback().reform(|()| Action::Select(None));
     // An opened test's detail is brought into view: below the table, or beside it.
     let detail = use_node_ref();
     {
         let detail = detail.clone();
-        use_effect_with(*selected, move |selected| {
+        use_effect_with(state.selected, move |selected| {
             if selected.is_some() {
                 bring_into_view(&detail);
             }
         });
     }
 
-    // Counts the runs loaded, so a late answer about an earlier run is not applied to a later.
-    let loads = use_mut_ref(|| 0u64);
     let load = {
-        let (run, other, work, problem, selected) = (
-            run.clone(),
-            other.clone(),
-            work.clone(),
-            problem.clone(),
-            selected.clone(),
-        );
-        let (loads, workers) = (loads.clone(), workers.clone());
-        Callback::from(move |(slot, name, sources): (Slot, String, Vec<Source>)| {
-            let (run, other, work, problem, selected) = (
-                run.clone(),
-                other.clone(),
-                work.clone(),
-                problem.clone(),
-                selected.clone(),
-            );
-            let (loads, workers) = (loads.clone(), workers.clone());
-            problem.set(None);
-            work.set(Work::Loading {
+        let (dispatch, workers) = (dispatch.clone(), workers.clone());
+        Callback::from(move |request: LoadRequest| {
+            let (dispatch, workers) = (dispatch.clone(), workers.clone());
+            dispatch.dispatch(Action::Started(Work::Loading {
                 done: 0.0,
                 total: 1.0,
-            });
+            }));
             spawn_local(async move {
                 let progress = {
-                    let work = work.clone();
-                    Rc::new(move |done: f64, total: f64| work.set(Work::Loading { done, total }))
+                    let dispatch = dispatch.clone();
+                    Rc::new(move |done: f64, total: f64| {
+                        dispatch.dispatch(Action::Progress(Work::Loading { done, total }));
+                    })
                 };
-                let result = read_run(name, sources, progress).await;
-                work.set(Work::Idle);
-                match result {
-                    Ok(loaded) => {
-                        let loaded = Rc::new(loaded);
-                        match slot {
-                            Slot::Main => {
-                                selected.set(None);
-                                run.set(Some(loaded.clone()));
-                                *loads.borrow_mut() += 1;
-                                let this_load = *loads.borrow();
-                                // Shown at once; the levels of records scored elsewhere follow.
-                                if let Some(records) =
-                                    with_hardness(&loaded.records, &workers).await
-                                    && *loads.borrow() == this_load
-                                {
-                                    run.set(Some(Rc::new(LoadedRun {
-                                        records: Shared(Rc::new(records)),
-                                        ..(*loaded).clone()
-                                    })));
-                                }
-                            }
-                            Slot::Compare => other.set(Some(loaded)),
-                        }
-                    }
-                    Err(err) => problem.set(Some(err)),
+                let loaded = match read_run(request.name, request.sources, progress).await {
+                    Ok(loaded) => Rc::new(loaded),
+                    Err(err) => return dispatch.dispatch(Action::Failed(err)),
+                };
+                dispatch.dispatch(Action::Loaded {
+                    slot: request.slot,
+                    run: loaded.clone(),
+                    from: request.from,
+                });
+                // Shown at once; the levels of records scored elsewhere follow.
+                if request.slot == Slot::Main
+                    && let Some(records) = with_hardness(&loaded.records, &workers).await
+                {
+                    dispatch.dispatch(Action::Levelled {
+                        of: loaded,
+                        records,
+                    });
+                }
+            });
+        })
+    };
+    let fetch = {
+        let (load, dispatch) = (load.clone(), dispatch.clone());
+        Callback::from(move |(slot, url): (Slot, String)| {
+            let (load, dispatch) = (load.clone(), dispatch.clone());
+            let host = host_of(&url);
+            dispatch.dispatch(Action::Started(Work::Fetching {
+                done: 0.0,
+                total: 0.0,
+                host: host.clone(),
+            }));
+            spawn_local(async move {
+                let progress = {
+                    let (dispatch, host) = (dispatch.clone(), host.clone());
+                    Rc::new(move |done: f64, total: f64| {
+                        dispatch.dispatch(Action::Progress(Work::Fetching {
+                            done,
+                            total,
+                            host: host.clone(),
+                        }));
+                    }) as Rc<dyn Fn(f64, f64)>
+                };
+                match fetched(&url, progress).await {
+                    Ok(sources) => load.emit(LoadRequest {
+                        slot,
+                        name: run_name(&url),
+                        sources,
+                        from: Some(host),
+                    }),
+                    Err(err) => dispatch.dispatch(Action::Failed(err)),
                 }
             });
         })
     };
     // A link to a run elsewhere is only followed once the user agrees: the page shows which
     // host, and loads nothing from another site on its own.
-    let pending = use_state(|| None::<String>);
-    // Where the shown run came from, when a link loaded it.
-    let fetched_from = use_state(|| None::<String>);
-    let fetch = {
-        let (load, problem, work) = (load.clone(), problem.clone(), work.clone());
-        let fetched_from = fetched_from.clone();
-        Callback::from(move |(slot, url): (Slot, String)| {
-            let (load, problem, work) = (load.clone(), problem.clone(), work.clone());
-            let fetched_from = fetched_from.clone();
-            problem.set(None);
-            let host = host_of(&url);
-            spawn_local(async move {
-                let progress = {
-                    let work = work.clone();
-                    let host = host.clone();
-                    Rc::new(move |done: f64, total: f64| {
-                        work.set(Work::Fetching {
-                            done,
-                            total,
-                            host: host.clone(),
-                        });
-                    }) as Rc<dyn Fn(f64, f64)>
-                };
-                progress(0.0, 0.0);
-                let result = fetched(&url, progress).await;
-                work.set(Work::Idle);
-                match result {
-                    Ok(sources) => {
-                        if slot == Slot::Main {
-                            fetched_from.set(Some(host));
-                        }
-                        load.emit((slot, run_name(&url), sources));
-                    }
-                    Err(err) => problem.set(Some(err)),
-                }
-            });
-        })
-    };
     {
-        let (fetch, pending) = (fetch.clone(), pending.clone());
+        let (fetch, dispatch) = (fetch.clone(), dispatch.clone());
         use_effect_with((), move |()| {
             if let Some(url) = run_parameter() {
                 if is_same_origin(&url) {
                     fetch.emit((Slot::Main, url));
                 } else {
-                    pending.set(Some(url));
+                    dispatch.dispatch(Action::AskToFetch(url));
                 }
             }
         });
     }
-    let confirm_view = match &*pending {
+    let confirm_view = match &state.pending {
         None => html! {},
         Some(url) => {
             let accept = {
-                let (fetch, pending, url) = (fetch.clone(), pending.clone(), url.clone());
+                let (fetch, dispatch, url) = (fetch.clone(), dispatch.clone(), url.clone());
                 Callback::from(move |_| {
-                    pending.set(None);
+                    dispatch.dispatch(Action::Answered);
                     fetch.emit((Slot::Main, url.clone()));
                 })
             };
-            let decline = {
-                let pending = pending.clone();
-                Callback::from(move |_| pending.set(None))
-            };
+            let decline = dispatch.to_callback().reform(|_| Action::Answered);
             html! {
                 <div class="banner" role="alertdialog" aria-labelledby="run-confirm-text" data-testid="run-confirm">
                     <p id="run-confirm-text">
@@ -231,51 +179,39 @@ pub fn ReportView(props: &Props) -> Html {
         }
     };
     let on_score = {
-        let (run, work, cancel, settings, profile) = (
-            run.clone(),
-            work.clone(),
-            cancel.clone(),
-            props.settings.clone(),
-            *profile,
-        );
-        let db = props.db.clone();
-        let workers = workers.clone();
-        let cache_revision = cache_revision.clone();
+        let (dispatch, cancel, workers) = (dispatch.clone(), cancel.clone(), workers.clone());
+        let (settings, db, profile) = (props.settings.clone(), props.db.clone(), state.profile);
+        let shown = state.run.clone();
         Callback::from(move |_| {
-            let Some(loaded) = (*run).clone() else { return };
+            let Some(loaded) = shown.clone() else { return };
             let Some(raw) = loaded.raw.clone() else {
                 return;
             };
             let flag = Rc::new(Cell::new(false));
             *cancel.borrow_mut() = flag.clone();
-            let (run, work, settings, db, workers) = (
-                run.clone(),
-                work.clone(),
+            let (dispatch, settings, db, workers) = (
+                dispatch.clone(),
                 settings.clone(),
                 db.clone(),
                 workers.clone(),
             );
-            let cache_revision = cache_revision.clone();
-            work.set(Work::Scoring {
+            dispatch.dispatch(Action::Started(Work::Scoring {
                 done: 0,
                 total: raw.tests.len(),
-            });
+            }));
             spawn_local(async move {
                 let progress = {
-                    let work = work.clone();
-                    move |done, total| work.set(Work::Scoring { done, total })
+                    let dispatch = dispatch.clone();
+                    move |done, total| {
+                        dispatch.dispatch(Action::Progress(Work::Scoring { done, total }))
+                    }
                 };
                 let records =
                     score_run(&raw, profile, &settings, &db, &workers, flag, progress).await;
-                work.set(Work::Idle);
-                if let Some(records) = records {
-                    run.set(Some(Rc::new(LoadedRun {
-                        records: Shared(Rc::new(records)),
-                        raw: None,
-                        ..(*loaded).clone()
-                    })));
-                }
-                cache_revision.set(*cache_revision + 1);
+                dispatch.dispatch(Action::Scored {
+                    of: loaded,
+                    records,
+                });
             });
         })
     };
@@ -284,7 +220,8 @@ pub fn ReportView(props: &Props) -> Html {
         Callback::from(move |_| cancel.borrow().set(true))
     };
 
-    let summary = use_memo(run.as_ref().map(|r| r.records.clone()), |records| {
+    let records = state.run.as_ref().map(|r| r.records.clone());
+    let summary = use_memo(records.clone(), |records| {
         Shared(Rc::new(
             records
                 .as_ref()
@@ -292,12 +229,9 @@ pub fn ReportView(props: &Props) -> Html {
                 .unwrap_or_default(),
         ))
     });
-    let flags = use_stored_score_check(run.as_ref().map(|r| r.records.clone()));
+    let flags = use_stored_score_check(records.clone());
     let comparison = use_memo(
-        (
-            run.as_ref().map(|r| r.records.clone()),
-            other.as_ref().map(|r| r.records.clone()),
-        ),
+        (records, state.earlier.as_ref().map(|r| r.records.clone())),
         |(a, b)| match (a, b) {
             // The shown run is the later one, as in `qeval report RUN --compare EARLIER` and in
             // this page's export: the run loaded to compare with is the one before it.
@@ -315,18 +249,12 @@ pub fn ReportView(props: &Props) -> Html {
                 settings={props.settings.clone()}
                 on_change={props.on_settings.clone()}
                 stats={VerdictCache::shared().stats()}
-                on_cache_cleared={Callback::from(move |()| cache_revision.set(*cache_revision + 1))}
+                on_cache_cleared={dispatch.to_callback().reform(|()| Action::CacheChanged)}
             />
             <RunLoader
                 id="run"
                 label="Drop a run folder here (evaluation-results.jsonl, or test-results.jsonl with its questions file), or pick its files."
-                on_sources={{
-                    let fetched_from = fetched_from.clone();
-                    load.reform(move |(name, sources)| {
-                        fetched_from.set(None);
-                        (Slot::Main, name, sources)
-                    })
-                }}
+                on_sources={load.reform(|(name, sources)| LoadRequest { slot: Slot::Main, name, sources, from: None })}
                 on_example={Some({
                     let fetch = fetch.clone();
                     // The example comes with the run before it, so the comparison shows too.
@@ -337,13 +265,13 @@ pub fn ReportView(props: &Props) -> Html {
                 })}
             />
             { confirm_view }
-            { progress_view(&work, on_cancel) }
-            if let Some(problem) = &*problem {
+            { progress_view(&state.work, on_cancel) }
+            if let Some(problem) = &state.problem {
                 <p class="notice" role="alert" data-testid="load-problem">{ problem.clone() }</p>
             }
-            if let Some(loaded) = &*run {
+            if let Some(loaded) = &state.run {
                 <p class="note" data-testid="load-status">
-                    { format!("{}{}: {} read: {}, {} rejected ({})", loaded.name, fetched_from.as_ref().map_or(String::new(), |host| format!(" (from {host})")), counted(loaded.lines_read, "line"), counted(loaded.records.len().max(loaded.raw.as_ref().map_or(0, |r| r.tests.len())), "record"), loaded.rejected.len(), loaded.files.join(", ")) }
+                    { format!("{}{}: {} read: {}, {} rejected ({})", loaded.name, state.fetched_from.as_ref().map_or(String::new(), |host| format!(" (from {host})")), counted(loaded.lines_read, "line"), counted(loaded.records.len().max(loaded.raw.as_ref().map_or(0, |r| r.tests.len())), "record"), loaded.rejected.len(), loaded.files.join(", ")) }
                 </p>
                 if !loaded.rejected.is_empty() {
                     <section class="rejected" data-testid="rejected-lines">
@@ -360,8 +288,8 @@ pub fn ReportView(props: &Props) -> Html {
                             id="run-profile"
                             label="Profile"
                             options={super::profile_options()}
-                            value={profile.name()}
-                            on_change={let profile = profile.clone(); Callback::from(move |v: String| profile.set(v.parse().unwrap_or(ProfileName::Qas)))}
+                            value={state.profile.name()}
+                            on_change={dispatch.to_callback().reform(|v: String| Action::SetProfile(v.parse().unwrap_or(ProfileName::Qas)))}
                         />
                         if props.db.is_loaded() {
                             <span class="note" data-testid="run-database">{ format!("Tests without results run on {}.", props.db.name) }</span>
@@ -372,7 +300,7 @@ pub fn ReportView(props: &Props) -> Html {
                     <RunSummary summary={(*summary).clone()} />
                     <div class="row exports">
                         <button type="button" id="download-results" onclick={download_results(loaded.clone())}>{ "Download evaluation-results.jsonl" }</button>
-                        <button type="button" id="export-report" onclick={export_report(loaded.clone(), (*other).clone())}>{ "Export static report" }</button>
+                        <button type="button" id="export-report" onclick={export_report(loaded.clone(), state.earlier.clone())}>{ "Export static report" }</button>
                         <button type="button" id="download-csv" onclick={download_export(loaded.clone(), (*summary).clone(), Export::Csv)}>{ "Download CSV" }</button>
                         <button type="button" id="download-junit" onclick={download_export(loaded.clone(), (*summary).clone(), Export::Junit)}>{ "Download JUnit XML" }</button>
                         <button type="button" id="download-markdown" onclick={download_export(loaded.clone(), (*summary).clone(), Export::Markdown)}>{ "Download Markdown summary" }</button>
@@ -382,12 +310,12 @@ pub fn ReportView(props: &Props) -> Html {
                     <JudgeAgreementView summary={(*summary).clone()} />
                     <ClassificationView summary={(*summary).clone()} />
                     { flags_view(&flags) }
-                    <div class={classes!("tests-and-detail", selected.is_some().then_some("open"))}>
-                    <TestTable records={loaded.records.clone()} selected={*selected}
-                        on_select={let selected = selected.clone(); Callback::from(move |i| selected.set(Some(i)))}
+                    <div class={classes!("tests-and-detail", state.selected.is_some().then_some("open"))}>
+                    <TestTable records={loaded.records.clone()} selected={state.selected}
+                        on_select={dispatch.to_callback().reform(|i| Action::Select(Some(i)))}
                         on_close={close_test.clone()} />
                     <div ref={detail} class="detail-slot">
-                        if let Some(record) = selected.and_then(|i| loaded.records.get(i)) {
+                        if let Some(record) = state.selected.and_then(|i| loaded.records.get(i)) {
                             <TestDetail record={record.clone()} on_close={close_test} />
                         }
                     </div>
@@ -395,9 +323,9 @@ pub fn ReportView(props: &Props) -> Html {
                     <RunLoader
                         id="compare"
                         label="Compare with an earlier run of the same tests: drop or pick it."
-                        on_sources={load.reform(|(name, sources)| (Slot::Compare, name, sources))}
+                        on_sources={load.reform(|(name, sources)| LoadRequest { slot: Slot::Compare, name, sources, from: None })}
                     />
-                    if let (Some(comparison), Some(earlier)) = ((*comparison).clone(), &*other) {
+                    if let (Some(comparison), Some(earlier)) = ((*comparison).clone(), &state.earlier) {
                         <RunComparisonView {comparison} before={earlier.name.clone()} after={loaded.name.clone()} />
                     }
                 }

@@ -10,27 +10,27 @@ use crate::report::Shared;
 
 const PREFIX: &str = "#test=";
 
-/// Keeps `selected` (an index into `records`) and the address's `#test=ID` in step while a run
-/// is loaded.
+/// Keeps the open test (`selected`, an index into `records`) and the address's `#test=ID` in
+/// step while a run is loaded: `open` is called with the test the address names.
 #[hook]
 pub fn use_test_address(
     records: Option<Shared<Vec<EvaluationRecord>>>,
-    selected: UseStateHandle<Option<usize>>,
+    selected: Option<usize>,
+    open: Callback<usize>,
 ) {
     {
-        let selected = selected.clone();
         use_effect_with(records.clone(), move |records| {
             let records = records.clone();
-            let open = move || {
+            let open_addressed = move || {
                 if let (Some(records), Some(id)) = (&records, test_in_address())
                     && let Some(index) = records.iter().position(|r| r.key() == id)
                 {
-                    selected.set(Some(index));
+                    open.emit(index);
                 }
             };
-            open();
+            open_addressed();
             let listener = web_sys::window().map(|window| {
-                gloo_events::EventListener::new(&window, "hashchange", move |_| open())
+                gloo_events::EventListener::new(&window, "hashchange", move |_| open_addressed())
             });
             move || drop(listener)
         });

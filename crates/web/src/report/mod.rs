@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod score;
+pub mod state;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
