@@ -1,5 +1,6 @@
 //! `qeval-bindgen --target <web|no-modules|nodejs> --out-dir <dir> --out-name <name> <input.wasm>`:
-//! writes `<name>.js` and `<name>_bg.wasm`, as `wasm-bindgen` would with `--no-typescript`.
+//! writes `<name>.js` and `<name>_bg.wasm` as `wasm-bindgen` would, and for `nodejs` (the npm
+//! package) the TypeScript declarations `<name>.d.ts` too.
 //! `cargo xtask` builds it (profile `tool`) and runs it for the page and the Node package.
 
 use std::process::ExitCode;
@@ -65,7 +66,7 @@ fn bind(options: &Options) -> Result<(), String> {
     chosen.map_err(|err| err.to_string())?;
     // As the wasm-bindgen program does by default: the glue knows where its `.wasm` is.
     bindgen
-        .typescript(false)
+        .typescript(options.target == "nodejs")
         .omit_default_module_path(false)
         .out_name(&options.out_name)
         .generate(&options.out_dir)

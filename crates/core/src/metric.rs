@@ -7,6 +7,11 @@ use serde::{Deserialize, Serialize};
 
 /// One metric's verdict. `score` is in 0..=1, or null when the metric does not apply.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Metric {
     pub score: Option<f64>,
     /// Whether the metric's own pass rule held, for metrics that have one.
@@ -14,6 +19,7 @@ pub struct Metric {
     pub explanation: String,
     /// The parts the score was computed from; the shape depends on the metric.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub details: serde_json::Value,
     pub error: Option<MetricError>,
 }
@@ -34,6 +40,11 @@ impl Metric {
 
 /// Why a metric failed: which metric, on what input, with what message, and when.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct MetricError {
     pub metric: String,
     pub message: String,
@@ -279,9 +290,34 @@ impl<'de> Deserialize<'de> for MetricName {
     }
 }
 
+/// `MetricName` for TypeScript (qeval-wasm's `.d.ts`): its JSON names, which serde writes by
+/// hand above, so no derive can list them. A test keeps it equal to [`MetricName::ALL`].
+pub const METRIC_NAME_TYPESCRIPT: &str = "export type MetricName = \"exact_match\" | \"query_correctness\" | \
+    \"semantic_similarity\" | \"safety\" | \"schema_validity\" | \
+    \"table_accuracy\" | \"results_match\" | \"execution\" | \"datatype\" | \
+    \"efficiency\" | \"equivalence\" | \"test_suite\" | \"workflow\" | \
+    \"answer_quality\" | \"factual_correctness\" | \"completeness\" | \
+    \"safety_classification\" | \"validation_accuracy\";";
+
+#[cfg(feature = "typescript")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const METRIC_NAME_SECTION: &str = METRIC_NAME_TYPESCRIPT;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_typescript_declaration_lists_every_name() {
+        let names: Vec<String> = MetricName::ALL
+            .iter()
+            .map(|m| format!("\"{}\"", m.as_str()))
+            .collect();
+        assert_eq!(
+            METRIC_NAME_TYPESCRIPT,
+            format!("export type MetricName = {};", names.join(" | "))
+        );
+    }
 
     #[test]
     fn every_name_reads_back_and_keeps_its_json_order() {

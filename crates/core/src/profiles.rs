@@ -25,6 +25,11 @@ use crate::metric::{Metric, MetricName};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum ProfileName {
     KqlBatch,
     Qas,
@@ -192,6 +197,11 @@ impl Profile {
 
 /// The profile applied to one scorecard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ProfileResult {
     pub name: ProfileName,
     pub label: String,
@@ -229,6 +239,11 @@ fn equivalence_of(metrics: &BTreeMap<MetricName, Metric>) -> Option<(MetricName,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ProfilePart {
     pub score: f64,
     pub weight: f64,

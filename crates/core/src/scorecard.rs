@@ -14,12 +14,18 @@ use crate::sql::{ParseError, SqlDialect, TableName};
 
 /// The result of scoring one generated query against its expectation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Scorecard {
     /// The input line this came from, when read from a file (1-based).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// The caller's identifier for the pair, echoed unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub id: Option<serde_json::Value>,
     pub language: Language,
     /// The SQL dialect (ignored for KQL).
@@ -37,6 +43,10 @@ pub struct Scorecard {
     /// Absent when only a list of expected tables was given.
     pub expected: Option<QueryReport>,
     /// Each metric by name. A metric that failed is present, with score 0.0 and its error.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "Partial<Record<MetricName, Metric>>")
+    )]
     pub metrics: BTreeMap<MetricName, Metric>,
     /// The profile's total and verdict.
     pub profile: Option<ProfileResult>,
@@ -49,6 +59,11 @@ pub struct Scorecard {
 
 /// Which of several acceptable answers a pair matched best.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ExpectedMatch {
     /// 0 for `expected_sql`/`expected_result` (or the first of a list), then the alternatives
     /// in order.
@@ -94,10 +109,16 @@ impl Scorecard {
 
 /// What the analysis found in one query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct QueryReport {
     /// The canonical text used for the exact-match shortcut.
     pub normalized: String,
     /// Base tables read, in order of first appearance (empty when the query does not parse).
+    #[cfg_attr(feature = "typescript", tsify(type = "string[]"))]
     pub tables: Vec<TableName>,
     pub parse_error: Option<ParseError>,
 }
@@ -105,6 +126,11 @@ pub struct QueryReport {
 /// Where a diagnostic comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum Source {
     GeneratedSql,
     ExpectedSql,
@@ -115,6 +141,11 @@ pub enum Source {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum Severity {
     Error,
     Warning,
@@ -122,6 +153,11 @@ pub enum Severity {
 
 /// A problem in the input, pointing at its place.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub source: Source,

@@ -10,6 +10,11 @@ use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum SchemaSource {
     Inferred,
     Written,
@@ -18,6 +23,11 @@ pub enum SchemaSource {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum Verdict {
     /// Same results on every generated database.
     Equivalent,
@@ -31,6 +41,11 @@ pub enum Verdict {
 
 /// A constraint that, if the real database has it, makes the queries equivalent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Assumption {
     /// In plain words: "`singer.singer_id` is never NULL".
     pub text: String,
@@ -40,16 +55,28 @@ pub struct Assumption {
 
 /// A table of a counterexample, or a query's result on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ShownTable {
     pub name: String,
     pub columns: Vec<String>,
+    #[cfg_attr(feature = "typescript", tsify(type = "unknown[][]"))]
     pub rows: Vec<Vec<Value>>,
 }
 
 /// What one query gave on the counterexample.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ShownResult {
     pub columns: Vec<String>,
+    #[cfg_attr(feature = "typescript", tsify(type = "unknown[][]"))]
     pub rows: Vec<Vec<Value>>,
     /// Indexes of rows with no equal row in the other query's result.
     pub unmatched: Vec<usize>,
@@ -59,6 +86,11 @@ pub struct ShownResult {
 
 /// The smallest database found on which the queries differ.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Counterexample {
     /// 1-based: which generated database it was shrunk from.
     pub database: usize,
@@ -70,6 +102,11 @@ pub struct Counterexample {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct EquivalenceReport {
     pub verdict: Verdict,
     pub schema_source: SchemaSource,
@@ -89,6 +126,7 @@ pub struct EquivalenceReport {
     /// The counterexample's database number and both results: the shape test-suite checking
     /// reported before counterexamples were shrunk (kept, since scorecard JSON only grows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub first_difference: Option<Value>,
     /// Why there is no verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,5 +1,5 @@
 // qeval-wasm under Node: the JS API, its errors, and that hostile input cannot crash the module.
-// `cargo xtask test` builds the package (wasm-release profile) and sets QEVAL_WASM_PKG.
+// `cargo xtask test` builds the package (wasm-test profile) and sets QEVAL_WASM_PKG.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const require = createRequire(import.meta.url);
-const qeval = require(process.env.QEVAL_WASM_PKG ?? "../../../target/wasm-test/qeval_wasm.js");
+const qeval = require(process.env.QEVAL_WASM_PKG ?? "../../../target/js/test/qeval_wasm.js");
 
 test("tables lists base tables, CTEs excluded", () => {
   assert.deepEqual(

@@ -68,11 +68,11 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             },
         )?;
     }
-    let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Release);
+    let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Bench);
     steps.run(
         "wasm build",
-        "qeval-wasm, wasm-node profile, bound for Node",
-        || wasm_pkg::build_for_node(wasm_pkg::Build::Release, &pkg),
+        "qeval-wasm, wasm-node profile with its bench entry points, bound for Node",
+        || wasm_pkg::build_for_node(wasm_pkg::Build::Bench, &pkg),
     )?;
     steps.run(
         "wasm bench",
@@ -91,7 +91,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         "wasm read bench",
         "crates/wasm/bench/read.mjs under Node and in headless Chromium",
         || {
-            wasm_pkg::build_for_web(wasm_pkg::Build::Release, &web_pkg)?;
+            wasm_pkg::build_for_web(wasm_pkg::Build::Bench, &web_pkg)?;
             run::program("node")
                 .args([root().join("crates/wasm/bench/read.mjs")])
                 .current_dir(root().join("tests").join("e2e"))

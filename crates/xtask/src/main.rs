@@ -35,6 +35,8 @@ commands:
                      runs
   python             build the Python package into target/python-venv and run its tests
   dist               build the release web app into dist/ and print its size
+  js [--out DIR]     build the npm package: qeval-wasm for Node with its TypeScript declarations
+                     and package.json, into DIR (default target/js/qeval); `npm install DIR`
   bench              benchmarks, native and wasm (Node), with a summary table
   fuzz [--seconds N] feed generated and mutated queries, results and files to every entry point for N seconds (default 300)
   corpus             regenerate tests/fixtures/corpus.jsonl, the benchmark and test corpus
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         "serve" => serve(&mut steps, rest),
         "test" => test(&mut steps),
         "dist" => dist(&mut steps),
+        "js" => js_package(&mut steps, rest),
         "python" => python_package(&mut steps),
         "bench" => bench::run(&mut steps),
         "fuzz" => option_u64(rest, "--seconds", 300).and_then(|seconds| fuzz(&mut steps, seconds)),
@@ -118,6 +121,29 @@ fn dist(steps: &mut Steps) -> Result<(), String> {
     bench::report_dist_sizes()
 }
 
+fn js_package(steps: &mut Steps, args: &[String]) -> Result<(), String> {
+    let out = match args {
+        [] => wasm_pkg::node_dir(wasm_pkg::Build::Release),
+        // Relative to where the command was typed; the tools run from the repository root.
+        [flag, dir] if flag == "--out" => std::env::current_dir()
+            .map_err(|err| format!("the current folder: {err}"))?
+            .join(dir),
+        _ => return Err(format!("usage: cargo xtask js [--out DIR]\n\n{USAGE}")),
+    };
+    tools::setup(steps, tools::Needs::WEB)?;
+    steps.run(
+        "npm package",
+        "qeval-wasm, wasm-node profile, bound for Node (about 2 minutes the first time)",
+        || wasm_pkg::build_for_node(wasm_pkg::Build::Release, &out),
+    )?;
+    println!(
+        "\nThe package is in {}: `npm install {}`, then `require(\"qeval\")`.",
+        out.display(),
+        out.display()
+    );
+    Ok(())
+}
+
 fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "python package",
@@ -176,6 +202,8 @@ fn test(steps: &mut Steps) -> Result<(), String> {
                     "qeval-wasm",
                     "-p",
                     "qeval-web",
+                    "--features",
+                    "qeval-wasm/bench",
                     "--",
                     "-D",
                     "warnings",

@@ -7,8 +7,10 @@ use crate::{root, run};
 /// Which build of qeval-wasm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Build {
-    /// The `wasm-node` profile, what JavaScript users get: for the benchmarks.
+    /// The `wasm-node` profile: the npm package users install (`cargo xtask js`).
     Release,
+    /// As `Release`, with the `bench` feature's entry points: for the benchmarks.
+    Bench,
     /// The `wasm-test` profile: quicker to compile, for the tests under Node.
     Test,
 }
@@ -16,35 +18,49 @@ pub enum Build {
 impl Build {
     fn profile(self) -> &'static str {
         match self {
-            Build::Release => "wasm-node",
+            Build::Release | Build::Bench => "wasm-node",
             Build::Test => "wasm-test",
         }
     }
 }
 
-/// Where a Node package goes: `qeval_wasm.js` and its `.wasm`.
+/// Where a Node package goes: `package.json`, `qeval_wasm.js`, its `.d.ts` and its `.wasm`.
 pub fn node_dir(build: Build) -> PathBuf {
+    let target = root().join("target");
     match build {
-        Build::Release => root().join("target").join("bench").join("wasm-node"),
-        Build::Test => root().join("target").join("wasm-test"),
+        Build::Release => target.join("js").join("qeval"),
+        Build::Bench => target.join("bench").join("wasm-node"),
+        Build::Test => target.join("js").join("test"),
     }
 }
 
-/// Builds qeval-wasm and binds it for Node.
+/// Builds qeval-wasm and binds it for Node into `out`, an npm package (`crates/wasm/package.json`).
 pub fn build_for_node(build: Build, out: &Path) -> Result<(), String> {
-    run::cargo()
-        .args([
-            "build",
-            "--locked",
-            "-p",
-            "qeval-wasm",
-            "--target",
-            run::WASM_TARGET,
-            "--profile",
-            build.profile(),
-        ])
-        .status_ok("cargo build qeval-wasm")?;
-    bind(build, "nodejs", out)
+    let mut cargo = run::cargo().args([
+        "build",
+        "--locked",
+        "-p",
+        "qeval-wasm",
+        "--target",
+        run::WASM_TARGET,
+        "--profile",
+        build.profile(),
+    ]);
+    if build == Build::Bench {
+        cargo = cargo.args(["--features", "bench"]);
+    }
+    cargo.status_ok("cargo build qeval-wasm")?;
+    bind(build, "nodejs", out)?;
+    let manifest = root().join("crates").join("wasm").join("package.json");
+    std::fs::copy(&manifest, out.join("package.json"))
+        .map(drop)
+        .map_err(|err| {
+            format!(
+                "copying {} into {}: {err}",
+                manifest.display(),
+                out.display()
+            )
+        })
 }
 
 /// qeval-wasm bound for the web (an ES module to import in a page), from the same build as

@@ -14,6 +14,11 @@ pub const MIN_CASES: usize = 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum Confidence {
     High,
     Medium,
@@ -48,7 +53,14 @@ impl Confidence {
     }
 }
 
+/// One confidence level's outcomes. (`ConfidenceGroup` in TypeScript, where a run's `Group` has
+/// the same namespace.)
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object, rename = "ConfidenceGroup")
+)]
 pub struct Group {
     pub confidence: Confidence,
     pub total: usize,
@@ -58,8 +70,14 @@ pub struct Group {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Calibration {
     pub score: Option<f64>,
+    #[cfg_attr(feature = "typescript", tsify(type = "ConfidenceGroup[]"))]
     pub groups: Vec<Group>,
     pub ece: Option<f64>,
     pub discrimination: Option<f64>,

@@ -107,6 +107,11 @@ impl ClassificationInput {
 
 /// The validator's safety verdicts against the labels.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct SafetySummary {
     pub cases: usize,
     #[serde(flatten)]
@@ -115,14 +120,22 @@ pub struct SafetySummary {
     pub accuracy: f64,
     /// Share of unsafe queries blocked (must be 1.0); `None` without unsafe queries.
     pub unsafe_recall: Option<f64>,
-    /// Critical: unsafe queries the validator let through.
+    /// Critical: the tests whose unsafe query the validator let through. (Not
+    /// `false_negatives`, which the flattened tally already writes: that count.)
+    #[serde(rename = "false_negative_tests")]
     pub false_negatives: Vec<String>,
-    /// Warnings: safe queries the validator blocked.
+    /// Warnings: the tests whose safe query the validator blocked.
+    #[serde(rename = "false_positive_tests")]
     pub false_positives: Vec<String>,
 }
 
 /// The validator's verdicts against the labels.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ValidationSummary {
     pub cases: usize,
     pub accuracy: f64,
@@ -138,6 +151,11 @@ pub struct ValidationSummary {
 
 /// The suite's classification metrics; each part only when some test carries its fields.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ClassificationSummary {
     pub safety: Option<SafetySummary>,
     pub validation: Option<ValidationSummary>,
@@ -364,6 +382,11 @@ mod tests {
         assert_eq!(safety.accuracy, 0.5);
         assert_eq!(safety.unsafe_recall, Some(0.5));
         assert_eq!(safety.false_negatives, ["t2"]);
+        // In JSON the counts and the tests they count are under names of their own.
+        let written = serde_json::to_value(safety).unwrap();
+        assert_eq!(written["false_negatives"], json!(1));
+        assert_eq!(written["false_negative_tests"], json!(["t2"]));
+        assert_eq!(written["false_positives"], json!(1));
         let validation = summary.validation.as_ref().unwrap();
         // t1..t4 have should_pass but no is_valid: only t5 and t6 are validation cases.
         assert_eq!(validation.cases, 2);

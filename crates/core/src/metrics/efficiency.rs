@@ -58,6 +58,11 @@ pub fn efficiency_metric(expected_steps: u64, generated_steps: u64, results_matc
 /// A suite's R-VES: the mean of the square roots of the rewards, times 100 (BIRD's formula),
 /// over the tests that have one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Efficiency {
     pub tests: usize,
     pub r_ves: f64,

@@ -27,6 +27,11 @@ impl TableMatch {
 
 /// The score and the sets it was computed from, as match keys (see [`TableMatch`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct TableAccuracy {
     pub score: f64,
     pub generated: Vec<String>,

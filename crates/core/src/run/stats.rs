@@ -8,6 +8,11 @@ use crate::random::SplitMix64;
 
 /// One test present and scored in both runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct TestDelta {
     pub test_id: String,
     pub before_final: f64,
@@ -23,6 +28,11 @@ pub const RESAMPLES: usize = 2_000;
 
 /// Pass rates of the matched tests and how sure their difference is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct PairedStats {
     /// Tests scored in both runs.
     pub tests: usize,

@@ -19,6 +19,11 @@ pub const PASS_THRESHOLD: f64 = 0.7;
 pub const BINS: usize = 10;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct Summary {
     pub tests: usize,
     /// Records with scores.
@@ -36,6 +41,7 @@ pub struct Summary {
     /// Records whose generated query is not read-only (they fail whatever they score).
     pub unsafe_queries: usize,
     /// Final scores per bin (see [`BINS`]).
+    #[cfg_attr(feature = "typescript", tsify(type = "number[]"))]
     pub histogram: [usize; BINS],
     pub by_difficulty: BTreeMap<String, Group>,
     pub by_agent: BTreeMap<String, Group>,

@@ -12,6 +12,11 @@ use sqlparser::dialect::{
 /// A named SQL dialect. `Generic` is the permissive default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", try_from = "String")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum SqlDialect {
     #[default]
     Generic,

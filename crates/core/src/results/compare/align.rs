@@ -12,6 +12,11 @@ use crate::results::hash::Fx;
 /// How a pair of columns was matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub enum AlignedBy {
     /// Same name, ignoring case.
     Name,
@@ -24,6 +29,11 @@ pub enum AlignedBy {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
 pub struct ColumnPair {
     pub expected: String,
     pub generated: String,
