@@ -209,7 +209,9 @@ test("dropped CSV files become tables with inferred types", async () => {
   await waitForText(page, "[data-testid=metric-execution-score]", "1.00");
 });
 
-test("a run with queries and no results is executed on the loaded database and scored like qeval run --db", async () => {
+/** Scores a run of three tests in the page on the loaded database (`suite` test-suite databases
+ * when given) and with `qeval run --db`; returns both files' text. */
+async function scoreRunBothWays(suite) {
   const tests = [
     { test_id: 1, agent_used: "a", difficulty: "easy", question: "Active users?", generated_sql: "SELECT name FROM users WHERE active = 1", expected_sql: "SELECT name FROM users WHERE active <> 0" },
     { test_id: 2, agent_used: "a", difficulty: "easy", question: "Orders per user", generated_sql: "SELECT user_id, COUNT(*) FROM orders GROUP BY user_id", expected_sql: "SELECT user_id, COUNT(id) AS n FROM orders GROUP BY user_id" },
@@ -220,15 +222,33 @@ test("a run with queries and no results is executed on the loaded database and s
   await page.click("#tab-report");
   await page.setInputFiles("#run-files", { name: "test-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
   await waitForText(page, "[data-testid=run-database]", "Tests without results run on shop.sqlite.");
+  if (suite) await page.fill("#run-suite", String(suite));
   await page.click("#score-run");
   await waitForText(page, "[data-testid=tests]", "3");
   await waitForText(page, "[data-testid=errors]", "1");
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-results")]);
-  const scored = await readFile(await download.path(), "utf8");
-  assert.match(scored.split("\n")[2], /"error":"no such column: totl/);
+  const inPage = await readFile(await download.path(), "utf8");
 
   const dir = await mkdtemp(join(tmpdir(), "qeval-run-db-"));
   await writeFile(join(dir, "test-results.jsonl"), text);
-  execFileSync(CLI, ["run", dir, "--db", DB], { stdio: "ignore" });
-  assert.equal(scored, await readFile(join(dir, "evaluation-results.jsonl"), "utf8"), "the same bytes as the CLI");
+  execFileSync(CLI, ["run", dir, "--db", DB, ...(suite ? ["--suite", String(suite)] : [])], { stdio: "ignore" });
+  return { inPage, cli: await readFile(join(dir, "evaluation-results.jsonl"), "utf8") };
+}
+
+test("a run with queries and no results is executed on the loaded database and scored like qeval run --db", async () => {
+  const { inPage, cli } = await scoreRunBothWays();
+  assert.match(inPage.split("\n")[2], /"error":"no such column: totl/);
+  assert.doesNotMatch(inPage, /"test_suite"/);
+  assert.equal(inPage, cli, "the same bytes as the CLI");
+});
+
+test("a run scored with test-suite databases gets each test's test_suite, as qeval run --db --suite", async () => {
+  const { inPage, cli } = await scoreRunBothWays(5);
+  const records = inPage.trim().split("\n").map((line) => JSON.parse(line));
+  // The first two tests have both queries; the third's generated query fails, so it is not checked.
+  assert.deepEqual(records.map((r) => typeof r.test_suite?.score), ["number", "number", "undefined"]);
+  // `active = 1` and `active <> 0` agree on shop.sqlite, not on a generated database.
+  assert.equal(records[0].test_suite.score, 0);
+  assert.match(records[0].test_suite.explanation, /^Different results on generated database \d+ of 5 \(seed 1\)/);
+  assert.equal(inPage, cli, "the same bytes as the CLI");
 });

@@ -199,10 +199,7 @@ impl Executor {
     /// query ran.
     pub fn suite_metric(&self, pair: &PairInput, options: &ScoreOptions) -> Option<Metric> {
         let suite = self.suite?;
-        let expected = pair.expected_sql.as_deref()?;
-        if pair.generated_error.is_some() || pair.generated_sql.trim().is_empty() {
-            return None;
-        }
+        let (expected, generated) = qeval_core::run::suite_queries(pair)?;
         let check = EquivalenceOptions {
             mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
             dialect: pair.dialect.unwrap_or(options.dialect),
@@ -212,7 +209,7 @@ impl Executor {
         self.with_copy(|database| {
             check_equivalence(
                 expected,
-                &pair.generated_sql,
+                generated,
                 SchemaChoice::Database(database),
                 &check,
             )

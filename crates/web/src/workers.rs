@@ -41,6 +41,9 @@ pub enum Kind {
     Suite,
     Equivalence,
     Fill,
+    /// Test-suite checking of one of a run's tests: never replaced, the run's scoring waits
+    /// for each.
+    RunSuite,
     /// The playground's scorecard.
     Score,
     JudgeTasks,
@@ -62,9 +65,12 @@ impl Kind {
     /// The worker that does jobs of this kind.
     pub fn role(self) -> Role {
         match self {
-            Kind::Open | Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::Fill => {
-                Role::Database
-            }
+            Kind::Open
+            | Kind::Execute
+            | Kind::Suite
+            | Kind::Equivalence
+            | Kind::Fill
+            | Kind::RunSuite => Role::Database,
             Kind::Score | Kind::JudgeTasks | Kind::ScoreTests | Kind::Hardness => Role::Scorer,
         }
     }

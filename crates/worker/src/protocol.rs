@@ -96,6 +96,8 @@ pub struct TestToScore {
     pub question: Option<Question>,
     pub pair: PairInput,
     pub judged: BTreeMap<String, JudgeOutcome>,
+    /// Test-suite checking's metric, when the database worker ran it on the loaded database.
+    pub suite: Option<Metric>,
 }
 
 /// Where a database comes from.

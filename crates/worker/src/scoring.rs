@@ -2,7 +2,7 @@
 //! work. Both workers do them; the scoring worker does nothing else, so the page's own bundle
 //! holds no SQL parser.
 
-use qeval_core::run::evaluate_test;
+use qeval_core::run::score_test;
 use qeval_core::sql::{SqlDialect, hardness};
 use qeval_core::{add_equivalence, judge_tasks, score_pair_judged};
 
@@ -53,15 +53,15 @@ fn score_tests(
 ) -> Vec<qeval_core::run::EvaluationRecord> {
     let options = scoring.options();
     tests
-        .into_iter()
+        .iter()
         .map(|test| {
-            let card = score_pair_judged(&test.pair, &options, &test.judged);
-            evaluate_test(
+            score_test(
                 &test.test,
                 test.question.as_ref(),
                 &test.pair,
-                &card,
-                &options.profile,
+                &test.judged,
+                test.suite.as_ref(),
+                &options,
             )
         })
         .collect()

@@ -123,6 +123,7 @@ fn tests_of_the_example_run_score_into_the_records_qeval_run_writes() {
             question: None,
             pair: pair_of_test(test, None),
             judged: BTreeMap::new(),
+            suite: None,
         })
         .collect();
     let records = match run(Task::ScoreTests {

@@ -8,17 +8,16 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
-use qeval_core::MetricName;
 use qeval_core::metrics::classification::ClassificationInput;
 use qeval_core::profiles::Profile;
 use qeval_core::run::folder::question_file_candidates;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, Summary, TestResult, apply_labels, evaluate_test, export,
-    fill_hardness, pair_of_test, read_labels, read_questions, read_record_bytes, recheck,
+    EvaluationRecord, Lines, Question, Summary, TestResult, apply_labels, export, fill_hardness,
+    pair_of_test, read_labels, read_questions, read_record_bytes, recheck, score_test,
     summarize_by,
 };
-use qeval_core::{PairInput, ScoreOptions, score_pair_judged};
+use qeval_core::{PairInput, ScoreOptions};
 
 use qeval_core::words::plural;
 
@@ -144,31 +143,24 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         None => pairs.iter().map(|_| BTreeMap::new()).collect(),
     };
     // Scored (and suite-checked) on every core; written in input order.
-    let work: Vec<(
-        &PairInput,
-        &BTreeMap<String, qeval_core::score::JudgeOutcome>,
-    )> = pairs.iter().zip(&judged).collect();
-    let scored = crate::pool::with_progress("scoring", &work, |(pair, judged)| {
-        let card = score_pair_judged(pair, &options, judged);
+    let work: Vec<_> = tests
+        .records
+        .iter()
+        .zip(&pairs)
+        .zip(&judged)
+        .map(|(((_, test), pair), judged)| (test, pair, judged))
+        .collect();
+    let records = crate::pool::with_progress("scoring", &work, |(test, pair, judged)| {
+        let question = questions.get(&test_key(&test.test_id));
         let suite = executor
             .as_ref()
             .and_then(|e| e.suite_metric(pair, &options));
-        (card, suite)
+        score_test(test, question, pair, judged, suite.as_ref(), &options)
     });
-    let mut records = Vec::with_capacity(pairs.len());
     let mut text = String::new();
-    for (((_, test), pair), (card, suite)) in tests.records.iter().zip(&pairs).zip(scored) {
-        let question = questions.get(&test_key(&test.test_id));
-        let mut record = evaluate_test(test, question, pair, &card, &profile);
-        if let Some(metric) = suite {
-            record.extra.insert(
-                MetricName::TestSuite.as_str().into(),
-                serde_json::json!({"score": metric.score, "explanation": metric.explanation, "details": metric.details}),
-            );
-        }
-        let line = serde_json::to_string(&record).map_err(|err| format!("internal: {err}"))?;
+    for record in &records {
+        let line = serde_json::to_string(record).map_err(|err| format!("internal: {err}"))?;
         let _ = writeln!(text, "{line}");
-        records.push(record);
     }
     let output = args
         .output

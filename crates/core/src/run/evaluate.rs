@@ -1,6 +1,8 @@
 //! From a raw test result to a scored record, and back: checking a record's stored scores
 //! against what its own data gives.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::record::{
@@ -8,12 +10,50 @@ use super::record::{
 };
 use crate::datatype::AnswerType;
 use crate::language::Language;
-use crate::metric::MetricName;
+use crate::metric::{Metric, MetricName};
 use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
-use crate::score::{ScoreOptions, result_metrics_of};
+use crate::score::{JudgeOutcome, ScoreOptions, result_metrics_of, score_pair_judged};
 use crate::scorecard::Scorecard;
 use crate::sql::hardness;
+
+/// Scores one test of a run into its record: its pair scored with the LLM judge's verdicts
+/// (already asked for; empty without a judge), and the `test_suite` metric when test-suite
+/// checking ran on it (see [`suite_queries`]). `qeval run` and the page's scoring worker both
+/// score runs through this, so their records are the same bytes.
+pub fn score_test(
+    test: &TestResult,
+    question: Option<&Question>,
+    pair: &PairInput,
+    judged: &BTreeMap<String, JudgeOutcome>,
+    suite: Option<&Metric>,
+    options: &ScoreOptions,
+) -> EvaluationRecord {
+    let card = score_pair_judged(pair, options, judged);
+    let mut record = evaluate_test(test, question, pair, &card, &options.profile);
+    if let Some(metric) = suite {
+        record.extra.insert(
+            MetricName::TestSuite.as_str().into(),
+            serde_json::json!({
+                "score": metric.score,
+                "explanation": metric.explanation,
+                "details": metric.details,
+            }),
+        );
+    }
+    record
+}
+
+/// The expected and generated queries test-suite checking runs for a test, or `None` when it
+/// does not apply: no expected query, no generated one, or a generated query that already
+/// failed.
+pub fn suite_queries(pair: &PairInput) -> Option<(&str, &str)> {
+    let expected = pair.expected_sql.as_deref()?;
+    if pair.generated_error.is_some() || pair.generated_sql.trim().is_empty() {
+        return None;
+    }
+    Some((expected, &pair.generated_sql))
+}
 
 /// The pair a test result is scored as: the agent's query and results, and the expectation from
 /// the questions file (or from the result itself, when it carries one).

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::{
     ChoiceSelect, ClassificationView, JudgeAgreementView, JudgeSettingsPanel, RunCharts,
-    RunComparisonView, RunGroups, RunLoader, RunSummary, TestDetail, TestTable,
+    RunComparisonView, RunGroups, RunLoader, RunSummary, TestDetail, TestTable, TextField,
 };
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::database::LoadedDb;
@@ -17,7 +17,7 @@ use crate::download::save;
 use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check, use_test_address};
 use crate::judge::{JudgeSettings, VerdictCache};
 use crate::report::load::{MAX_FETCHED_BYTES, Source, fetched, read_run};
-use crate::report::score::{jsonl, score_run, with_hardness};
+use crate::report::score::{RunScoring, jsonl, score_run, with_hardness};
 use crate::report::state::{Action, Report, Slot, Work};
 use crate::report::{LoadedRun, Shared};
 
@@ -180,7 +180,11 @@ pub fn ReportView(props: &Props) -> Html {
     };
     let on_score = {
         let (dispatch, cancel, workers) = (dispatch.clone(), cancel.clone(), workers.clone());
-        let (settings, db, profile) = (props.settings.clone(), props.db.clone(), state.profile);
+        let (settings, db) = (props.settings.clone(), props.db.clone());
+        let run_scoring = RunScoring {
+            profile: state.profile,
+            suite: if db.is_loaded() { state.suite } else { 0 },
+        };
         let shown = state.run.clone();
         Callback::from(move |_| {
             let Some(loaded) = shown.clone() else { return };
@@ -207,7 +211,7 @@ pub fn ReportView(props: &Props) -> Html {
                     }
                 };
                 let records =
-                    score_run(&raw, profile, &settings, &db, &workers, flag, progress).await;
+                    score_run(&raw, run_scoring, &settings, &db, &workers, flag, progress).await;
                 dispatch.dispatch(Action::Scored {
                     of: loaded,
                     records,
@@ -293,6 +297,14 @@ pub fn ReportView(props: &Props) -> Html {
                         />
                         if props.db.is_loaded() {
                             <span class="note" data-testid="run-database">{ format!("Tests without results run on {}.", props.db.name) }</span>
+                            <TextField
+                                id="run-suite"
+                                label="Test-suite databases (0: off)"
+                                kind="number"
+                                title="Also run each test's two queries on this many databases generated from the loaded database's schema, as qeval run --db --suite N"
+                                value={state.suite.to_string()}
+                                on_change={dispatch.to_callback().reform(|v: String| Action::SetSuite(v.parse().unwrap_or(0)))}
+                            />
                         }
                         <button type="button" id="score-run" onclick={on_score}>{ if props.settings.enabled { "Score with the LLM judge" } else { "Score" } }</button>
                     </section>

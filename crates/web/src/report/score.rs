@@ -9,11 +9,13 @@ use std::rc::Rc;
 
 use qeval_core::profiles::ProfileName;
 use qeval_core::run::EvaluationRecord;
-use qeval_core::run::pair_of_test;
 use qeval_core::run::record::test_key;
+use qeval_core::run::{pair_of_test, suite_queries};
 
 use super::RawRun;
-use qeval_worker::protocol::{Answer, Fill, Scoring, Task, TestToScore};
+use qeval_core::Language;
+use qeval_core::sql::SqlDialect;
+use qeval_worker::protocol::{Answer, Check, Fill, Scoring, Task, TestToScore};
 
 use crate::database::LoadedDb;
 use crate::judge::{JudgeSettings, VerdictCache, judge_all};
@@ -22,11 +24,20 @@ use crate::workers::{Kind, Reply, WorkerHandle, Workers};
 /// Tests sent to the scoring worker in one job: progress shows between batches.
 const BATCH: usize = 25;
 
+/// How the page scores a run, beside the judge's settings and the database.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunScoring {
+    pub profile: ProfileName,
+    /// Test-suite checking on the loaded database: how many databases to generate from its
+    /// schema for each test (0: off), as `qeval run --db --suite N`.
+    pub suite: u32,
+}
+
 /// Scores every test; `progress(done, total)` after each batch; stops (returning `None`) when
 /// `cancel` is set or the scoring worker stopped.
 pub async fn score_run(
     raw: &RawRun,
-    profile: ProfileName,
+    run_scoring: RunScoring,
     settings: &JudgeSettings,
     db: &LoadedDb,
     workers: &Workers,
@@ -34,7 +45,7 @@ pub async fn score_run(
     progress: impl Fn(usize, usize),
 ) -> Option<Vec<EvaluationRecord>> {
     let scoring = Scoring {
-        profile,
+        profile: run_scoring.profile,
         mode: None,
         evaluated_at: Some(String::from(js_sys::Date::new_0().to_iso_string())),
         judge_prompt: settings.prompt,
@@ -55,8 +66,12 @@ pub async fn score_run(
             }
             let question = raw.questions.get(&test_key(&test.test_id)).cloned();
             let mut pair = pair_of_test(test, question.as_ref());
+            let mut suite = None;
             if db.is_loaded() {
                 fill(&mut pair, &workers.database).await;
+                if run_scoring.suite > 0 {
+                    suite = suite_check(&pair, run_scoring.suite, &workers.database).await;
+                }
             }
             let judged = if judging {
                 let task = Task::JudgeTasks {
@@ -77,6 +92,7 @@ pub async fn score_run(
                 question,
                 pair,
                 judged,
+                suite,
             });
         }
         let task = Task::ScoreTests {
@@ -93,6 +109,32 @@ pub async fn score_run(
     }
     progress(total, total);
     Some(records)
+}
+
+/// Test-suite checking of a test on the loaded database (in the worker), as `qeval run --db
+/// --suite N` does: the same databases for the same seed (the command line's default, 1).
+async fn suite_check(
+    pair: &qeval_core::PairInput,
+    databases: u32,
+    worker: &WorkerHandle,
+) -> Option<qeval_core::Metric> {
+    let (expected, generated) = suite_queries(pair)?;
+    let check = Check {
+        expected: expected.to_string(),
+        generated: generated.to_string(),
+        language: pair.language.unwrap_or(Language::Sql),
+        dialect: pair.dialect.unwrap_or(SqlDialect::Generic),
+        mode: pair.mode,
+        schema: String::new(),
+        checks: 0,
+        suite: databases,
+        seed: 1,
+        time_limit_s: 10.0,
+    };
+    match worker.ask(Kind::RunSuite, Task::Suite(check)).await {
+        Reply::Answer(Answer::Suite(metric)) => metric,
+        _ => None,
+    }
 }
 
 /// Runs the queries of a test that lacks results on the loaded database (in the worker), as

@@ -9,6 +9,7 @@ use qeval_core::run::EvaluationRecord;
 use yew::Reducible;
 
 use super::{LoadedRun, Shared};
+use crate::state::MAX_SUITE;
 
 /// The work under way, shown as a progress bar.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -45,6 +46,8 @@ pub struct Report {
     pub selected: Option<usize>,
     /// The profile raw results are scored with.
     pub profile: ProfileName,
+    /// Test-suite databases per test when raw results are scored on a loaded database (0: off).
+    pub suite: u32,
     /// A link to a run on another site, waiting for the user to agree to load it.
     pub pending: Option<String>,
     /// The host the shown run was downloaded from, when a link loaded it.
@@ -62,6 +65,7 @@ impl Default for Report {
             problem: None,
             selected: None,
             profile: ProfileName::Qas,
+            suite: 0,
             pending: None,
             fetched_from: None,
             cache_revision: 0,
@@ -97,6 +101,8 @@ pub enum Action {
     /// A test opened (or, with `None`, closed).
     Select(Option<usize>),
     SetProfile(ProfileName),
+    /// Test-suite databases per test (capped at the page's limit).
+    SetSuite(u32),
     /// A link asks to load a run from another site.
     AskToFetch(String),
     /// The user answered that question.
@@ -141,6 +147,7 @@ impl Reducible for Report {
             }
             Action::Select(index) => next.selected = index,
             Action::SetProfile(profile) => next.profile = profile,
+            Action::SetSuite(count) => next.suite = count.min(MAX_SUITE),
             Action::AskToFetch(url) => next.pending = Some(url),
             Action::Answered => next.pending = None,
             Action::CacheChanged => next.cache_revision += 1,
