@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
-use qeval_core::run::folder::{EVALUATION_RESULTS, TEST_RESULTS, question_file_candidates};
+use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind, choose};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, TestResult, evaluate_test, pair_of_test, read_questions,
-    read_record_bytes, recheck, summarize,
+    EvaluationRecord, Lines, Question, TestResult, pair_of_test, read_questions, read_record_bytes,
+    recheck, score_test, summarize,
 };
-use qeval_core::{PairInput, ScoreOptions, score_pair};
+use qeval_core::{PairInput, ScoreOptions};
 use qeval_sqlite::{Database, Limits};
 use serde_json::{Value, json};
 
@@ -22,6 +22,19 @@ use crate::input_error;
 
 fn read(path: &Path) -> PyResult<Vec<u8>> {
     std::fs::read(path).map_err(|err| input_error(format!("cannot read {}: {err}", path.display())))
+}
+
+/// The file of `kind` in the run folder, by the rules `qeval run` uses.
+fn run_file(dir: &Path, kind: FileKind) -> PyResult<Option<PathBuf>> {
+    let listing = std::fs::read_dir(dir)
+        .map_err(|err| input_error(format!("cannot list {}: {err}", dir.display())))?;
+    let names: Vec<String> = listing
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| dir.join(name).is_file())
+        .collect();
+    let chosen = choose(names.iter().map(String::as_str), kind)
+        .map_err(|err| input_error(format!("{}: {err}", dir.display())))?;
+    Ok(chosen.map(|name| dir.join(name)))
 }
 
 fn rejected_of<T>(path: &Path, lines: &Lines<T>) -> Vec<Value> {
@@ -38,11 +51,13 @@ fn questions(
     given: Option<PathBuf>,
     rejected: &mut Vec<Value>,
 ) -> PyResult<BTreeMap<String, Question>> {
-    let path = given.or_else(|| {
-        question_file_candidates(run_dir)
-            .into_iter()
-            .find(|path| path.is_file())
-    });
+    let path = match given {
+        Some(path) => Some(path),
+        None => match run_file(run_dir, FileKind::Questions)? {
+            Some(path) => Some(path),
+            None => run_file(&run_dir.join(".."), FileKind::Questions)?,
+        },
+    };
     let Some(path) = path else {
         return Ok(BTreeMap::new());
     };
@@ -73,11 +88,11 @@ pub fn run(
             run_dir.display()
         )));
     }
-    let raw = run_dir.join(TEST_RESULTS);
-    let scored = run_dir.join(EVALUATION_RESULTS);
     let mut report = json!({});
     let mut rejected = Vec::new();
-    let records: Vec<EvaluationRecord> = if raw.is_file() {
+    let records: Vec<EvaluationRecord> = if let Some(raw) =
+        run_file(run_dir, FileKind::TestResults)?
+    {
         let tests: Lines<TestResult> = read_record_bytes(&read(&raw)?);
         rejected.extend(rejected_of(&raw, &tests));
         let questions = questions(run_dir, questions_file, &mut rejected)?;
@@ -96,15 +111,14 @@ pub fn run(
             if let Some(database) = database.as_mut() {
                 database.fill_results(&mut pair, &Limits::default());
             }
-            let card = score_pair(&pair, options);
-            let record = evaluate_test(test, question, &pair, &card, &options.profile);
+            let record = score_test(test, question, &pair, &BTreeMap::new(), None, options);
             text.push_str(
                 &serde_json::to_string(&record).map_err(|err| input_error(err.to_string()))?,
             );
             text.push('\n');
             records.push(record);
         }
-        let output = output.unwrap_or(scored);
+        let output = output.unwrap_or_else(|| run_dir.join(EVALUATION_RESULTS));
         std::fs::write(&output, text)
             .map_err(|err| input_error(format!("cannot write {}: {err}", output.display())))?;
         report["output"] = output.display().to_string().into();
@@ -120,7 +134,7 @@ pub fn run(
             .collect::<Vec<_>>()
             .into();
         records
-    } else if scored.is_file() {
+    } else if let Some(scored) = run_file(run_dir, FileKind::EvaluationResults)? {
         let lines: Lines<EvaluationRecord> = read_record_bytes(&read(&scored)?);
         rejected.extend(rejected_of(&scored, &lines));
         let contradicted: Vec<Value> = lines
@@ -140,8 +154,10 @@ pub fn run(
             .collect()
     } else {
         return Err(input_error(format!(
-            "{} has neither {TEST_RESULTS} nor {EVALUATION_RESULTS}",
-            run_dir.display()
+            "{} has neither {} nor {}",
+            run_dir.display(),
+            FileKind::TestResults.described(),
+            FileKind::EvaluationResults.described()
         )));
     };
     report["summary"] = serde_json::to_value(summarize(&records)).unwrap_or_default();

@@ -9,7 +9,9 @@ pub mod score;
 pub mod tables;
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use qeval_core::run::folder::{FileKind, choose};
 
 /// How a command that ran to the end went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +41,21 @@ pub fn query_text(query: Option<&str>) -> Result<String, Failure> {
 /// A file's bytes (JSON Lines are decoded line by line, so one bad byte loses one line).
 pub fn file_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))
+}
+
+/// The file of `kind` in the run folder `dir`, by the rules every reader of run folders uses
+/// (`qeval_core::run::folder`); `None` when there is none.
+pub fn run_file(dir: &Path, kind: FileKind) -> Result<Option<PathBuf>, Failure> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|err| format!("cannot list {}: {err}", dir.display()))?;
+    let names: Vec<String> = entries
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.path().is_file())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    let chosen = choose(names.iter().map(String::as_str), kind)
+        .map_err(|err| format!("{}: {err}", dir.display()))?;
+    Ok(chosen.map(|name| dir.join(name)))
 }
 
 /// A file's text, or standard input for `-`.

@@ -7,25 +7,34 @@ use std::time::SystemTime;
 use qeval_core::run::{EvaluationRecord, Lines, compare_runs, read_record_bytes};
 use qeval_report::{Report, render};
 
-use super::run::{EVALUATION_RESULTS, TEST_RESULTS};
-use super::{Failure, Outcome, file_bytes};
+use qeval_core::run::folder::FileKind;
+
+use super::{Failure, Outcome, file_bytes, run_file};
 
 /// The scored records of `source` (a run folder's `evaluation-results.jsonl`, or the file
 /// itself); lines that cannot be read are named on standard error.
 pub fn read_scored(source: &Path) -> Result<Lines<EvaluationRecord>, Failure> {
     let file = if source.is_dir() {
-        source.join(EVALUATION_RESULTS)
-    } else {
+        match run_file(source, FileKind::EvaluationResults)? {
+            Some(file) => file,
+            None => {
+                let hint = if run_file(source, FileKind::TestResults)?.is_some() {
+                    format!(" (score it first: qeval run {})", source.display())
+                } else {
+                    String::new()
+                };
+                return Err(format!(
+                    "{} has no {}{hint}",
+                    source.display(),
+                    FileKind::EvaluationResults.described()
+                ));
+            }
+        }
+    } else if source.is_file() {
         source.to_path_buf()
+    } else {
+        return Err(format!("{} does not exist", source.display()));
     };
-    if !file.is_file() {
-        let hint = if source.join(TEST_RESULTS).is_file() {
-            format!(" (score it first: qeval run {})", source.display())
-        } else {
-            String::new()
-        };
-        return Err(format!("{} does not exist{hint}", file.display()));
-    }
     let lines: Lines<EvaluationRecord> = read_record_bytes(&file_bytes(&file)?);
     for rejected in &lines.rejected {
         say!(
@@ -63,12 +72,20 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outco
     let folder = if source.is_dir() {
         Some(source)
     } else {
-        source.parent()
+        // A bare file name's folder is the current one.
+        source.parent().map(|dir| {
+            if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }
+        })
     };
-    if let Some(labels) = folder
-        .map(|dir| dir.join(qeval_core::run::folder::LABELS))
-        .filter(|path| path.is_file())
-    {
+    let labels = match folder {
+        Some(dir) => run_file(dir, FileKind::Labels)?,
+        None => None,
+    };
+    if let Some(labels) = labels {
         let lines = qeval_core::run::read_labels(&super::file_text(&labels)?);
         let labels: Vec<_> = lines.records.into_iter().map(|(_, l)| l).collect();
         qeval_core::run::apply_labels(&mut records, &labels);

@@ -10,7 +10,7 @@ use std::time::{Instant, SystemTime};
 
 use qeval_core::metrics::classification::ClassificationInput;
 use qeval_core::profiles::Profile;
-use qeval_core::run::folder::question_file_candidates;
+use qeval_core::run::folder::FileKind;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, Summary, TestResult, apply_labels, export, fill_hardness,
@@ -22,33 +22,34 @@ use qeval_core::{PairInput, ScoreOptions};
 use qeval_core::words::plural;
 
 use super::score::{judge, run_judgings};
-use super::{Failure, Outcome, file_bytes, file_text};
+use super::{Failure, Outcome, file_bytes, file_text, run_file};
 use crate::RunArgs;
 use crate::execute::Executor;
 
-pub use qeval_core::run::folder::{EVALUATION_RESULTS, LABELS, TEST_RESULTS};
+pub use qeval_core::run::folder::EVALUATION_RESULTS;
 
 pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
     let dir = &args.run_dir;
     if !dir.is_dir() {
         return Err(format!("{} is not a folder", dir.display()));
     }
-    let raw = dir.join(TEST_RESULTS);
-    let (mut records, rejected) = if raw.is_file() {
+    let (mut records, rejected) = if let Some(raw) = run_file(dir, FileKind::TestResults)? {
         score_folder(args, &raw)?
-    } else if dir.join(EVALUATION_RESULTS).is_file() {
-        check_folder(args, &dir.join(EVALUATION_RESULTS))?
+    } else if let Some(scored) = run_file(dir, FileKind::EvaluationResults)? {
+        check_folder(args, &scored)?
     } else {
         return Err(format!(
-            "{} has neither {TEST_RESULTS} nor {EVALUATION_RESULTS}",
-            dir.display()
+            "{} has neither {} nor {}",
+            dir.display(),
+            FileKind::TestResults.described(),
+            FileKind::EvaluationResults.described()
         ));
     };
     // Records written elsewhere (or before qeval wrote the field) get their level here, for the
     // summary and the exports; the file is not rewritten.
     fill_hardness(&mut records, args.language.dialect);
     let mut outcome = Outcome::Clean;
-    if let Some(path) = labels_file(args) {
+    if let Some(path) = labels_file(args)? {
         let lines = read_labels(&file_text(&path)?);
         report_rejected(&path, &lines);
         if !lines.rejected.is_empty() {
@@ -268,14 +269,17 @@ fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
     }
 }
 
-/// The questions file: `--questions`, else one of the usual names in the run folder or its
-/// parent. A JSON array, `{"questions": [...]}`, or JSONL.
+/// The questions file: `--questions`, else the run folder's, else its parent's. A JSON array,
+/// `{"questions": [...]}`, or JSONL.
 fn questions(args: &RunArgs) -> Result<BTreeMap<String, Question>, Failure> {
-    let path: Option<PathBuf> = args.questions.clone().or_else(|| {
-        question_file_candidates(&args.run_dir)
-            .into_iter()
-            .find(|path| path.is_file())
-    });
+    let path: Option<PathBuf> = match &args.questions {
+        Some(path) => Some(path.clone()),
+        // Runs of one suite often share the questions, one folder up.
+        None => match run_file(&args.run_dir, FileKind::Questions)? {
+            Some(path) => Some(path),
+            None => run_file(&args.run_dir.join(".."), FileKind::Questions)?,
+        },
+    };
     let Some(path) = path else {
         return Ok(BTreeMap::new());
     };
@@ -363,10 +367,11 @@ fn describe(summary: &Summary) -> String {
 }
 
 /// `--labels`, or the run folder's labels file when there is one.
-fn labels_file(args: &RunArgs) -> Option<PathBuf> {
-    args.labels
-        .clone()
-        .or_else(|| Some(args.run_dir.join(LABELS)).filter(|path| path.is_file()))
+fn labels_file(args: &RunArgs) -> Result<Option<PathBuf>, Failure> {
+    match &args.labels {
+        Some(path) => Ok(Some(path.clone())),
+        None => run_file(&args.run_dir, FileKind::Labels),
+    }
 }
 
 /// The exports asked for with `--csv`, `--junit` and `--markdown`; `-` is standard output.

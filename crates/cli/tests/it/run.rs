@@ -506,3 +506,32 @@ fn a_run_is_checked_against_a_schema_of_names() {
         "{records}"
     );
 }
+
+#[test]
+fn a_folder_whose_files_have_other_names_is_read_by_the_same_rules_as_the_page() {
+    // A lone dated results file and a labels file of another name are found, as the page finds
+    // them when the folder is dropped.
+    let folder = Folder::new("names");
+    folder.write("Evaluation-Results-2026-11-20.jsonl", PASS_FAIL);
+    folder.write(
+        "my_labels.jsonl",
+        "{\"test_id\": 1, \"human_label\": true}\n",
+    );
+    let output = qeval(&["run"], &folder.0);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("2 tests, 1 passed, 1 failed"), "{said}");
+    assert!(
+        said.contains("1 of 1 label in") && said.contains("my_labels.jsonl"),
+        "{said}"
+    );
+
+    // Two candidates and neither has the usual name: named, not guessed.
+    folder.write("evaluation-results-old.jsonl", PASS_FAIL);
+    let output = qeval(&["run"], &folder.0);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        said.contains("2 files could be the evaluation-results*.jsonl: Evaluation-Results-2026-11-20.jsonl, evaluation-results-old.jsonl"),
+        "{said}"
+    );
+}

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, Promise, Uint8Array};
 use qeval_core::run::agreement::{LABEL_FIELD, labels_by_test};
+use qeval_core::run::folder::{FileKind, kind_by_content, kind_of, run_files};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, apply_labels, read_labels, read_questions,
@@ -34,45 +35,24 @@ pub struct Source {
 /// Progress as (bytes read, bytes in all files).
 pub type Progress = Rc<dyn Fn(f64, f64)>;
 
-/// What kind of file a path is, by name; `None` for files a run does not use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Evaluations,
-    Tests,
-    Questions,
-    /// Human verdicts on some tests (`human-labels.jsonl`), for judge calibration.
-    Labels,
-    /// `.jsonl`/`.json` of another name: read as records of whatever kind they hold.
-    Records,
-}
-
-fn kind_of(path: &str) -> Option<Kind> {
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    if !(name.ends_with(".jsonl") || name.ends_with(".json") || name.ends_with(".ndjson")) {
-        return None;
-    }
-    Some(if name.starts_with("evaluation-results") {
-        Kind::Evaluations
-    } else if name.starts_with("test-results") {
-        Kind::Tests
-    } else if name.contains("question") {
-        Kind::Questions
-    } else if name.contains("label") {
-        Kind::Labels
-    } else {
-        Kind::Records
-    })
-}
-
-/// Reads the sources into a run. Scored records win over raw results when both are present.
+/// Reads the sources into a run: the files the core's run-folder rules pick (`run_files`), so a
+/// folder is read as `qeval run` reads it. Scored records win over raw results when both are
+/// present, as `qeval report` shows a folder's scores.
 pub async fn read_run(
     name: String,
     sources: Vec<Source>,
     progress: Progress,
 ) -> Result<LoadedRun, String> {
-    let used: Vec<(Kind, Source)> = sources
+    let chosen: Vec<(FileKind, String)> = run_files(sources.iter().map(|s| s.path.as_str()))?
         .into_iter()
-        .filter_map(|s| kind_of(&s.path).map(|k| (k, s)))
+        .map(|(kind, path)| (kind, path.to_string()))
+        .collect();
+    let used: Vec<(FileKind, Source)> = chosen
+        .into_iter()
+        .filter_map(|(kind, path)| {
+            let source = sources.iter().find(|s| s.path == path)?;
+            Some((kind, source.clone()))
+        })
         .collect();
     if used.is_empty() {
         return Err("No .jsonl or .json file here: drop a run folder (evaluation-results.jsonl, or test-results.jsonl with its questions file).".into());
@@ -92,7 +72,7 @@ pub async fn read_run(
     let mut of_tests = (0, Vec::new(), None);
     let mut of_evaluations = (0, Vec::new(), None);
     for (kind, source) in used {
-        let kind = if kind == Kind::Records {
+        let kind = if kind == FileKind::Other {
             sniff(&source.blob).await
         } else {
             kind
@@ -103,19 +83,19 @@ pub async fn read_run(
             move |bytes: f64| progress(offset + bytes, total)
         };
         match kind {
-            Kind::Questions => {
+            FileKind::Questions => {
                 let text = text_of(&source.blob).await?;
                 let lines: Lines<Question> = read_questions(&text);
                 keep_rejected(&mut run, &source.path, &lines);
                 questions.extend(lines.records.into_iter().map(|(_, q)| (test_key(&q.id), q)));
             }
-            Kind::Labels => {
+            FileKind::Labels => {
                 let text = text_of(&source.blob).await?;
                 let lines = read_labels(&text);
                 keep_rejected(&mut run, &source.path, &lines);
                 labels.extend(lines.records.into_iter().map(|(_, l)| l));
             }
-            Kind::Tests => {
+            FileKind::TestResults => {
                 let lines: Lines<TestResult> = read_lines(&source.blob, &report).await?;
                 tally(&mut of_tests, &source.path, &lines);
                 tests.extend(lines.records.into_iter().map(|(_, t)| t));
@@ -176,20 +156,14 @@ fn keep_rejected<T>(run: &mut LoadedRun, path: &str, lines: &Lines<T>) {
         .extend(lines.rejected.iter().map(|r| (path.to_string(), r.clone())));
 }
 
-/// Evaluations or raw results, by the first line's fields.
-async fn sniff(blob: &Blob) -> Kind {
+/// What a file whose name does not say holds, by its first 64 KB (the core's rule).
+async fn sniff(blob: &Blob) -> FileKind {
     let head = blob.slice_with_f64_and_f64(0.0, 64.0 * 1024.0).ok();
     let text = match head {
         Some(head) => text_of(&head).await.unwrap_or_default(),
         None => String::new(),
     };
-    if text.contains("\"qas_evaluation\"") {
-        Kind::Evaluations
-    } else if text.contains("\"expected_answer_type\"") && !text.contains("\"generated_sql\"") {
-        Kind::Questions
-    } else {
-        Kind::Tests
-    }
+    kind_by_content(&text)
 }
 
 async fn text_of(blob: &Blob) -> Result<String, String> {
