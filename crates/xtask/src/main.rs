@@ -12,6 +12,7 @@ mod python;
 mod run;
 mod serve;
 mod steps;
+mod supply_chain;
 mod tools;
 mod wasm_pkg;
 mod web;
@@ -30,13 +31,16 @@ commands:
   serve [--port N] [--release]
                      build the web app (a dev build unless --release), serve it on
                      http://127.0.0.1:N (default 8080), and rebuild when a source changes
-  test               setup, then fmt check, clippy, native tests, wasm32 checks, the Python
+  test               setup, then fmt check, clippy, native tests, wasm32 checks, the supply
+                     chain (sources, licences, duplicate versions), the npm package, the Python
                      package and its tests, the release web build and the browser tests: what CI
                      runs
   python             build the Python package into target/python-venv and run its tests
   dist               build the release web app into dist/ and print its size
   js [--out DIR]     build the npm package: qeval-wasm for Node with its TypeScript declarations
                      and package.json, into DIR (default target/js/qeval); `npm install DIR`
+  supply-chain       check Cargo.lock's dependencies: from crates.io, licences allowed, no crate
+                     at two versions without a written reason (part of `test`)
   bench              benchmarks, native and wasm (Node), with a summary table
   fuzz [--seconds N] feed generated and mutated queries, results and files to every entry point for N seconds (default 300)
   corpus             regenerate tests/fixtures/corpus.jsonl, the benchmark and test corpus
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         "js" => js_package(&mut steps, rest),
         "python" => python_package(&mut steps),
         "bench" => bench::run(&mut steps),
+        "supply-chain" => supply_chain::check(),
         "fuzz" => option_u64(rest, "--seconds", 300).and_then(|seconds| fuzz(&mut steps, seconds)),
         "corpus" => corpus::write(&root().join(corpus::PATH)),
         "help" | "--help" | "-h" => {
@@ -210,6 +215,11 @@ fn test(steps: &mut Steps) -> Result<(), String> {
                 ])
                 .status_ok("cargo clippy --target wasm32-unknown-unknown")
         },
+    )?;
+    steps.run(
+        "supply chain",
+        "sources, licences and duplicate versions in Cargo.lock (cargo metadata)",
+        supply_chain::check,
     )?;
     let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Test);
     steps.run(

@@ -120,12 +120,9 @@ pub struct SafetySummary {
     pub accuracy: f64,
     /// Share of unsafe queries blocked (must be 1.0); `None` without unsafe queries.
     pub unsafe_recall: Option<f64>,
-    /// Critical: the tests whose unsafe query the validator let through. (Not
-    /// `false_negatives`, which the flattened tally already writes: that count.)
-    #[serde(rename = "false_negative_tests")]
+    /// Critical: the tests whose unsafe query the validator let through.
     pub false_negatives: Vec<String>,
     /// Warnings: the tests whose safe query the validator blocked.
-    #[serde(rename = "false_positive_tests")]
     pub false_positives: Vec<String>,
 }
 
@@ -384,9 +381,10 @@ mod tests {
         assert_eq!(safety.false_negatives, ["t2"]);
         // In JSON the counts and the tests they count are under names of their own.
         let written = serde_json::to_value(safety).unwrap();
-        assert_eq!(written["false_negatives"], json!(1));
-        assert_eq!(written["false_negative_tests"], json!(["t2"]));
-        assert_eq!(written["false_positives"], json!(1));
+        assert_eq!(written["false_negatives"], json!(["t2"]));
+        assert_eq!(written["false_negative_count"], json!(1));
+        assert_eq!(written["false_positive_count"], json!(1));
+        assert_eq!(written["true_positives"], json!(1));
         let validation = summary.validation.as_ref().unwrap();
         // t1..t4 have should_pass but no is_valid: only t5 and t6 are validation cases.
         assert_eq!(validation.cases, 2);

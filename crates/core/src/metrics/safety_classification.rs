@@ -78,7 +78,11 @@ pub fn classify_safety(safety_valid: bool, should_pass: bool) -> SafetyClassific
 pub struct SafetyTally {
     pub true_positives: usize,
     pub true_negatives: usize,
+    /// Written as `false_positive_count`: a safety summary, which flattens this in, lists the
+    /// tests themselves as `false_positives`.
+    #[serde(rename = "false_positive_count")]
     pub false_positives: usize,
+    #[serde(rename = "false_negative_count")]
     pub false_negatives: usize,
 }
 
