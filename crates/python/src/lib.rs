@@ -324,7 +324,7 @@ fn now() -> String {
 
 /// Scores a run folder as `qeval run` does; the report as JSON text (see `run::run`).
 #[pyfunction]
-#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, output = None, db = None))]
+#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, output = None, db = None, suite = None, seed = 1))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval run` option
 fn run_folder(
     py: Python<'_>,
@@ -336,7 +336,19 @@ fn run_folder(
     questions: Option<std::path::PathBuf>,
     output: Option<std::path::PathBuf>,
     db: Option<std::path::PathBuf>,
+    suite: Option<usize>,
+    seed: u64,
 ) -> PyResult<String> {
+    let suite = match suite {
+        Some(databases) if !(1..=PairCheck::MAX_DATABASES).contains(&databases) => {
+            return Err(input_error(format!(
+                "suite takes 1 to {} databases, not {databases}",
+                PairCheck::MAX_DATABASES
+            )));
+        }
+        Some(databases) => Some(run::Suite { databases, seed }),
+        None => None,
+    };
     let options = Options {
         profile,
         mode,
@@ -345,7 +357,7 @@ fn run_folder(
         ..Options::default()
     }
     .score_options()?;
-    py.detach(|| run::run(&run_dir, &options, questions, output, db))
+    py.detach(|| run::run(&run_dir, &options, questions, output, db, suite))
 }
 
 #[pymodule]

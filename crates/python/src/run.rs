@@ -8,14 +8,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
+use qeval_core::results::compare::Mode;
 use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind, choose};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, pair_of_test, read_questions, read_record_bytes,
-    recheck, score_test, summarize,
+    recheck, score_test, suite_queries, summarize,
 };
-use qeval_core::{PairInput, ScoreOptions};
-use qeval_sqlite::{Database, Limits};
+use qeval_core::{Metric, PairInput, ScoreOptions};
+use qeval_sqlite::{Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence};
 use serde_json::{Value, json};
 
 use crate::input_error;
@@ -35,6 +36,33 @@ fn run_file(dir: &Path, kind: FileKind) -> PyResult<Option<PathBuf>> {
     let chosen = choose(names.iter().map(String::as_str), kind)
         .map_err(|err| input_error(format!("{}: {err}", dir.display())))?;
     Ok(chosen.map(|name| dir.join(name)))
+}
+
+/// The `test_suite` metric of a test, as `qeval run --db --suite` computes it.
+fn suite_metric(
+    database: &mut Database,
+    pair: &PairInput,
+    suite: Suite,
+    options: &ScoreOptions,
+) -> Option<Metric> {
+    let (expected, generated) = suite_queries(pair)?;
+    let check = EquivalenceOptions {
+        databases: suite.databases,
+        seed: suite.seed,
+        mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
+        dialect: pair.dialect.unwrap_or(options.dialect),
+        limits: Limits::default(),
+        ..EquivalenceOptions::default()
+    };
+    Some(
+        check_equivalence(
+            expected,
+            generated,
+            SchemaChoice::Database(database),
+            &check,
+        )
+        .metric(),
+    )
 }
 
 fn rejected_of<T>(path: &Path, lines: &Lines<T>) -> Vec<Value> {
@@ -75,13 +103,27 @@ fn questions(
 /// file, when scored), `rejected` (lines that could not be read, with file and reason),
 /// `contradicted` (records whose stored scores their data contradicts, when checked) and
 /// `unanswered` (questions with no test result).
+/// Test-suite checking on the run's database: `databases` generated from its schema per test,
+/// from `seed` (`qeval run --db --suite N --seed S`).
+#[derive(Debug, Clone, Copy)]
+pub struct Suite {
+    pub databases: usize,
+    pub seed: u64,
+}
+
 pub fn run(
     run_dir: &Path,
     options: &ScoreOptions,
     questions_file: Option<PathBuf>,
     output: Option<PathBuf>,
     db: Option<PathBuf>,
+    suite: Option<Suite>,
 ) -> PyResult<String> {
+    if suite.is_some() && db.is_none() {
+        return Err(input_error(
+            "suite checks each test on databases generated from db's schema: give db too",
+        ));
+    }
     if !run_dir.is_dir() {
         return Err(input_error(format!(
             "{} is not a folder",
@@ -103,15 +145,36 @@ pub fn run(
             ),
             None => None,
         };
+        // As `qeval run --db`: the database's names check each generated query.
+        let with_names;
+        let options = match &database {
+            Some(database) if options.schema.is_none() => {
+                with_names = ScoreOptions {
+                    schema: Some(qeval_sqlite::schema_names(database.tables())),
+                    ..options.clone()
+                };
+                &with_names
+            }
+            _ => options,
+        };
         let mut records = Vec::with_capacity(tests.records.len());
         let mut text = String::new();
         for (_, test) in &tests.records {
             let question = questions.get(&test_key(&test.test_id));
             let mut pair: PairInput = pair_of_test(test, question);
+            let mut checked = None;
             if let Some(database) = database.as_mut() {
                 database.fill_results(&mut pair, &Limits::default());
+                checked = suite.and_then(|suite| suite_metric(database, &pair, suite, options));
             }
-            let record = score_test(test, question, &pair, &BTreeMap::new(), None, options);
+            let record = score_test(
+                test,
+                question,
+                &pair,
+                &BTreeMap::new(),
+                checked.as_ref(),
+                options,
+            );
             text.push_str(
                 &serde_json::to_string(&record).map_err(|err| input_error(err.to_string()))?,
             );

@@ -157,6 +157,36 @@ def test_run_scores_a_run_folder_into_the_records_qeval_run_writes(cli, tmp_path
         qeval.run(tmp_path / "missing")
 
 
+def test_run_on_a_database_with_test_suite_databases_writes_what_qeval_run_writes(cli, tmp_path):
+    from conftest import ROOT
+
+    db = ROOT / "tests" / "fixtures" / "shop.sqlite"
+    tests = [
+        {"test_id": 1, "generated_sql": "SELECT name FROM users WHERE active = 1", "expected_sql": "SELECT name FROM users WHERE active <> 0"},
+        {"test_id": 2, "generated_sql": "SELECT user_id, COUNT(*) FROM orders GROUP BY user_id", "expected_sql": "SELECT user_id, COUNT(id) AS n FROM orders GROUP BY user_id"},
+        {"test_id": 3, "generated_sql": "SELECT SUM(totl) FROM orders", "expected_sql": "SELECT SUM(total) FROM orders"},
+    ]
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "test-results.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tests))
+    subprocess.run([cli, "run", run_dir, "--db", db, "--suite", "5", "--seed", "3", "--output", tmp_path / "cli.jsonl"],
+                   capture_output=True, check=True)
+    qeval.run(run_dir, db=db, suite=5, seed=3)
+    ours = (run_dir / "evaluation-results.jsonl").read_text().splitlines()
+    theirs = (tmp_path / "cli.jsonl").read_text().splitlines()
+    assert ours == theirs
+    records = [json.loads(line) for line in ours]
+    # `active = 1` and `active <> 0` agree on the file, not on every generated database; the
+    # third test's generated query fails, so it is not checked.
+    assert records[0]["test_suite"]["score"] == 0.0
+    assert "of 5 (seed 3)" in records[0]["test_suite"]["explanation"]
+    assert "test_suite" not in records[2]
+    with pytest.raises(qeval.InputError, match="give db too"):
+        qeval.run(run_dir, suite=5)
+    with pytest.raises(qeval.InputError, match="suite takes 1 to 1000 databases, not 0"):
+        qeval.run(run_dir, db=db, suite=0)
+
+
 def test_arrow_data_is_read_from_its_buffers_and_agrees_with_its_rows():
     pa = pytest.importorskip("pyarrow")
     pd = pytest.importorskip("pandas")

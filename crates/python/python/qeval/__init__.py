@@ -108,12 +108,19 @@ def run(
     questions: Union[str, os.PathLike, None] = None,
     output: Union[str, os.PathLike, None] = None,
     db: Union[str, os.PathLike, None] = None,
+    suite: Optional[int] = None,
+    seed: int = 1,
 ) -> dict[str, Any]:
     """Scores a run folder as ``qeval run`` does: its ``test-results.jsonl`` into
     ``evaluation-results.jsonl`` (or ``output``), each test's missing results run on the SQLite
-    database ``db`` first when given; the questions file is ``questions`` or one of the usual
-    names beside the run. A folder with only ``evaluation-results.jsonl`` has each record's
-    stored scores checked against its own data instead.
+    database ``db`` first when given; the questions file is ``questions`` or one found beside
+    the run (files are found by the rules ``qeval run`` uses). A folder with only
+    ``evaluation-results.jsonl`` has each record's stored scores checked against its own data
+    instead.
+
+    ``suite`` (with ``db``): also check each test's two queries on that many databases generated
+    from ``db``'s schema, from ``seed`` (the ``test_suite`` field of each record), as ``qeval
+    run --db DB --suite N --seed S``.
 
     Returns ``{"summary", "rejected", "output"?, "unanswered"?, "contradicted"?}``: the summary
     the report shows, the lines that could not be read (file, line, reason; the others are still
@@ -130,6 +137,8 @@ def run(
         questions=path(questions),
         output=path(output),
         db=path(db),
+        suite=suite,
+        seed=seed,
     )
     return json.loads(text)
 

@@ -36,6 +36,8 @@ def run_folder(
     questions: str | None = None,
     output: str | None = None,
     db: str | None = None,
+    suite: int | None = None,
+    seed: int = 1,
 ) -> str: ...
 def compare(
     expected: Iterable[Sequence[Any]],
