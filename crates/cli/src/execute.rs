@@ -7,11 +7,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use qeval_core::results::compare::Mode;
 use qeval_core::{Metric, PairInput, ScoreOptions};
-use qeval_sqlite::{
-    Database, EquivalenceOptions, Limits, PairCheck, SchemaChoice, check_equivalence,
-};
+use qeval_sqlite::{Database, EquivalenceOptions, Limits, PairCheck};
 
 /// The database flags shared by `qeval score` and `qeval run`.
 #[derive(Debug, clap::Args)]
@@ -198,23 +195,12 @@ impl Executor {
     /// With `--suite`: the `test_suite` metric of a pair with both queries, when the generated
     /// query ran.
     pub fn suite_metric(&self, pair: &PairInput, options: &ScoreOptions) -> Option<Metric> {
-        let suite = self.suite?;
-        let (expected, generated) = qeval_core::run::suite_queries(pair)?;
-        let check = EquivalenceOptions {
-            mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
-            dialect: pair.dialect.unwrap_or(options.dialect),
+        let suite = EquivalenceOptions {
             limits: self.limits,
-            ..suite
+            ..self.suite?
         };
-        self.with_copy(|database| {
-            check_equivalence(
-                expected,
-                generated,
-                SchemaChoice::Database(database),
-                &check,
-            )
-            .metric()
-        })
+        self.with_copy(|database| qeval_sqlite::suite_metric(database, pair, options, &suite))
+            .flatten()
     }
 
     /// Whether `--suite` asked for test-suite checking.

@@ -346,7 +346,13 @@ fn run_folder(
                 PairCheck::MAX_DATABASES
             )));
         }
-        Some(databases) => Some(run::Suite { databases, seed }),
+        // As `qeval run --db --suite N --seed S`, with the database's default limits.
+        Some(databases) => Some(qeval_sqlite::EquivalenceOptions {
+            databases,
+            seed,
+            limits: qeval_sqlite::Limits::default(),
+            ..qeval_sqlite::EquivalenceOptions::default()
+        }),
         None => None,
     };
     let options = Options {

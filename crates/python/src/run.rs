@@ -8,15 +8,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
-use qeval_core::results::compare::Mode;
 use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind, choose};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, pair_of_test, read_questions, read_record_bytes,
-    recheck, score_test, suite_queries, summarize,
+    recheck, score_test, summarize,
 };
-use qeval_core::{Metric, PairInput, ScoreOptions};
-use qeval_sqlite::{Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence};
+use qeval_core::{PairInput, ScoreOptions};
+use qeval_sqlite::{Database, EquivalenceOptions, Limits, suite_metric};
 use serde_json::{Value, json};
 
 use crate::input_error;
@@ -25,44 +24,22 @@ fn read(path: &Path) -> PyResult<Vec<u8>> {
     std::fs::read(path).map_err(|err| input_error(format!("cannot read {}: {err}", path.display())))
 }
 
-/// The file of `kind` in the run folder, by the rules `qeval run` uses.
-fn run_file(dir: &Path, kind: FileKind) -> PyResult<Option<PathBuf>> {
-    let listing = std::fs::read_dir(dir)
-        .map_err(|err| input_error(format!("cannot list {}: {err}", dir.display())))?;
-    let names: Vec<String> = listing
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|name| dir.join(name).is_file())
-        .collect();
-    let chosen = choose(names.iter().map(String::as_str), kind)
-        .map_err(|err| input_error(format!("{}: {err}", dir.display())))?;
-    Ok(chosen.map(|name| dir.join(name)))
-}
-
-/// The `test_suite` metric of a test, as `qeval run --db --suite` computes it.
-fn suite_metric(
-    database: &mut Database,
-    pair: &PairInput,
-    suite: Suite,
-    options: &ScoreOptions,
-) -> Option<Metric> {
-    let (expected, generated) = suite_queries(pair)?;
-    let check = EquivalenceOptions {
-        databases: suite.databases,
-        seed: suite.seed,
-        mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
-        dialect: pair.dialect.unwrap_or(options.dialect),
-        limits: Limits::default(),
-        ..EquivalenceOptions::default()
-    };
-    Some(
-        check_equivalence(
-            expected,
-            generated,
-            SchemaChoice::Database(database),
-            &check,
-        )
-        .metric(),
-    )
+/// The file of `kind` for the run folder, by the rules `qeval run` uses.
+fn run_file(run_dir: &Path, kind: FileKind) -> PyResult<Option<PathBuf>> {
+    for dir in kind.folders(run_dir) {
+        let listing = std::fs::read_dir(&dir)
+            .map_err(|err| input_error(format!("cannot list {}: {err}", dir.display())))?;
+        let names: Vec<String> = listing
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| dir.join(name).is_file())
+            .collect();
+        let chosen = choose(names.iter().map(String::as_str), kind)
+            .map_err(|err| input_error(format!("{}: {err}", dir.display())))?;
+        if let Some(name) = chosen {
+            return Ok(Some(dir.join(name)));
+        }
+    }
+    Ok(None)
 }
 
 fn rejected_of<T>(path: &Path, lines: &Lines<T>) -> Vec<Value> {
@@ -81,10 +58,7 @@ fn questions(
 ) -> PyResult<BTreeMap<String, Question>> {
     let path = match given {
         Some(path) => Some(path),
-        None => match run_file(run_dir, FileKind::Questions)? {
-            Some(path) => Some(path),
-            None => run_file(&run_dir.join(".."), FileKind::Questions)?,
-        },
+        None => run_file(run_dir, FileKind::Questions)?,
     };
     let Some(path) = path else {
         return Ok(BTreeMap::new());
@@ -103,21 +77,13 @@ fn questions(
 /// file, when scored), `rejected` (lines that could not be read, with file and reason),
 /// `contradicted` (records whose stored scores their data contradicts, when checked) and
 /// `unanswered` (questions with no test result).
-/// Test-suite checking on the run's database: `databases` generated from its schema per test,
-/// from `seed` (`qeval run --db --suite N --seed S`).
-#[derive(Debug, Clone, Copy)]
-pub struct Suite {
-    pub databases: usize,
-    pub seed: u64,
-}
-
 pub fn run(
     run_dir: &Path,
     options: &ScoreOptions,
     questions_file: Option<PathBuf>,
     output: Option<PathBuf>,
     db: Option<PathBuf>,
-    suite: Option<Suite>,
+    suite: Option<EquivalenceOptions>,
 ) -> PyResult<String> {
     if suite.is_some() && db.is_none() {
         return Err(input_error(
@@ -165,7 +131,7 @@ pub fn run(
             let mut checked = None;
             if let Some(database) = database.as_mut() {
                 database.fill_results(&mut pair, &Limits::default());
-                checked = suite.and_then(|suite| suite_metric(database, &pair, suite, options));
+                checked = suite.and_then(|suite| suite_metric(database, &pair, options, &suite));
             }
             let record = score_test(
                 test,

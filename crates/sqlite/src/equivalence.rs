@@ -102,16 +102,53 @@ impl PairCheck {
         let check = EquivalenceOptions {
             databases: self.databases,
             seed: self.seed,
-            mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
-            dialect: pair.dialect.unwrap_or(options.dialect),
             ..EquivalenceOptions::default()
-        };
+        }
+        .for_pair(pair, options);
         let schema = match &self.schema {
             Some(text) => SchemaChoice::Written(text),
             None => SchemaChoice::Infer,
         };
         Some(check_equivalence(expected, &pair.generated_sql, schema, &check).metric())
     }
+}
+
+impl EquivalenceOptions {
+    /// These options for one pair: its comparison mode (else the run's, else bag) and its
+    /// dialect (else the run's).
+    fn for_pair(
+        self,
+        pair: &qeval_core::PairInput,
+        options: &qeval_core::ScoreOptions,
+    ) -> EquivalenceOptions {
+        EquivalenceOptions {
+            mode: pair.mode.or(options.mode).unwrap_or(Mode::Bag),
+            dialect: pair.dialect.unwrap_or(options.dialect),
+            ..self
+        }
+    }
+}
+
+/// The `test_suite` metric of one test of a run (`qeval run --db --suite N`): both queries on
+/// `suite.databases` databases generated from `database`'s schema. `None` when test-suite
+/// checking does not apply to the pair (`qeval_core::run::suite_queries`).
+pub fn suite_metric(
+    database: &mut Database,
+    pair: &qeval_core::PairInput,
+    options: &qeval_core::ScoreOptions,
+    suite: &EquivalenceOptions,
+) -> Option<qeval_core::Metric> {
+    let (expected, generated) = qeval_core::run::suite_queries(pair)?;
+    let check = suite.for_pair(pair, options);
+    Some(
+        check_equivalence(
+            expected,
+            generated,
+            SchemaChoice::Database(database),
+            &check,
+        )
+        .metric(),
+    )
 }
 
 /// Where the schema comes from.

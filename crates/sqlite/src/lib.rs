@@ -30,7 +30,9 @@ mod value;
 #[cfg(feature = "engine")]
 pub use database::{Database, Limits};
 #[cfg(feature = "engine")]
-pub use equivalence::{EquivalenceOptions, PairCheck, SchemaChoice, check_equivalence};
+pub use equivalence::{
+    EquivalenceOptions, PairCheck, SchemaChoice, check_equivalence, suite_metric,
+};
 #[cfg(feature = "engine")]
 pub use generate::{Cell, TestDatabase, generate};
 pub use output::{

@@ -43,19 +43,24 @@ pub fn file_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))
 }
 
-/// The file of `kind` in the run folder `dir`, by the rules every reader of run folders uses
-/// (`qeval_core::run::folder`); `None` when there is none.
-pub fn run_file(dir: &Path, kind: FileKind) -> Result<Option<PathBuf>, Failure> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|err| format!("cannot list {}: {err}", dir.display()))?;
-    let names: Vec<String> = entries
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.path().is_file())
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .collect();
-    let chosen = choose(names.iter().map(String::as_str), kind)
-        .map_err(|err| format!("{}: {err}", dir.display()))?;
-    Ok(chosen.map(|name| dir.join(name)))
+/// The file of `kind` for the run folder `run_dir`, by the rules every reader of run folders
+/// uses (`qeval_core::run::folder`); `None` when there is none.
+pub fn run_file(run_dir: &Path, kind: FileKind) -> Result<Option<PathBuf>, Failure> {
+    for dir in kind.folders(run_dir) {
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|err| format!("cannot list {}: {err}", dir.display()))?;
+        let names: Vec<String> = entries
+            .filter_map(|entry| entry.ok())
+            .filter(|entry| entry.path().is_file())
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .collect();
+        let chosen = choose(names.iter().map(String::as_str), kind)
+            .map_err(|err| format!("{}: {err}", dir.display()))?;
+        if let Some(name) = chosen {
+            return Ok(Some(dir.join(name)));
+        }
+    }
+    Ok(None)
 }
 
 /// A file's text, or standard input for `-`.

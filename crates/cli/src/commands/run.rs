@@ -274,11 +274,7 @@ fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
 fn questions(args: &RunArgs) -> Result<BTreeMap<String, Question>, Failure> {
     let path: Option<PathBuf> = match &args.questions {
         Some(path) => Some(path.clone()),
-        // Runs of one suite often share the questions, one folder up.
-        None => match run_file(&args.run_dir, FileKind::Questions)? {
-            Some(path) => Some(path),
-            None => run_file(&args.run_dir.join(".."), FileKind::Questions)?,
-        },
+        None => run_file(&args.run_dir, FileKind::Questions)?,
     };
     let Some(path) = path else {
         return Ok(BTreeMap::new());

@@ -1,7 +1,9 @@
 //! A run folder's files: what each file holds, by its name (or, for a name that does not say,
 //! by its first lines), and which file of each kind to read. `qeval run`, `qeval report`, the
-//! Python package and the page all find a run's files by these rules. Names only: the callers
-//! list folders and read files.
+//! Python package and the page all find a run's files by these rules. Names and paths only: the
+//! callers list folders and read files.
+
+use std::path::{Path, PathBuf};
 
 /// What the agent produced, one test per line: the usual name.
 pub const TEST_RESULTS: &str = "test-results.jsonl";
@@ -37,6 +39,16 @@ impl FileKind {
             FileKind::Labels => &[LABELS],
             FileKind::Other => &[],
         }
+    }
+
+    /// The folders a file of this kind is looked for in, in order: the run folder, and for the
+    /// questions then its parent (the runs of one suite often share them).
+    pub fn folders(self, run_dir: &Path) -> Vec<PathBuf> {
+        let mut folders = vec![run_dir.to_path_buf()];
+        if self == FileKind::Questions {
+            folders.push(run_dir.join(".."));
+        }
+        folders
     }
 
     /// How a message names this kind of file.

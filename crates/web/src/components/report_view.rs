@@ -181,9 +181,10 @@ pub fn ReportView(props: &Props) -> Html {
     let on_score = {
         let (dispatch, cancel, workers) = (dispatch.clone(), cancel.clone(), workers.clone());
         let (settings, db) = (props.settings.clone(), props.db.clone());
+        // score_run checks on test-suite databases only when a database is loaded.
         let run_scoring = RunScoring {
             profile: state.profile,
-            suite: if db.is_loaded() { state.suite } else { 0 },
+            suite: state.suite,
         };
         let shown = state.run.clone();
         Callback::from(move |_| {

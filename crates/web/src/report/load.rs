@@ -43,11 +43,7 @@ pub async fn read_run(
     sources: Vec<Source>,
     progress: Progress,
 ) -> Result<LoadedRun, String> {
-    let chosen: Vec<(FileKind, String)> = run_files(sources.iter().map(|s| s.path.as_str()))?
-        .into_iter()
-        .map(|(kind, path)| (kind, path.to_string()))
-        .collect();
-    let used: Vec<(FileKind, Source)> = chosen
+    let used: Vec<(FileKind, Source)> = run_files(sources.iter().map(|s| s.path.as_str()))?
         .into_iter()
         .filter_map(|(kind, path)| {
             let source = sources.iter().find(|s| s.path == path)?;
