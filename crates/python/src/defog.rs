@@ -15,13 +15,15 @@
 //!   sit at the same places and be of the same kind (NaN with NaN, `None` with `None`).
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use qeval_core::results::Value;
+use qeval_core::results::hash::FxBuild;
 use qeval_core::results::python as py_values;
 
 /// One DataFrame column: its cells, and whether pandas compares it exactly (integer and boolean
@@ -64,6 +66,12 @@ pub fn frame(
     rows: usize,
     side: &str,
 ) -> PyResult<Frame> {
+    if u32::try_from(rows).is_err() {
+        return Err(refuse(
+            side,
+            format!("{rows} rows: at most {} are compared", u32::MAX),
+        ));
+    }
     let exact_types = crate::rows::Exact::new(py);
     let mut read = Vec::with_capacity(columns.len());
     for (index, (kind, data)) in columns.iter().enumerate() {
@@ -154,7 +162,7 @@ pub fn values_equal(a: &Frame, b: &Frame) -> bool {
 }
 
 /// A row as `drop_duplicates` tells rows apart: cells equal under Python's `==`, NaN matching
-/// NaN. Hashed once by its cells' hashes, compared cell by cell.
+/// NaN. Hashed once, compared cell by cell.
 struct DedupeKey<'a> {
     hash: u64,
     row: usize,
@@ -162,9 +170,10 @@ struct DedupeKey<'a> {
 }
 
 impl<'a> DedupeKey<'a> {
-    fn new(columns: &'a [&'a Column], row: usize) -> DedupeKey<'a> {
-        let hash = columns.iter().fold(0u64, |hash, column| {
-            (hash.rotate_left(5) ^ py_values::hash64(&column.cells[row]))
+    /// Rows equal under `==` have equal ranks in every column, so the ranks make the hash.
+    fn new(columns: &'a [&'a Column], sorted: &[&Sorted], row: usize) -> DedupeKey<'a> {
+        let hash = sorted.iter().fold(0u64, |hash, column| {
+            (hash.rotate_left(5) ^ u64::from(column.rank[row]))
                 .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
         });
         DedupeKey { hash, row, columns }
@@ -187,22 +196,151 @@ impl Hash for DedupeKey<'_> {
     }
 }
 
-/// How `sort_values` orders two cells of one column: numbers by value, then text, then missing.
-fn sort_order(a: &Value, b: &Value) -> Ordering {
-    let rank = |value: &Value| match value {
-        _ if is_missing(value) => 2,
-        Value::Text(_) => 1,
-        _ => 0,
-    };
-    match (a, b) {
-        (Value::Text(x), Value::Text(y)) => x.as_str().cmp(y.as_str()),
-        _ => match rank(a).cmp(&rank(b)) {
-            Ordering::Equal if rank(a) == 0 => {
-                number(a).partial_cmp(&number(b)).unwrap_or(Ordering::Equal)
+/// Each cell as `sort_values` orders it, as an integer: numbers by value, then text by code
+/// point (UTF-8's byte order), then missing values. A number is its float's bits mapped to an
+/// order-keeping integer (`-0.0` as `0.0`, which it equals), at most `NUMBERS_END`; a text is
+/// placed after every number by its rank among the column's distinct texts, so a column of a few
+/// thousand names is sorted without comparing text a million times; missing is `u64::MAX`.
+fn sort_keys(column: &Column) -> Vec<u64> {
+    /// The key of positive infinity, the largest number (NaN is missing).
+    const NUMBERS_END: u64 = 0xfff0_0000_0000_0000;
+    // Each distinct text numbered as met, then the numbers replaced by the texts' order.
+    let mut texts: HashMap<&[u8], usize, FxBuild> = HashMap::default();
+    let met: Vec<usize> = column
+        .cells
+        .iter()
+        .map(|cell| match cell {
+            Value::Text(text) => {
+                let next = texts.len();
+                *texts.entry(text.as_bytes()).or_insert(next)
             }
-            other => other,
-        },
+            _ => 0,
+        })
+        .collect();
+    let mut distinct: Vec<(&[u8], usize)> = texts.into_iter().collect();
+    distinct.sort_unstable();
+    let mut place = vec![0u64; distinct.len()];
+    for (rank, (_, id)) in distinct.into_iter().enumerate() {
+        place[id] = NUMBERS_END + 1 + rank as u64;
     }
+    column
+        .cells
+        .iter()
+        .zip(met)
+        .map(|(cell, id)| match cell {
+            _ if is_missing(cell) => u64::MAX,
+            Value::Text(_) => place[id],
+            _ => {
+                let bits = (number(cell) + 0.0).to_bits();
+                if bits >> 63 == 1 {
+                    !bits
+                } else {
+                    bits | 1 << 63
+                }
+            }
+        })
+        .collect()
+}
+
+/// One column sorted as `sort_values` sorts it (stably), kept for every use: the rows in that
+/// order, and each row's rank in it, equal for cells that sort equal. Sorting rows on several
+/// columns then compares small integers instead of cells.
+struct Sorted {
+    order: Vec<u32>,
+    rank: Vec<u32>,
+    /// The rank of the missing cells (they sort last), when there are any.
+    missing: Option<u32>,
+}
+
+impl Sorted {
+    fn new(column: &Column) -> Sorted {
+        // Each cell's key above its row, sorted by key as radix sorts do: stable, so the rows
+        // come in the frame's order among equals.
+        let keyed = radix_sort(
+            sort_keys(column)
+                .into_iter()
+                .zip(0u32..)
+                .map(|(key, row)| u128::from(key) << 32 | u128::from(row))
+                .collect(),
+        );
+        let mut rank = vec![0u32; keyed.len()];
+        let mut current = 0u32;
+        let mut missing = None;
+        for (index, &entry) in keyed.iter().enumerate() {
+            let key = entry >> 32;
+            if index > 0 && keyed[index - 1] >> 32 != key {
+                current += 1;
+            }
+            if key == u128::from(u64::MAX) {
+                missing = Some(current);
+            }
+            rank[entry as u32 as usize] = current;
+        }
+        Sorted {
+            order: keyed.into_iter().map(|entry| entry as u32).collect(),
+            rank,
+            missing,
+        }
+    }
+
+    /// How the rows `x` and `y` compare on this column, in the direction asked; missing cells
+    /// go last either way.
+    fn cmp_rows(&self, x: usize, y: usize, ascending: bool) -> Ordering {
+        let (a, b) = (self.rank[x], self.rank[y]);
+        if ascending || self.missing == Some(a) || self.missing == Some(b) {
+            a.cmp(&b)
+        } else {
+            b.cmp(&a)
+        }
+    }
+}
+
+/// `entries` (a key above a row) sorted by key, stably: a pass per byte of the key, least
+/// significant first, skipping the bytes every key shares (an integer column's high bytes).
+fn radix_sort(mut entries: Vec<u128>) -> Vec<u128> {
+    let mut counts = [[0usize; 256]; 8];
+    for &entry in &entries {
+        for (byte, count) in counts.iter_mut().enumerate() {
+            count[(entry >> (32 + 8 * byte)) as u8 as usize] += 1;
+        }
+    }
+    let mut spare = vec![0u128; entries.len()];
+    for (byte, count) in counts.iter().enumerate() {
+        if count.contains(&entries.len()) {
+            continue;
+        }
+        let mut next = [0usize; 256];
+        let mut total = 0;
+        for (slot, &n) in next.iter_mut().zip(count) {
+            *slot = total;
+            total += n;
+        }
+        for &entry in &entries {
+            let digit = (entry >> (32 + 8 * byte)) as u8 as usize;
+            spare[next[digit]] = entry;
+            next[digit] += 1;
+        }
+        std::mem::swap(&mut entries, &mut spare);
+    }
+    entries
+}
+
+/// Every column of `columns` sorted, the work split across the machine's cores.
+fn sort_all(columns: &[&Column]) -> Vec<Sorted> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let chunk = columns.len().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = columns
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || part.iter().map(|c| Sorted::new(c)).collect::<Vec<_>>())
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|part| part.join().unwrap_or_default())
+            .collect()
+    })
 }
 
 fn number(value: &Value) -> f64 {
@@ -238,33 +376,78 @@ fn check_sortable(column: &Column) -> PyResult<()> {
     }
 }
 
-/// `normalize_table`'s rows: the first occurrence of each distinct row, sorted as planned, with
-/// the planned columns (row indices into the frame, and the column order).
-fn normalize(columns: &[&Column], rows: usize, plan: &Plan) -> PyResult<Vec<usize>> {
+/// `normalize_table`'s rows: the first occurrence of each distinct row, sorted as planned (row
+/// indices into the frame). `sorted` holds the columns of `columns`, sorted.
+fn normalize(
+    columns: &[&Column],
+    sorted: &[&Sorted],
+    rows: usize,
+    plan: &Plan,
+) -> PyResult<Vec<usize>> {
     let mut seen = HashSet::with_capacity(rows);
-    let mut rows: Vec<usize> = (0..rows)
-        .filter(|&row| seen.insert(DedupeKey::new(columns, row)))
+    let kept: Vec<bool> = (0..rows)
+        .map(|row| seen.insert(DedupeKey::new(columns, sorted, row)))
         .collect();
-    if let Some((keys, ascending)) = &plan.sort {
-        if keys.len() == 1 {
-            check_sortable(columns[keys[0]])?;
-        }
-        rows.sort_by(|&x, &y| {
-            for &key in keys {
-                let cells = &columns[key].cells;
-                let (a, b) = (&cells[x], &cells[y]);
-                let order = match (is_missing(a), is_missing(b)) {
-                    (false, false) if !ascending => sort_order(b, a),
-                    _ => sort_order(a, b),
-                };
-                if order != Ordering::Equal {
-                    return order;
-                }
-            }
-            Ordering::Equal
-        });
+    let kept_rows = || (0..rows).filter(|&row| kept[row]).collect();
+    let Some((keys, ascending)) = &plan.sort else {
+        return Ok(kept_rows());
+    };
+    if keys.len() == 1 {
+        check_sortable(columns[keys[0]])?;
     }
-    Ok(rows)
+    let Some((&first, rest)) = keys.split_first() else {
+        return Ok(kept_rows());
+    };
+    // The rows in the first key's order, its runs of equal cells reversed for a descending sort
+    // (missing cells stay last); then each run sorted on the other keys, keeping the frame's
+    // order among equals. The same order as one stable sort on every key, found in linear time
+    // when the first key tells most rows apart.
+    let by_first = sorted[first];
+    let mut runs: Vec<&[u32]> = by_first
+        .order
+        .chunk_by(|&a, &b| by_first.rank[a as usize] == by_first.rank[b as usize])
+        .collect();
+    if !ascending {
+        let present = runs.len() - usize::from(by_first.missing.is_some());
+        runs[..present].reverse();
+    }
+    let mut out = Vec::with_capacity(seen.len());
+    for run in runs {
+        let start = out.len();
+        out.extend(run.iter().map(|&row| row as usize).filter(|&row| kept[row]));
+        if out.len() - start > 1 && !rest.is_empty() {
+            out[start..].sort_unstable_by(|&x, &y| {
+                rest.iter()
+                    .map(|&key| sorted[key].cmp_rows(x, y, *ascending))
+                    .find(|order| order.is_ne())
+                    .unwrap_or(Ordering::Equal)
+                    .then(x.cmp(&y))
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// What [`normalize`] takes for one side.
+type Normalizing<'a> = (&'a [&'a Column], &'a [&'a Sorted], usize, &'a Plan);
+
+/// Both sides normalised side by side; the first side's error first, as sql-eval meets it.
+fn normalize_both(a: Normalizing<'_>, b: Normalizing<'_>) -> PyResult<(Vec<usize>, Vec<usize>)> {
+    let (a, b) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| normalize(b.0, b.1, b.2, b.3));
+        let first = normalize(a.0, a.1, a.2, a.3);
+        (first, second.join())
+    });
+    let b = b.map_err(|_| PyValueError::new_err("normalising a frame failed"))?;
+    Ok((a?, b?))
+}
+
+/// The columns of both frames sorted (see [`sort_all`]), one list for each.
+fn sort_both(a: &Frame, b: &Frame) -> (Vec<Sorted>, Vec<Sorted>) {
+    let columns: Vec<&Column> = a.columns.iter().chain(&b.columns).collect();
+    let mut sorted = sort_all(&columns);
+    let second = sorted.split_off(a.columns.len());
+    (sorted, second)
 }
 
 /// `compare_df`: the values as given, then both sides normalised and compared cell by cell.
@@ -280,18 +463,75 @@ pub fn compare_df(
     let (Some(gold_plan), Some(gen_plan)) = (gold_plan, gen_plan) else {
         return Ok(None);
     };
-    let gold_rows = normalize(&gold.view(), gold.rows, gold_plan)?;
-    let gen_rows = normalize(&generated.view(), generated.rows, gen_plan)?;
+    let (gold_sorted, gen_sorted) = sort_both(gold, generated);
+    let (gold_rows, gen_rows) = normalize_both(
+        (
+            &gold.view(),
+            &gold_sorted.iter().collect::<Vec<_>>(),
+            gold.rows,
+            gold_plan,
+        ),
+        (
+            &generated.view(),
+            &gen_sorted.iter().collect::<Vec<_>>(),
+            generated.rows,
+            gen_plan,
+        ),
+    )?;
     if gold_rows.len() != gen_rows.len() || gold_plan.order.len() != gen_plan.order.len() {
         return Ok(Some(false));
     }
-    Ok(Some(gold_rows.iter().zip(&gen_rows).all(|(&x, &y)| {
-        gold_plan
-            .order
-            .iter()
-            .zip(&gen_plan.order)
-            .all(|(&a, &b)| numpy_eq(&gold.columns[a].cells[x], &generated.columns[b].cells[y]))
-    })))
+    let pairs: Vec<(&Column, &Column)> = gold_plan
+        .order
+        .iter()
+        .zip(&gen_plan.order)
+        .map(|(&a, &b)| (&gold.columns[a], &generated.columns[b]))
+        .collect();
+    Ok(Some(rows_agree(
+        &pairs,
+        &gold_rows,
+        &gen_rows,
+        |a, b, _| numpy_eq(a, b),
+    )))
+}
+
+/// Whether each pair of columns holds equal cells (`cell_eq`, told whether either column
+/// compares exactly) at the rows `a_rows` and `b_rows` list, in step. The rows lie all over each
+/// column, so a column at a time (fewer pages in use at once), the columns split across the
+/// machine's cores, and every core stops at the first difference any finds.
+fn rows_agree(
+    pairs: &[(&Column, &Column)],
+    a_rows: &[usize],
+    b_rows: &[usize],
+    cell_eq: impl Fn(&Value, &Value, bool) -> bool + Sync,
+) -> bool {
+    let differs = AtomicBool::new(false);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let chunk = pairs.len().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        for part in pairs.chunks(chunk) {
+            let (differs, cell_eq) = (&differs, &cell_eq);
+            scope.spawn(move || {
+                for (a, b) in part {
+                    let exact = a.exact || b.exact;
+                    for (rows_a, rows_b) in a_rows.chunks(4096).zip(b_rows.chunks(4096)) {
+                        if differs.load(AtomicOrdering::Relaxed) {
+                            return;
+                        }
+                        let same = rows_a
+                            .iter()
+                            .zip(rows_b)
+                            .all(|(&x, &y)| cell_eq(&a.cells[x], &b.cells[y], exact));
+                        if !same {
+                            differs.store(true, AtomicOrdering::Relaxed);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    !differs.into_inner()
 }
 
 /// `assert_series_equal(check_dtype=False)` on two cells.
@@ -310,12 +550,14 @@ fn series_cell_eq(a: &Value, b: &Value, exact: bool) -> bool {
     }
 }
 
-/// A column's cells sorted as `Series.sort_values()` sorts them.
-fn sorted(column: &Column) -> PyResult<Vec<&Value>> {
-    check_sortable(column)?;
-    let mut cells: Vec<&Value> = column.cells.iter().collect();
-    cells.sort_by(|a, b| sort_order(a, b));
-    Ok(cells)
+/// Whether two columns hold the same cells once sorted, as `assert_series_equal` finds them.
+fn same_sorted(a: (&Column, &Sorted), b: (&Column, &Sorted), exact: bool) -> bool {
+    a.1.order.len() == b.1.order.len()
+        && a.1
+            .order
+            .iter()
+            .zip(&b.1.order)
+            .all(|(&x, &y)| series_cell_eq(&a.0.cells[x as usize], &b.0.cells[y as usize], exact))
 }
 
 /// `subset_df`: each column of `sub` matched, in order, with the first unmatched column of
@@ -331,28 +573,31 @@ pub fn subset_df(
     if sub.rows == 0 || sub.columns.is_empty() {
         return Ok((Some(false), None));
     }
-    let mut sup_sorted: Vec<Option<Vec<&Value>>> = vec![None; sup.columns.len()];
+    // Every column is sorted up front, on every core; each is checked for what sql-eval cannot
+    // sort when sql-eval would sort it, so the same error comes at the same point.
+    let (sub_sorted, sup_sorted) = sort_both(sub, sup);
+    let mut sup_checked = vec![false; sup.columns.len()];
     let mut unmatched: Vec<usize> = (0..sup.columns.len()).collect();
     let mut matched = Vec::with_capacity(sub.columns.len());
     for (index, column) in sub.columns.iter().enumerate() {
-        let mut mine = None;
+        let mut checked = false;
         let mut found = None;
         for (slot, &candidate) in unmatched.iter().enumerate() {
-            if mine.is_none() {
-                mine = Some(sorted(column)?);
+            if !checked {
+                check_sortable(column)?;
+                checked = true;
             }
-            let mine = mine.as_deref().unwrap_or_default();
-            if sup_sorted[candidate].is_none() {
-                sup_sorted[candidate] = Some(sorted(&sup.columns[candidate])?);
+            if !sup_checked[candidate] {
+                check_sortable(&sup.columns[candidate])?;
+                sup_checked[candidate] = true;
             }
-            let theirs = sup_sorted[candidate].as_deref().unwrap_or_default();
-            let exact = column.exact || sup.columns[candidate].exact;
-            if mine.len() == theirs.len()
-                && mine
-                    .iter()
-                    .zip(theirs)
-                    .all(|(a, b)| series_cell_eq(a, b, exact))
-            {
+            let theirs = &sup.columns[candidate];
+            let exact = column.exact || theirs.exact;
+            if same_sorted(
+                (column, &sub_sorted[index]),
+                (theirs, &sup_sorted[candidate]),
+                exact,
+            ) {
                 found = Some(slot);
                 break;
             }
@@ -366,18 +611,24 @@ pub fn subset_df(
         return Ok((None, None));
     };
     let projected: Vec<&Column> = matched.iter().map(|&index| &sup.columns[index]).collect();
-    let sub_rows = normalize(&sub.view(), sub.rows, sub_plan)?;
-    let sup_rows = normalize(&projected, sup.rows, sup_plan)?;
+    let projected_sorted: Vec<&Sorted> = matched.iter().map(|&index| &sup_sorted[index]).collect();
+    let (sub_rows, sup_rows) = normalize_both(
+        (
+            &sub.view(),
+            &sub_sorted.iter().collect::<Vec<_>>(),
+            sub.rows,
+            sub_plan,
+        ),
+        (&projected, &projected_sorted, sup.rows, sup_plan),
+    )?;
     if sub_rows.len() != sup_rows.len() || sub_plan.order != sup_plan.order {
         return Ok((Some(false), None));
     }
-    let equal = sub_plan.order.iter().all(|&column| {
-        let (a, b) = (&sub.columns[column], projected[column]);
-        let exact = a.exact || b.exact;
-        sub_rows
-            .iter()
-            .zip(&sup_rows)
-            .all(|(&x, &y)| series_cell_eq(&a.cells[x], &b.cells[y], exact))
-    });
+    let pairs: Vec<(&Column, &Column)> = sub_plan
+        .order
+        .iter()
+        .map(|&column| (&sub.columns[column], projected[column]))
+        .collect();
+    let equal = rows_agree(&pairs, &sub_rows, &sup_rows, series_cell_eq);
     Ok((Some(equal), None))
 }

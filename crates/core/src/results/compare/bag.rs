@@ -161,7 +161,7 @@ fn strict_hash<H: Hasher>(value: &Value, state: &mut H) {
 fn strict_value_hash(value: &Value) -> u64 {
     let mut state = Fx::default();
     strict_hash(value, &mut state);
-    avalanche(state.finish())
+    state.finish()
 }
 
 enum Strict {
@@ -364,7 +364,7 @@ enum Search {
 }
 
 fn value_hash(value: &Value) -> u64 {
-    avalanche(python::hash64(value))
+    python::hash64(value)
 }
 
 /// Every column's signature under `hash`: its multiset of values, or its sequence when order
