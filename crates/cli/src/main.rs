@@ -2,7 +2,6 @@
 
 mod commands;
 mod execute;
-mod judge;
 mod langfuse;
 mod output;
 mod pool;

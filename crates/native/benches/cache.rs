@@ -2,21 +2,19 @@
 //! on-disk cache's `get` for 1,000 stored verdicts; the in-memory layer in front of it is a
 //! hash-map lookup.
 
-#[path = "../src/judge/disk_cache.rs"]
-mod disk_cache;
-
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use qeval_core::score::JudgedVerdict;
 use qeval_judge::Verdict;
+use qeval_native::judge::DiskCache;
 
 fn main() {
     if std::env::args().any(|arg| arg == "--test") {
         return;
     }
     let dir = std::env::temp_dir().join(format!("qeval-cache-bench-{}", std::process::id()));
-    let cache = disk_cache::DiskCache::new(dir.clone(), Duration::from_secs(86_400));
+    let cache = DiskCache::new(dir.clone(), Duration::from_secs(86_400));
     let verdict = JudgedVerdict {
         verdict: Verdict {
             reasoning: "The queries differ in one filter.".into(),

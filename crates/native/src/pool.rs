@@ -48,20 +48,7 @@ pub fn run<T: Sync, R: Send>(
         .collect()
 }
 
-/// `run` on every core, with a progress line on standard error labelled `label`.
-pub fn with_progress<T: Sync, R: Send>(
-    label: &'static str,
-    items: &[T],
-    work: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    let mut progress = crate::progress::Progress::new(label);
-    let progress_lock = Mutex::new(&mut progress);
-    let results = run(items, workers, work, |done| {
-        if let Ok(mut progress) = progress_lock.lock() {
-            progress.tick_of(done, items.len());
-        }
-    });
-    progress.finish();
-    results
+/// The number of cores to use: the machine's (1 when it cannot say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }

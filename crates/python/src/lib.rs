@@ -10,14 +10,19 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use qeval_core::MetricName;
 use qeval_core::analysis::analyse_as;
+use qeval_core::pairs::InputError as PairError;
 use qeval_core::pairs::pairs_file_line;
 use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare as compare_results};
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
-use qeval_core::{Language, ScoreOptions, add_equivalence, parse_pair_line, score_pair};
+use qeval_core::{
+    Language, PairInput, ScoreOptions, add_equivalence, parse_pair_line, score_pair_judged,
+};
 use qeval_sqlite::PairCheck;
+use std::collections::BTreeMap;
 
 mod arrow;
 mod defog;
+mod judge;
 mod rows;
 mod run;
 use rows::rows;
@@ -110,7 +115,7 @@ impl Options {
 /// SQL queries is also checked on `databases` generated databases (40 by default, as
 /// `qeval score --suite`) from `seed`, on `schema` when given.
 #[pyfunction]
-#[pyo3(signature = (lines, numbers = None, *, profile = None, mode = None, dialect = None, language = None, tolerance = None, numeric_tolerance = None, ignore_case = None, equivalence = true, databases = None, seed = 1, schema = None))]
+#[pyo3(signature = (lines, numbers = None, *, profile = None, mode = None, dialect = None, language = None, tolerance = None, numeric_tolerance = None, ignore_case = None, equivalence = true, databases = None, seed = 1, schema = None, judge = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval score` option
 fn score_lines(
     py: Python<'_>,
@@ -127,8 +132,9 @@ fn score_lines(
     databases: Option<usize>,
     seed: u64,
     schema: Option<String>,
+    judge: Option<judge::JudgeSpec>,
 ) -> PyResult<Vec<(bool, String)>> {
-    let options = Options {
+    let mut options = Options {
         profile,
         mode,
         dialect,
@@ -147,7 +153,7 @@ fn score_lines(
         }
         _ if !equivalence => None,
         count => Some(PairCheck {
-            schema,
+            schema: schema.clone(),
             databases: count.unwrap_or(PairCheck::default().databases),
             seed,
         }),
@@ -161,50 +167,42 @@ fn score_lines(
             lines.len()
         )));
     }
-    let score = |(index, line): (usize, &String)| -> (bool, String) {
-        let number = numbers.as_ref().map(|numbers| numbers[index]);
-        match parse_pair_line(line) {
+    // As `qeval score --schema`: the names generated queries are checked against (and the judge
+    // is shown), as well as the equivalence check's tables.
+    options.schema = schema;
+    let judge = judge.map(|spec| spec.ready(&mut options)).transpose()?;
+    let parsed: Vec<_> = lines.iter().map(|line| parse_pair_line(line)).collect();
+    let judged = match &judge {
+        Some(judge) => {
+            let pairs: Vec<Option<&PairInput>> =
+                parsed.iter().map(|pair| pair.as_ref().ok()).collect();
+            py.detach(|| judge.judge_all(&pairs, &options))
+        }
+        None => parsed.iter().map(|_| BTreeMap::new()).collect(),
+    };
+    let work: Vec<_> = parsed.into_iter().zip(judged).enumerate().collect();
+    let score = |(index, (parsed, judged)): &(
+        usize,
+        (Result<PairInput, PairError>, BTreeMap<_, _>),
+    )|
+     -> (bool, String) {
+        let number = numbers.as_ref().map(|numbers| numbers[*index]);
+        match parsed {
             Ok(pair) => {
-                let mut card = score_pair(&pair, &options);
+                let mut card = score_pair_judged(pair, &options, judged);
                 card.line = number;
                 if let Some(metric) = check
                     .as_ref()
-                    .and_then(|check| check.metric(&pair, &options))
+                    .and_then(|check| check.metric(pair, &options))
                 {
-                    add_equivalence(&mut card, MetricName::Equivalence, metric, &pair, &options);
+                    add_equivalence(&mut card, MetricName::Equivalence, metric, pair, &options);
                 }
                 (true, serde_json::to_string(&card).unwrap_or_default())
             }
             Err(err) => (false, err.record(number.unwrap_or(index + 1)).to_string()),
         }
     };
-    Ok(py.detach(|| on_every_core(&lines, score)))
-}
-
-/// `work` on every item, the items split across the machine's cores; results in input order.
-fn on_every_core<T: Sync, R: Send>(items: &[T], work: impl Fn((usize, &T)) -> R + Sync) -> Vec<R> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let chunk = items.len().div_ceil(cores).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .enumerate()
-            .map(|(part, slice)| {
-                let work = &work;
-                scope.spawn(move || {
-                    slice
-                        .iter()
-                        .enumerate()
-                        .map(|(offset, item)| work((part * chunk + offset, item)))
-                        .collect::<Vec<R>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| handle.join().unwrap_or_default())
-            .collect()
-    })
+    Ok(py.detach(|| qeval_native::pool::run(&work, qeval_native::pool::cores(), score, |_| {})))
 }
 
 /// A pairs file's lines as `qeval score` reads them: `(number, line, None)` for each line that is
@@ -324,7 +322,7 @@ fn now() -> String {
 
 /// Scores a run folder as `qeval run` does; the report as JSON text (see `run::run`).
 #[pyfunction]
-#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, output = None, db = None, suite = None, seed = 1))]
+#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, output = None, db = None, suite = None, seed = 1, judge = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval run` option
 fn run_folder(
     py: Python<'_>,
@@ -338,6 +336,7 @@ fn run_folder(
     db: Option<std::path::PathBuf>,
     suite: Option<usize>,
     seed: u64,
+    judge: Option<judge::JudgeSpec>,
 ) -> PyResult<String> {
     let suite = match suite {
         Some(databases) if !(1..=PairCheck::MAX_DATABASES).contains(&databases) => {
@@ -355,7 +354,7 @@ fn run_folder(
         }),
         None => None,
     };
-    let options = Options {
+    let mut options = Options {
         profile,
         mode,
         dialect,
@@ -363,7 +362,13 @@ fn run_folder(
         ..Options::default()
     }
     .score_options()?;
-    py.detach(|| run::run(&run_dir, &options, questions, output, db, suite))
+    let judge = judge.map(|spec| spec.ready(&mut options)).transpose()?;
+    let files = run::Files {
+        questions,
+        output,
+        db,
+    };
+    py.detach(|| run::run(&run_dir, &options, files, suite, judge.as_ref()))
 }
 
 #[pymodule]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
-use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind, choose};
+use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, pair_of_test, read_questions, read_record_bytes,
@@ -19,6 +19,7 @@ use qeval_sqlite::{Database, EquivalenceOptions, Limits, suite_metric};
 use serde_json::{Value, json};
 
 use crate::input_error;
+use crate::judge::Ready;
 
 fn read(path: &Path) -> PyResult<Vec<u8>> {
     std::fs::read(path).map_err(|err| input_error(format!("cannot read {}: {err}", path.display())))
@@ -26,20 +27,7 @@ fn read(path: &Path) -> PyResult<Vec<u8>> {
 
 /// The file of `kind` for the run folder, by the rules `qeval run` uses.
 fn run_file(run_dir: &Path, kind: FileKind) -> PyResult<Option<PathBuf>> {
-    for dir in kind.folders(run_dir) {
-        let listing = std::fs::read_dir(&dir)
-            .map_err(|err| input_error(format!("cannot list {}: {err}", dir.display())))?;
-        let names: Vec<String> = listing
-            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-            .filter(|name| dir.join(name).is_file())
-            .collect();
-        let chosen = choose(names.iter().map(String::as_str), kind)
-            .map_err(|err| input_error(format!("{}: {err}", dir.display())))?;
-        if let Some(name) = chosen {
-            return Ok(Some(dir.join(name)));
-        }
-    }
-    Ok(None)
+    qeval_native::folder::run_file(run_dir, kind).map_err(input_error)
 }
 
 fn rejected_of<T>(path: &Path, lines: &Lines<T>) -> Vec<Value> {
@@ -73,6 +61,14 @@ fn questions(
         .collect())
 }
 
+/// The files `qeval.run` is given besides the run folder: the questions (else found beside the
+/// run), where the records go (else the run folder), and a SQLite database.
+pub struct Files {
+    pub questions: Option<PathBuf>,
+    pub output: Option<PathBuf>,
+    pub db: Option<PathBuf>,
+}
+
 /// What the run gave, as JSON text: `summary` (as the report shows it), `output` (the records'
 /// file, when scored), `rejected` (lines that could not be read, with file and reason),
 /// `contradicted` (records whose stored scores their data contradicts, when checked) and
@@ -80,11 +76,15 @@ fn questions(
 pub fn run(
     run_dir: &Path,
     options: &ScoreOptions,
-    questions_file: Option<PathBuf>,
-    output: Option<PathBuf>,
-    db: Option<PathBuf>,
+    files: Files,
     suite: Option<EquivalenceOptions>,
+    judge: Option<&Ready>,
 ) -> PyResult<String> {
+    let Files {
+        questions: questions_file,
+        output,
+        db,
+    } = files;
     if suite.is_some() && db.is_none() {
         return Err(input_error(
             "suite checks each test on databases generated from db's schema: give db too",
@@ -123,24 +123,37 @@ pub fn run(
             }
             _ => options,
         };
+        // As `qeval run`: every test's results filled and its queries suite-checked first, then
+        // the judge asked about all of them at once, then each test scored.
+        let mut pairs: Vec<PairInput> = tests
+            .records
+            .iter()
+            .map(|(_, test)| pair_of_test(test, questions.get(&test_key(&test.test_id))))
+            .collect();
+        let mut checked = vec![None; pairs.len()];
+        if let Some(database) = database.as_mut() {
+            for (pair, checked) in pairs.iter_mut().zip(&mut checked) {
+                database.fill_results(pair, &Limits::default());
+                *checked = suite.and_then(|suite| suite_metric(database, pair, options, &suite));
+            }
+        }
+        let judged = match judge {
+            Some(judge) => {
+                let refs: Vec<Option<&PairInput>> = pairs.iter().map(Some).collect();
+                judge.judge_all(&refs, options)
+            }
+            None => pairs.iter().map(|_| BTreeMap::new()).collect(),
+        };
+        if let Some(judge) = judge {
+            report["judge"] = judge.report();
+        }
         let mut records = Vec::with_capacity(tests.records.len());
         let mut text = String::new();
-        for (_, test) in &tests.records {
+        for ((((_, test), pair), checked), judged) in
+            tests.records.iter().zip(&pairs).zip(&checked).zip(&judged)
+        {
             let question = questions.get(&test_key(&test.test_id));
-            let mut pair: PairInput = pair_of_test(test, question);
-            let mut checked = None;
-            if let Some(database) = database.as_mut() {
-                database.fill_results(&mut pair, &Limits::default());
-                checked = suite.and_then(|suite| suite_metric(database, &pair, options, &suite));
-            }
-            let record = score_test(
-                test,
-                question,
-                &pair,
-                &BTreeMap::new(),
-                checked.as_ref(),
-                options,
-            );
+            let record = score_test(test, question, pair, judged, checked.as_ref(), options);
             text.push_str(
                 &serde_json::to_string(&record).map_err(|err| input_error(err.to_string()))?,
             );

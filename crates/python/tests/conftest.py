@@ -29,3 +29,20 @@ def cli() -> pathlib.Path:
     if not path:
         pytest.fail("QEVAL_CLI is not set: run these tests with `cargo xtask test`, or point it at a built qeval")
     return pathlib.Path(path)
+
+
+@pytest.fixture(scope="session")
+def judge_double() -> str:
+    """The URL of a running test double of the LLM providers (``QEVAL_JUDGE_DOUBLE``, built and
+    set by ``cargo xtask test``): real HTTP, with the providers' wire formats."""
+    import subprocess
+
+    path = os.environ.get("QEVAL_JUDGE_DOUBLE")
+    if not path:
+        pytest.fail("QEVAL_JUDGE_DOUBLE is not set: run these tests with `cargo xtask test`, or point it at a built qeval-judge-double")
+    double = subprocess.Popen([path], stdout=subprocess.PIPE, text=True)
+    try:
+        yield double.stdout.readline().strip()
+    finally:
+        double.kill()
+        double.wait()

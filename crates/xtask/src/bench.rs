@@ -55,7 +55,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             "equivalence",
             &equivalence,
         ),
-        ("judge cache bench", "qeval-cli", "cache", &cache),
+        ("judge cache bench", "qeval-native", "cache", &cache),
     ] {
         steps.run(
             name,

@@ -89,12 +89,15 @@ fn venv_path() -> std::ffi::OsString {
     std::env::join_paths(paths).unwrap_or_default()
 }
 
-/// The pytest suite, against the debug `qeval` binary (built by the native tests).
+/// The pytest suite, against the debug `qeval` binary (built by the native tests) and the LLM
+/// providers' test double.
 pub fn tests() -> Result<(), String> {
     let cli = run::debug_cli()?;
+    let double = run::judge_double()?;
     run::program(venv_program("python"))
         .args(["-m", "pytest", "-q"])
         .args([root().join("crates").join("python").join("tests")])
         .env("QEVAL_CLI", cli)
+        .env("QEVAL_JUDGE_DOUBLE", double)
         .status_ok("pytest crates/python/tests")
 }

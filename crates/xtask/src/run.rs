@@ -212,17 +212,23 @@ pub fn debug_cli() -> Result<PathBuf, String> {
     Ok(debug_binary("qeval"))
 }
 
+/// Builds the LLM providers' test double (debug) and gives its path.
+pub fn judge_double() -> Result<PathBuf, String> {
+    cargo()
+        .args(["build", "--locked", "-p", "qeval-judge-double"])
+        .status_ok("cargo build -p qeval-judge-double")?;
+    Ok(debug_binary("qeval-judge-double"))
+}
+
 /// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
 /// LLM providers' test double and the CLI (to compare verdicts with) built for them.
 pub fn browser_tests() -> Result<(), String> {
     let cli = debug_cli()?;
-    cargo()
-        .args(["build", "--locked", "-p", "qeval-judge-double"])
-        .status_ok("cargo build -p qeval-judge-double")?;
+    let double = judge_double()?;
     let e2e = root().join("tests").join("e2e");
     node_test_files(&e2e)?
         .env("QEVAL_DIST", root().join("dist"))
-        .env("QEVAL_JUDGE_DOUBLE", debug_binary("qeval-judge-double"))
+        .env("QEVAL_JUDGE_DOUBLE", double)
         .env("QEVAL_CLI", cli)
         .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
         .status_ok("the browser tests")

@@ -9,9 +9,9 @@ pub mod score;
 pub mod tables;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use qeval_core::run::folder::{FileKind, choose};
+pub use qeval_native::folder::run_file;
 
 /// How a command that ran to the end went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,26 +41,6 @@ pub fn query_text(query: Option<&str>) -> Result<String, Failure> {
 /// A file's bytes (JSON Lines are decoded line by line, so one bad byte loses one line).
 pub fn file_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))
-}
-
-/// The file of `kind` for the run folder `run_dir`, by the rules every reader of run folders
-/// uses (`qeval_core::run::folder`); `None` when there is none.
-pub fn run_file(run_dir: &Path, kind: FileKind) -> Result<Option<PathBuf>, Failure> {
-    for dir in kind.folders(run_dir) {
-        let entries = std::fs::read_dir(&dir)
-            .map_err(|err| format!("cannot list {}: {err}", dir.display()))?;
-        let names: Vec<String> = entries
-            .filter_map(|entry| entry.ok())
-            .filter(|entry| entry.path().is_file())
-            .filter_map(|entry| entry.file_name().into_string().ok())
-            .collect();
-        let chosen = choose(names.iter().map(String::as_str), kind)
-            .map_err(|err| format!("{}: {err}", dir.display()))?;
-        if let Some(name) = chosen {
-            return Ok(Some(dir.join(name)));
-        }
-    }
-    Ok(None)
 }
 
 /// A file's text, or standard input for `-`.

@@ -4,7 +4,6 @@ use crate::output::say;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 use qeval_core::MetricName;
@@ -14,20 +13,17 @@ use qeval_core::pairs::pairs_file_line;
 use qeval_core::profiles::Profile;
 use qeval_core::run::agreement::{Labelled, agreement_of, scorecard_verdicts};
 use qeval_core::run::record::test_key;
-use qeval_core::score::{JudgeOutcome, JudgeTask};
+use qeval_core::score::JudgeOutcome;
 use qeval_core::words::plural;
-use qeval_core::{
-    PairInput, ScoreOptions, add_equivalence, judge_tasks, parse_pair_line, score_pair_judged,
-};
-use qeval_judge::JudgeConfig;
+use qeval_core::{PairInput, ScoreOptions, add_equivalence, parse_pair_line, score_pair_judged};
 use serde_json::Value;
 
 use super::{Failure, Outcome, file_text};
 use crate::execute::{Executor, equivalence_check};
-use crate::judge::{DiskCache, Judge};
 use crate::langfuse::Langfuse;
 use crate::progress::Progress;
 use crate::{JudgeArgs, ScoreArgs, pool};
+use qeval_native::judge::{Judge, JudgeSettings, default_cache_dir, judge_all};
 
 fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
     let profile = match &args.profile_file {
@@ -63,49 +59,28 @@ pub fn judge(args: &JudgeArgs) -> Result<Option<Judge>, Failure> {
         .judge_model
         .clone()
         .ok_or("--judge needs --judge-model (the model to ask)")?;
-    let mut config = JudgeConfig::new(provider, &model);
-    if let Some(url) = &args.judge_url {
-        config.base_url = url.trim_end_matches('/').to_string();
-    }
-    config.key_header = args.judge_key_header.clone();
-    config.query = args.judge_query.clone();
-    let variables: Vec<String> = match &args.judge_key_env {
-        Some(name) => vec![name.clone()],
-        None => provider
-            .key_variables()
-            .iter()
-            .map(|name| name.to_string())
-            .collect(),
+    let settings = JudgeSettings {
+        provider,
+        model,
+        url: args.judge_url.clone(),
+        key_env: args.judge_key_env.clone(),
+        key_header: args.judge_key_header.clone(),
+        query: args.judge_query.clone(),
+        timeout: Duration::from_secs_f64(args.judge_timeout),
+        cache: (!args.no_cache).then(|| {
+            let dir = args.cache_dir.clone().unwrap_or_else(default_cache_dir);
+            (dir, *args.cache_ttl)
+        }),
     };
-    let key = variables.iter().find_map(|name| {
-        std::env::var(name)
-            .ok()
-            .filter(|key| !key.trim().is_empty())
-    });
-    if key.is_none() {
+    let judge = settings.judge();
+    if !judge.has_key() {
         say!(
             "qeval: no key in ${}; calling {} without one (fine for a local server)",
-            variables.join(" or $"),
-            config.base_url
+            settings.key_variables().join(" or $"),
+            judge.base_url()
         );
     }
-    let disk = (!args.no_cache).then(|| DiskCache::new(cache_dir(args), *args.cache_ttl));
-    Ok(Some(Judge::new(
-        config,
-        key,
-        Duration::from_secs_f64(args.judge_timeout),
-        disk,
-    )))
-}
-
-fn cache_dir(args: &JudgeArgs) -> PathBuf {
-    args.cache_dir.clone().unwrap_or_else(|| {
-        let base = std::env::var_os("XDG_CACHE_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-            .unwrap_or_else(std::env::temp_dir);
-        base.join("qeval").join("judge")
-    })
+    Ok(Some(judge))
 }
 
 /// A non-blank input line: the pair, or the record that says why it was rejected.
@@ -136,42 +111,21 @@ fn read_lines(args: &ScoreArgs) -> Result<Vec<Line>, Failure> {
     Ok(lines)
 }
 
-/// Every judging every pair needs, run `concurrency` at a time: the judgings of one pair run side
-/// by side, so a pair takes about as long as its slowest, not the sum.
+/// Every judging every pair needs, run `concurrency` at a time, with a progress line.
 pub fn run_judgings(
     pairs: &[Option<&PairInput>],
     options: &ScoreOptions,
     judge: &Judge,
     concurrency: usize,
 ) -> Vec<BTreeMap<String, JudgeOutcome>> {
-    let tasks: Vec<(usize, JudgeTask)> = pairs
-        .iter()
-        .enumerate()
-        .filter_map(|(index, pair)| pair.map(|pair| (index, pair)))
-        .flat_map(|(index, pair)| {
-            judge_tasks(pair, options)
-                .into_iter()
-                .map(move |task| (index, task))
-        })
-        .collect();
     let mut progress = Progress::new("judging");
     let progress_lock = std::sync::Mutex::new(&mut progress);
-    let outcomes = pool::run(
-        &tasks,
-        concurrency,
-        |(_, task)| judge.judge(task),
-        |done| {
-            if let Ok(mut progress) = progress_lock.lock() {
-                progress.tick_of(done, tasks.len());
-            }
-        },
-    );
+    let judged = judge_all(pairs, options, judge, concurrency, |done, total| {
+        if let Ok(mut progress) = progress_lock.lock() {
+            progress.tick_of(done, total);
+        }
+    });
     progress.finish();
-    let mut judged: Vec<BTreeMap<String, JudgeOutcome>> =
-        pairs.iter().map(|_| BTreeMap::new()).collect();
-    for ((index, task), outcome) in tasks.iter().zip(outcomes) {
-        judged[*index].insert(task.metric.to_string(), outcome);
-    }
     judged
 }
 

@@ -1,19 +1,131 @@
-//! LLM judges from the command line: configuration from flags and environment, the memory and
-//! disk caches in front of the calls, the calls themselves, and the counts for the summary.
+//! LLM judges called over HTTP: their settings and key, the memory and disk caches in front of
+//! the calls, the calls themselves, every judging a set of pairs needs run side by side, and
+//! the counts for a summary.
 
 mod disk_cache;
 mod transport;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use qeval_core::score::{JudgeOutcome, JudgeTask, JudgedVerdict};
+use qeval_core::score::{JudgeOutcome, JudgeTask, JudgedVerdict, judge_tasks};
 use qeval_core::words::counted;
-use qeval_judge::{Conversation, JudgeConfig, Step, cache_key};
+use qeval_core::{PairInput, ScoreOptions};
+use qeval_judge::{Conversation, JudgeConfig, Provider, Step, cache_key};
 
 pub use disk_cache::DiskCache;
+
+/// Which judge to call and how: what `qeval score --judge ...` and Python's `qeval.Judge` give.
+#[derive(Debug, Clone)]
+pub struct JudgeSettings {
+    pub provider: Provider,
+    pub model: String,
+    /// The base URL, when not the provider's public API.
+    pub url: Option<String>,
+    /// The environment variable holding the key, when not the provider's usual ones.
+    pub key_env: Option<String>,
+    /// The header that carries the key, when not the provider's usual one.
+    pub key_header: Option<String>,
+    /// A query string for every call.
+    pub query: Option<String>,
+    /// How long to wait for a verdict.
+    pub timeout: Duration,
+    /// The on-disk cache: its folder and how long a verdict is reused; `None` for none.
+    pub cache: Option<(PathBuf, Duration)>,
+}
+
+impl JudgeSettings {
+    /// The environment variables the key is read from, in order.
+    pub fn key_variables(&self) -> Vec<String> {
+        match &self.key_env {
+            Some(name) => vec![name.clone()],
+            None => self
+                .provider
+                .key_variables()
+                .iter()
+                .map(|name| name.to_string())
+                .collect(),
+        }
+    }
+
+    /// The judge, with its key from the environment. Keys are never taken any other way, so
+    /// that none ends up in a script or a shell's history. No key is fine for a local server.
+    pub fn judge(&self) -> Judge {
+        let mut config = JudgeConfig::new(self.provider, &self.model);
+        if let Some(url) = &self.url {
+            config.base_url = url.trim_end_matches('/').to_string();
+        }
+        config.key_header = self.key_header.clone();
+        config.query = self.query.clone();
+        let key = self.key_variables().iter().find_map(|name| {
+            std::env::var(name)
+                .ok()
+                .filter(|key| !key.trim().is_empty())
+        });
+        let disk = self
+            .cache
+            .as_ref()
+            .map(|(dir, ttl)| DiskCache::new(dir.clone(), *ttl));
+        Judge::new(config, key, self.timeout, disk)
+    }
+}
+
+/// Where verdicts are cached unless told otherwise: `$XDG_CACHE_HOME/qeval/judge`, else
+/// `~/.cache/qeval/judge`, else the temporary folder's.
+pub fn default_cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("qeval").join("judge")
+}
+
+/// Every judging every pair needs (`None`: a pair that could not be read), run `concurrency` at
+/// a time; for each pair, its outcomes by metric name. The judgings of one pair run side by
+/// side, so a pair takes about as long as its slowest, not the sum. `on_done` hears how many of
+/// how many judgings are done.
+pub fn judge_all(
+    pairs: &[Option<&PairInput>],
+    options: &ScoreOptions,
+    judge: &Judge,
+    concurrency: usize,
+    on_done: impl Fn(usize, usize) + Sync,
+) -> Vec<BTreeMap<String, JudgeOutcome>> {
+    let tasks: Vec<(usize, JudgeTask)> = pairs
+        .iter()
+        .enumerate()
+        .filter_map(|(index, pair)| pair.map(|pair| (index, pair)))
+        .flat_map(|(index, pair)| {
+            judge_tasks(pair, options)
+                .into_iter()
+                .map(move |task| (index, task))
+        })
+        .collect();
+    let outcomes = crate::pool::run(
+        &tasks,
+        concurrency,
+        |(_, task)| judge.judge(task),
+        |done| on_done(done, tasks.len()),
+    );
+    let mut judged: Vec<BTreeMap<String, JudgeOutcome>> =
+        pairs.iter().map(|_| BTreeMap::new()).collect();
+    for ((index, task), outcome) in tasks.iter().zip(outcomes) {
+        judged[*index].insert(task.metric.to_string(), outcome);
+    }
+    judged
+}
+
+/// What a judge did: calls made (retries count), verdicts taken from a cache, and judgings that
+/// ended in an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JudgeCounts {
+    pub calls: usize,
+    pub cache_hits: usize,
+    pub errors: usize,
+}
 
 /// A judge ready to call.
 pub struct Judge {
@@ -52,11 +164,30 @@ impl Judge {
         }
     }
 
+    /// Whether a key was found for the calls.
+    pub fn has_key(&self) -> bool {
+        self.key.is_some()
+    }
+
+    /// Where the calls go.
+    pub fn base_url(&self) -> &str {
+        &self.config.base_url
+    }
+
     pub fn describe(&self) -> String {
         format!(
             "{} {} at {}",
             self.config.provider, self.config.model, self.config.base_url
         )
+    }
+
+    /// Calls made, cache hits and errors so far.
+    pub fn counts(&self) -> JudgeCounts {
+        JudgeCounts {
+            calls: self.calls.load(Ordering::Relaxed),
+            cache_hits: self.hits.load(Ordering::Relaxed),
+            errors: self.errors.load(Ordering::Relaxed),
+        }
     }
 
     /// Calls made, cache hits and errors, for the end-of-run summary.

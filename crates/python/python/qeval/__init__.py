@@ -13,6 +13,7 @@ replacements for Spider's and BIRD's comparison functions are in :mod:`qeval.com
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Iterable
@@ -22,7 +23,7 @@ from . import _native
 from ._native import InputError, __version__
 from ._rows import with_rows
 
-__all__ = ["InputError", "__version__", "compare", "run", "score_pair", "score_pairs", "tables"]
+__all__ = ["InputError", "Judge", "__version__", "compare", "run", "score_pair", "score_pairs", "tables"]
 
 _OPTIONS = (
     "profile",
@@ -36,7 +37,63 @@ _OPTIONS = (
     "databases",
     "seed",
     "schema",
+    "judge",
 )
+
+
+@dataclasses.dataclass(frozen=True)
+class Judge:
+    """An LLM judge for :func:`score_pair`, :func:`score_pairs` and :func:`run`: the metrics the
+    structural judge scores are asked of a model instead, as ``qeval score --judge PROVIDER
+    --judge-model MODEL`` asks it (the same prompts, retries, caches and verdict checks)::
+
+        judge = qeval.Judge("openai", "gpt-4o-mini")
+        qeval.run("runs/2026-11-20", judge=judge)
+        qeval.score_pairs(pairs, judge=qeval.Judge("openai", "llama3.1", url="http://localhost:11434/v1"))
+
+    ``provider`` is ``openai`` (also any OpenAI-compatible server: Azure OpenAI, Ollama, vLLM, LM
+    Studio, OpenRouter), ``anthropic`` or ``gemini``; ``url`` its base URL when not the provider's
+    public API. The key is read from the environment only: ``key_env`` names the variable
+    (default ``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, or ``GEMINI_API_KEY`` then
+    ``GOOGLE_API_KEY``); without one the calls go without a key, which a local server accepts.
+    ``key_header`` and ``query`` are for servers that want the key in another header or a query
+    string on every call (Azure: ``key_header="api-key"``, ``query="api-version=2024-10-21"``).
+
+    ``timeout`` is seconds to wait for a verdict; ``prompt`` the prompt version (``v2`` shows the schema and both results, ``v1``
+    the question and queries only); ``concurrency`` the calls in flight at once. Verdicts are
+    cached on disk in ``cache_dir`` (default ``$XDG_CACHE_HOME/qeval/judge`` or
+    ``~/.cache/qeval/judge``) for ``cache_ttl`` seconds, unless ``cache`` is false; a call
+    reuses its own verdicts either way. Where the judge fails (an HTTP error, no answer in time,
+    a reply that is not a verdict), the structural judge's score stands and the explanation says
+    why, as with the command line.
+    """
+
+    provider: str
+    model: str
+    url: Optional[str] = None
+    key_env: Optional[str] = None
+    key_header: Optional[str] = None
+    query: Optional[str] = None
+    timeout: float = 30.0
+    prompt: str = "v2"
+    concurrency: int = 4
+    cache: bool = True
+    cache_dir: Union[str, os.PathLike, None] = None
+    cache_ttl: float = 24 * 3600.0
+
+    def _fields(self) -> dict[str, Any]:
+        fields = dataclasses.asdict(self)
+        if fields["cache_dir"] is not None:
+            fields["cache_dir"] = os.fspath(fields["cache_dir"])
+        return fields
+
+
+def _judge(judge: Optional[Judge]) -> Optional[dict[str, Any]]:
+    if judge is None:
+        return None
+    if not isinstance(judge, Judge):
+        raise TypeError(f"judge is a qeval.Judge, not {type(judge).__name__}")
+    return judge._fields()
 
 
 def tables(sql: str, dialect: str = "generic", language: str = "sql") -> list[str]:
@@ -52,6 +109,8 @@ def _options(options: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
         raise TypeError(f"unknown option {unknown[0]!r} (options: {', '.join(_OPTIONS)})")
+    if "judge" in options:
+        options = {**options, "judge": _judge(options["judge"])}
     return options
 
 
@@ -71,10 +130,12 @@ def score_pair(generated: str, expected: Optional[str] = None, **fields: Any) ->
     ``profile``, ``mode``, ``dialect``, ``language``, ``tolerance``, ``numeric_tolerance``,
     ``ignore_case``; and for the equivalence check both SQL queries get (as the command runs it
     by default) ``equivalence=False`` to skip it, ``databases`` (how many generated databases, 40), ``seed``
-    (1) and ``schema`` (``CREATE TABLE`` text; inferred from the queries when absent). Raises
-    :class:`InputError` naming the field at fault.
+    (1) and ``schema`` (``CREATE TABLE`` text, as ``qeval score --schema``: the names generated
+    queries are checked against, and the equivalence check's tables, inferred from the queries
+    when absent); ``judge`` (a :class:`Judge`) to ask an LLM. Raises :class:`InputError` naming
+    the field at fault.
     """
-    options = {name: fields.pop(name) for name in _OPTIONS if name in fields}
+    options = _options({name: fields.pop(name) for name in _OPTIONS if name in fields})
     pair = {"generated_sql": generated, **fields}
     if expected is not None:
         pair["expected_sql"] = expected
@@ -110,6 +171,7 @@ def run(
     db: Union[str, os.PathLike, None] = None,
     suite: Optional[int] = None,
     seed: int = 1,
+    judge: Optional[Judge] = None,
 ) -> dict[str, Any]:
     """Scores a run folder as ``qeval run`` does: its ``test-results.jsonl`` into
     ``evaluation-results.jsonl`` (or ``output``), each test's missing results run on the SQLite
@@ -122,10 +184,13 @@ def run(
     from ``db``'s schema, from ``seed`` (the ``test_suite`` field of each record), as ``qeval
     run --db DB --suite N --seed S``.
 
-    Returns ``{"summary", "rejected", "output"?, "unanswered"?, "contradicted"?}``: the summary
-    the report shows, the lines that could not be read (file, line, reason; the others are still
-    scored), where the records went, the questions without a result, and the records whose
-    stored scores their data contradicts.
+    ``judge`` (a :class:`Judge`): ask an LLM for the metrics it judges, as ``qeval run --judge``.
+
+    Returns ``{"summary", "rejected", "output"?, "unanswered"?, "contradicted"?, "judge"?}``: the
+    summary the report shows, the lines that could not be read (file, line, reason; the others
+    are still scored), where the records went, the questions without a result, the records whose
+    stored scores their data contradicts, and what the judge did (``{"judge", "calls",
+    "cache_hits", "errors"}``).
     """
     path = lambda value: None if value is None else os.fspath(value)  # noqa: E731
     text = _native.run_folder(
@@ -139,6 +204,7 @@ def run(
         db=path(db),
         suite=suite,
         seed=seed,
+        judge=_judge(judge),
     )
     return json.loads(text)
 

@@ -24,6 +24,7 @@ def score_lines(
     databases: int | None = None,
     seed: int = 1,
     schema: str | None = None,
+    judge: dict[str, Any] | None = None,
 ) -> list[tuple[bool, str]]: ...
 def pairs_file_lines(data: bytes) -> list[tuple[int, str | None, str | None]]: ...
 def run_folder(
@@ -38,6 +39,7 @@ def run_folder(
     db: str | None = None,
     suite: int | None = None,
     seed: int = 1,
+    judge: dict[str, Any] | None = None,
 ) -> str: ...
 def compare(
     expected: Iterable[Sequence[Any]],
