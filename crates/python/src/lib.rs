@@ -271,6 +271,15 @@ fn verdict(
         order_matters,
         ..CompareOptions::default()
     };
+    // BIRD's EX on two lists of tuples, the shape it is given: only the distinct rows' keys are
+    // kept, which is what the `set` comparison decides on.
+    if options.mode == Mode::Set
+        && let Some(wanted) = rows::distinct_rows(expected)?
+        && let Some(offered) = rows::distinct_rows(generated)?
+    {
+        let equal = wanted == offered;
+        return Ok((equal, if equal { 1.0 } else { 0.0 }));
+    }
     let comparison = compare_rows(py, expected, generated, &options)?;
     Ok((comparison.equal, comparison.score))
 }

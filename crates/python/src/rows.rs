@@ -6,6 +6,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
+use qeval_core::results::python::row_fingerprint;
 use qeval_core::results::{ResultSet, Rows, Value};
 
 pyo3::create_exception!(
@@ -82,24 +83,26 @@ fn other(value: &Bound<'_, PyAny>) -> PyResult<Value> {
     }
 }
 
-/// A list of tuples, the shape `cursor.fetchall()` gives, read with borrowed values (no
-/// reference count touched). The rows and their values lie all over memory, and waiting for each
-/// in turn is most of the time, so the values a few rows ahead are touched early. `None` when
-/// the list is empty or holds something else.
-fn list_of_tuples(list: &Bound<'_, PyList>, exact: &Exact) -> PyResult<Option<Rows>> {
-    let Ok(tuples) = list
+/// The tuples of a list, the shape `cursor.fetchall()` gives; `None` when the list is empty or
+/// holds something else.
+fn tuples<'py>(list: &Bound<'py, PyList>) -> Option<Vec<Bound<'py, PyTuple>>> {
+    let tuples = list
         .iter()
         .map(|row| row.cast_into::<PyTuple>())
         .collect::<Result<Vec<_>, _>>()
-    else {
-        return Ok(None);
-    };
-    let Some(first) = tuples.first() else {
-        return Ok(None);
-    };
-    let mut rows = Rows::with_capacity(first.len(), tuples.len());
-    // Reading a value's type ahead of its turn starts its trip from memory while the processor
-    // works on the rows before it; the sum only keeps those reads from being optimised away.
+        .ok()?;
+    (!tuples.is_empty()).then_some(tuples)
+}
+
+/// Hands each tuple to `take`, in order. The rows and their values lie all over memory, and
+/// waiting for each in turn is most of the time, so the values a few rows ahead are touched
+/// early: reading a value's type ahead of its turn starts its trip from memory while the
+/// processor works on the rows before it (the sum only keeps those reads from being optimised
+/// away).
+fn each_tuple(
+    tuples: &[Bound<'_, PyTuple>],
+    mut take: impl FnMut(&Bound<'_, PyTuple>) -> PyResult<()>,
+) -> PyResult<()> {
     let mut touched = 0usize;
     for (index, row) in tuples.iter().enumerate() {
         if let Some(ahead) = tuples.get(index + 8) {
@@ -110,10 +113,48 @@ fn list_of_tuples(list: &Bound<'_, PyList>, exact: &Exact) -> PyResult<Option<Ro
                 touched ^= value.get_type_ptr() as usize;
             }
         }
-        rows.try_push(row.iter_borrowed().map(|value| cell(&value, exact)))?;
+        take(row)?;
     }
     std::hint::black_box(touched);
+    Ok(())
+}
+
+/// A list of tuples read into rows with borrowed values (no reference count touched).
+fn list_of_tuples(list: &Bound<'_, PyList>, exact: &Exact) -> PyResult<Option<Rows>> {
+    let Some(tuples) = tuples(list) else {
+        return Ok(None);
+    };
+    let mut rows = Rows::with_capacity(tuples[0].len(), tuples.len());
+    each_tuple(&tuples, |row| {
+        rows.try_push(row.iter_borrowed().map(|value| cell(&value, exact)))
+    })?;
     Ok(Some(rows))
+}
+
+/// The distinct rows of a list of tuples as the `set` comparison keys them (their fingerprints
+/// under Python's tuple equality, sorted), read without keeping the rows; `None` for any other
+/// shape. BIRD's EX needs nothing more, and storing the rows would cost more than hashing them.
+pub fn distinct_rows(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u128>>> {
+    let Ok(list) = value.cast::<PyList>() else {
+        return Ok(None);
+    };
+    let Some(tuples) = tuples(list) else {
+        return Ok(None);
+    };
+    let exact = Exact::new(value.py());
+    let mut prints = Vec::with_capacity(tuples.len());
+    let mut row = Vec::new();
+    each_tuple(&tuples, |tuple| {
+        row.clear();
+        for value in tuple.iter_borrowed() {
+            row.push(cell(&value, &exact)?);
+        }
+        prints.push(row_fingerprint(&row));
+        Ok(())
+    })?;
+    prints.sort_unstable();
+    prints.dedup();
+    Ok(Some(prints))
 }
 
 /// Appends one row to `rows`.
