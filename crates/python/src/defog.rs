@@ -25,6 +25,7 @@ use pyo3::types::{PyBytes, PyList};
 use qeval_core::results::Value;
 use qeval_core::results::hash::FxBuild;
 use qeval_core::results::python as py_values;
+use qeval_native::pool::cores;
 
 /// One DataFrame column: its cells, and whether pandas compares it exactly (integer and boolean
 /// types) or within a tolerance (floats, objects, text).
@@ -325,22 +326,9 @@ fn radix_sort(mut entries: Vec<u128>) -> Vec<u128> {
     entries
 }
 
-/// Every column of `columns` sorted, the work split across the machine's cores.
+/// Every column of `columns` sorted, the columns spread over the machine's cores.
 fn sort_all(columns: &[&Column]) -> Vec<Sorted> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let chunk = columns.len().div_ceil(cores).max(1);
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = columns
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || part.iter().map(|c| Sorted::new(c)).collect::<Vec<_>>())
-            })
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|part| part.join().unwrap_or_default())
-            .collect()
-    })
+    crate::on_every_core(columns, |column| Sorted::new(column))
 }
 
 fn number(value: &Value) -> f64 {
@@ -506,8 +494,7 @@ fn rows_agree(
     cell_eq: impl Fn(&Value, &Value, bool) -> bool + Sync,
 ) -> bool {
     let differs = AtomicBool::new(false);
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let chunk = pairs.len().div_ceil(cores).max(1);
+    let chunk = pairs.len().div_ceil(cores()).max(1);
     std::thread::scope(|scope| {
         for part in pairs.chunks(chunk) {
             let (differs, cell_eq) = (&differs, &cell_eq);

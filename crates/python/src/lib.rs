@@ -171,7 +171,8 @@ fn score_lines(
     // is shown), as well as the equivalence check's tables.
     options.schema = schema;
     let judge = judge.map(|spec| spec.ready(&mut options)).transpose()?;
-    let parsed: Vec<_> = lines.iter().map(|line| parse_pair_line(line)).collect();
+    let parsed: Vec<Result<PairInput, PairError>> =
+        py.detach(|| on_every_core(&lines, |line| parse_pair_line(line)));
     let judged = match &judge {
         Some(judge) => {
             let pairs: Vec<Option<&PairInput>> =
@@ -202,7 +203,12 @@ fn score_lines(
             Err(err) => (false, err.record(number.unwrap_or(index + 1)).to_string()),
         }
     };
-    Ok(py.detach(|| qeval_native::pool::run(&work, qeval_native::pool::cores(), score, |_| {})))
+    Ok(py.detach(|| on_every_core(&work, score)))
+}
+
+/// `work` on every item, spread over the machine's cores; the results in the items' order.
+fn on_every_core<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    qeval_native::pool::run(items, qeval_native::pool::cores(), work, |_| {})
 }
 
 /// A pairs file's lines as `qeval score` reads them: `(number, line, None)` for each line that is

@@ -140,13 +140,12 @@ pub fn run(
         let judged = match judge {
             Some(judge) => {
                 let refs: Vec<Option<&PairInput>> = pairs.iter().map(Some).collect();
-                judge.judge_all(&refs, options)
+                let judged = judge.judge_all(&refs, options);
+                report["judge"] = judge.report();
+                judged
             }
             None => pairs.iter().map(|_| BTreeMap::new()).collect(),
         };
-        if let Some(judge) = judge {
-            report["judge"] = judge.report();
-        }
         let mut records = Vec::with_capacity(tests.records.len());
         let mut text = String::new();
         for ((((_, test), pair), checked), judged) in

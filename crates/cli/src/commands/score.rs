@@ -59,6 +59,15 @@ pub fn judge(args: &JudgeArgs) -> Result<Option<Judge>, Failure> {
         .judge_model
         .clone()
         .ok_or("--judge needs --judge-model (the model to ask)")?;
+    let timeout = Duration::try_from_secs_f64(args.judge_timeout)
+        .ok()
+        .filter(|timeout| !timeout.is_zero())
+        .ok_or_else(|| {
+            format!(
+                "--judge-timeout takes a number of seconds above 0, not {}",
+                args.judge_timeout
+            )
+        })?;
     let settings = JudgeSettings {
         provider,
         model,
@@ -66,7 +75,7 @@ pub fn judge(args: &JudgeArgs) -> Result<Option<Judge>, Failure> {
         key_env: args.judge_key_env.clone(),
         key_header: args.judge_key_header.clone(),
         query: args.judge_query.clone(),
-        timeout: Duration::from_secs_f64(args.judge_timeout),
+        timeout,
         cache: (!args.no_cache).then(|| {
             let dir = args.cache_dir.clone().unwrap_or_else(default_cache_dir);
             (dir, *args.cache_ttl)

@@ -655,3 +655,20 @@ fn both_prompt_versions_are_measured_against_labelled_pairs_and_cached_apart() {
     score("v2");
     assert_eq!(double.requests(), 2 * after_v1);
 }
+
+#[test]
+fn a_judge_timeout_that_is_not_a_time_is_refused_before_any_call() {
+    let run = Run::new("bad-timeout");
+    let double = JudgeDouble::start().expect("double starts");
+    let pairs = run.pairs(&[pair(1)]);
+    for timeout in ["--judge-timeout=-1", "--judge-timeout=0", "--judge-timeout=NaN"] {
+        let (records, stderr) = run.score(&pairs, &double, "openai", "m", &[timeout]);
+        assert!(records.is_empty(), "{timeout}: nothing scored");
+        assert!(
+            stderr.contains("--judge-timeout takes a number of seconds above 0"),
+            "{timeout}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{timeout}: {stderr}");
+    }
+    assert_eq!(double.requests(), 0);
+}
