@@ -19,6 +19,7 @@ use qeval_core::{
 };
 use qeval_sqlite::PairCheck;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 mod arrow;
 mod defog;
@@ -337,21 +338,27 @@ fn now() -> String {
 
 /// Scores a run folder as `qeval run` does; the report as JSON text (see `run::run`).
 #[pyfunction]
-#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, output = None, db = None, suite = None, seed = 1, judge = None))]
+#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, labels = None, output = None, db = None, suite = None, seed = 1, judge = None, limit = None, by = Vec::new(), csv = None, junit = None, markdown = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval run` option
 fn run_folder(
     py: Python<'_>,
-    run_dir: std::path::PathBuf,
+    run_dir: PathBuf,
     profile: Option<String>,
     mode: Option<String>,
     dialect: Option<String>,
     language: Option<String>,
-    questions: Option<std::path::PathBuf>,
-    output: Option<std::path::PathBuf>,
-    db: Option<std::path::PathBuf>,
+    questions: Option<PathBuf>,
+    labels: Option<PathBuf>,
+    output: Option<PathBuf>,
+    db: Option<PathBuf>,
     suite: Option<usize>,
     seed: u64,
     judge: Option<judge::JudgeSpec>,
+    limit: Option<usize>,
+    by: Vec<String>,
+    csv: Option<PathBuf>,
+    junit: Option<PathBuf>,
+    markdown: Option<PathBuf>,
 ) -> PyResult<String> {
     let suite = match suite {
         Some(databases) if !(1..=PairCheck::MAX_DATABASES).contains(&databases) => {
@@ -378,12 +385,18 @@ fn run_folder(
     }
     .score_options()?;
     let judge = judge.map(|spec| spec.ready(&mut options)).transpose()?;
-    let files = run::Files {
+    let request = run::Request {
         questions,
+        labels,
         output,
         db,
+        limit,
+        by,
+        csv,
+        junit,
+        markdown,
     };
-    py.detach(|| run::run(&run_dir, &options, files, suite, judge.as_ref()))
+    py.detach(|| run::run(&run_dir, &options, request, suite, judge.as_ref()))
 }
 
 #[pymodule]

@@ -8,11 +8,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
+use qeval_core::metrics::classification::ClassificationInput;
 use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, TestResult, pair_of_test, read_questions, read_record_bytes,
-    recheck, score_test, summarize,
+    EvaluationRecord, Lines, Question, TestResult, apply_labels, export, fill_hardness,
+    pair_of_test, read_labels, read_questions, read_record_bytes, recheck, score_test,
+    summarize_by,
 };
 use qeval_core::{PairInput, ScoreOptions};
 use qeval_sqlite::{Database, EquivalenceOptions, Limits, suite_metric};
@@ -61,30 +63,43 @@ fn questions(
         .collect())
 }
 
-/// The files `qeval.run` is given besides the run folder: the questions (else found beside the
-/// run), where the records go (else the run folder), and a SQLite database.
-pub struct Files {
+/// What `qeval.run` is asked besides the run folder, as `qeval run`'s options of the same names:
+/// the questions and labels files (else found beside the run), where the records go (else the run
+/// folder), a SQLite database, how many tests to take, the fields to group pass rates by, and the
+/// exports to write.
+pub struct Request {
     pub questions: Option<PathBuf>,
+    pub labels: Option<PathBuf>,
     pub output: Option<PathBuf>,
     pub db: Option<PathBuf>,
+    pub limit: Option<usize>,
+    pub by: Vec<String>,
+    pub csv: Option<PathBuf>,
+    pub junit: Option<PathBuf>,
+    pub markdown: Option<PathBuf>,
 }
 
 /// What the run gave, as JSON text: `summary` (as the report shows it), `output` (the records'
 /// file, when scored), `rejected` (lines that could not be read, with file and reason),
-/// `contradicted` (records whose stored scores their data contradicts, when checked) and
-/// `unanswered` (questions with no test result).
+/// `contradicted` (records whose stored scores their data contradicts, when checked),
+/// `unanswered` (questions with no test result), `judge` (its calls, when one was asked),
+/// `labels` (the labels file, its labels and how many matched a test, when there is one),
+/// `unclassified` (tests left out of the classification metrics, and why) and `exports` (the
+/// files written).
 pub fn run(
     run_dir: &Path,
     options: &ScoreOptions,
-    files: Files,
+    request: Request,
     suite: Option<EquivalenceOptions>,
     judge: Option<&Ready>,
 ) -> PyResult<String> {
-    let Files {
+    let Request {
         questions: questions_file,
         output,
         db,
-    } = files;
+        ..
+    } = &request;
+    let (questions_file, output) = (questions_file.clone(), output.clone());
     if suite.is_some() && db.is_none() {
         return Err(input_error(
             "suite checks each test on databases generated from db's schema: give db too",
@@ -98,13 +113,16 @@ pub fn run(
     }
     let mut report = json!({});
     let mut rejected = Vec::new();
-    let records: Vec<EvaluationRecord> = if let Some(raw) =
+    let mut records: Vec<EvaluationRecord> = if let Some(raw) =
         run_file(run_dir, FileKind::TestResults)?
     {
-        let tests: Lines<TestResult> = read_record_bytes(&read(&raw)?);
+        let mut tests: Lines<TestResult> = read_record_bytes(&read(&raw)?);
         rejected.extend(rejected_of(&raw, &tests));
+        if let Some(limit) = request.limit {
+            tests.records.truncate(limit);
+        }
         let questions = questions(run_dir, questions_file, &mut rejected)?;
-        let mut database = match &db {
+        let mut database = match db {
             Some(path) => Some(
                 Database::open_bytes(&read(path)?)
                     .map_err(|err| input_error(format!("{}: {err}", path.display())))?,
@@ -168,16 +186,22 @@ pub fn run(
             .iter()
             .map(|(_, test)| test_key(&test.test_id))
             .collect();
-        report["unanswered"] = questions
-            .keys()
-            .filter(|key| !answered.contains(*key))
-            .cloned()
-            .collect::<Vec<_>>()
-            .into();
+        // With a limit, the questions past it are not counted as unanswered, as `qeval run` does.
+        if request.limit.is_none() {
+            report["unanswered"] = questions
+                .keys()
+                .filter(|key| !answered.contains(*key))
+                .cloned()
+                .collect::<Vec<_>>()
+                .into();
+        }
         records
     } else if let Some(scored) = run_file(run_dir, FileKind::EvaluationResults)? {
-        let lines: Lines<EvaluationRecord> = read_record_bytes(&read(&scored)?);
+        let mut lines: Lines<EvaluationRecord> = read_record_bytes(&read(&scored)?);
         rejected.extend(rejected_of(&scored, &lines));
+        if let Some(limit) = request.limit {
+            lines.records.truncate(limit);
+        }
         let contradicted: Vec<Value> = lines
             .records
             .iter()
@@ -201,7 +225,51 @@ pub fn run(
             FileKind::EvaluationResults.described()
         )));
     };
-    report["summary"] = serde_json::to_value(summarize(&records)).unwrap_or_default();
+    // As `qeval run`: records written without a level get one, the labels file's human labels
+    // are applied, and the summary is taken by the fields asked for.
+    fill_hardness(&mut records, options.dialect);
+    let labels = match &request.labels {
+        Some(path) => Some(path.clone()),
+        None => run_file(run_dir, FileKind::Labels)?,
+    };
+    if let Some(path) = labels {
+        let lines = read_labels(&String::from_utf8_lossy(&read(&path)?));
+        rejected.extend(rejected_of(&path, &lines));
+        let labels: Vec<_> = lines.records.into_iter().map(|(_, label)| label).collect();
+        let applied = apply_labels(&mut records, &labels);
+        report["labels"] =
+            json!({"file": path.display().to_string(), "labels": labels.len(), "applied": applied});
+    }
+    report["unclassified"] = records
+        .iter()
+        .filter_map(|record| {
+            let (field, reason) = ClassificationInput::from_object(&record.extra).err()?;
+            Some(json!({"test": record.key(), "field": field, "reason": reason}))
+        })
+        .collect::<Vec<_>>()
+        .into();
+    let summary = summarize_by(&records, &request.by);
+    let name = run_dir.file_name().map_or_else(
+        || "run".to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    let exports: [(&Option<PathBuf>, &dyn Fn() -> String); 3] = [
+        (&request.csv, &|| export::csv(&records)),
+        (&request.junit, &|| export::junit(&name, &records)),
+        (&request.markdown, &|| {
+            export::markdown(&name, &summary, &records)
+        }),
+    ];
+    let mut written = Vec::new();
+    for (path, render) in exports {
+        if let Some(path) = path {
+            std::fs::write(path, render())
+                .map_err(|err| input_error(format!("cannot write {}: {err}", path.display())))?;
+            written.push(path.display().to_string());
+        }
+    }
+    report["exports"] = written.into();
+    report["summary"] = serde_json::to_value(summary).unwrap_or_default();
     report["rejected"] = rejected.into();
     Ok(report.to_string())
 }

@@ -213,3 +213,35 @@ def test_arrow_data_is_read_from_its_buffers_and_agrees_with_its_rows():
     with pytest.raises(_native.ArrowTypeError, match="column \"d\""):
         _native.verdict(dated, [], "bag")
     assert qeval.compare(dated, [("2024-01-02", 1.5)], "bag")["equal"] is True
+
+
+def test_run_exports_groups_and_limit_as_qeval_run_does(cli, tmp_path):
+    import shutil
+    from conftest import ROOT
+
+    folder = tmp_path / "example-run"
+    shutil.copytree(ROOT / "static" / "example-run", folder)
+    # Only the scored records: both read the same stored records, so the exports match byte for byte.
+    run_dir = folder / "run-2026-11-19T16-00-00"
+    (run_dir / "test-results.jsonl").unlink()
+    exports = {name: tmp_path / f"cli.{name}" for name in ("csv", "junit", "markdown")}
+    subprocess.run(
+        [cli, "run", run_dir, "--by", "agent_used", *[arg for name, path in exports.items() for arg in (f"--{name}", path)]],
+        capture_output=True, check=False,
+    )
+    ours = {name: tmp_path / f"ours.{name}" for name in exports}
+    report = qeval.run(run_dir, by=["agent_used"], **ours)
+    for name in exports:
+        assert ours[name].read_text() == exports[name].read_text() and ours[name].stat().st_size > 100, name
+    assert sorted(report["exports"]) == sorted(str(path) for path in ours.values())
+    groupings = json.dumps(report["summary"])
+    assert "agent_used" in groupings and "sql-of-thought" in groupings
+    limited = qeval.run(run_dir, limit=3)
+    assert limited["summary"]["tests"] == 3 and report["summary"]["tests"] > 3
+    # A labels file beside the run is read as the command reads it; a bad line is named.
+    (run_dir / "human-labels.jsonl").write_text('{"test_id": 2, "human_label": false}\n{"test_id": 3, "human_label": "maybe"}\n')
+    labelled = qeval.run(run_dir)
+    assert labelled["labels"]["labels"] == 1 and labelled["labels"]["applied"] == 1
+    assert [(r["line"], r["file"].endswith("human-labels.jsonl")) for r in labelled["rejected"]] == [(2, True)]
+    with pytest.raises(TypeError, match="list of field names"):
+        qeval.run(run_dir, by="agent_used")

@@ -661,7 +661,11 @@ fn a_judge_timeout_that_is_not_a_time_is_refused_before_any_call() {
     let run = Run::new("bad-timeout");
     let double = JudgeDouble::start().expect("double starts");
     let pairs = run.pairs(&[pair(1)]);
-    for timeout in ["--judge-timeout=-1", "--judge-timeout=0", "--judge-timeout=NaN"] {
+    for timeout in [
+        "--judge-timeout=-1",
+        "--judge-timeout=0",
+        "--judge-timeout=NaN",
+    ] {
         let (records, stderr) = run.score(&pairs, &double, "openai", "m", &[timeout]);
         assert!(records.is_empty(), "{timeout}: nothing scored");
         assert!(

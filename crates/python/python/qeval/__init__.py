@@ -167,11 +167,17 @@ def run(
     dialect: Optional[str] = None,
     language: Optional[str] = None,
     questions: Union[str, os.PathLike, None] = None,
+    labels: Union[str, os.PathLike, None] = None,
     output: Union[str, os.PathLike, None] = None,
     db: Union[str, os.PathLike, None] = None,
     suite: Optional[int] = None,
     seed: int = 1,
     judge: Optional[Judge] = None,
+    limit: Optional[int] = None,
+    by: Iterable[str] = (),
+    csv: Union[str, os.PathLike, None] = None,
+    junit: Union[str, os.PathLike, None] = None,
+    markdown: Union[str, os.PathLike, None] = None,
 ) -> dict[str, Any]:
     """Scores a run folder as ``qeval run`` does: its ``test-results.jsonl`` into
     ``evaluation-results.jsonl`` (or ``output``), each test's missing results run on the SQLite
@@ -185,14 +191,22 @@ def run(
     run --db DB --suite N --seed S``.
 
     ``judge`` (a :class:`Judge`): ask an LLM for the metrics it judges, as ``qeval run --judge``.
+    The other options are ``qeval run``'s of the same names: ``labels`` (a human labels file; by
+    default the run folder's, when it has one) to measure the judges against, ``limit`` (score only
+    the first N tests), ``by`` (fields to give pass rates by, besides the usual ones), and ``csv``,
+    ``junit``, ``markdown`` (paths to write those exports to).
 
-    Returns ``{"summary", "rejected", "output"?, "unanswered"?, "contradicted"?, "judge"?}``: the
-    summary the report shows, the lines that could not be read (file, line, reason; the others
-    are still scored), where the records went, the questions without a result, the records whose
-    stored scores their data contradicts, and what the judge did (``{"judge", "calls",
-    "cache_hits", "errors"}``).
+    Returns ``{"summary", "rejected", "unclassified", "exports", "output"?, "unanswered"?,
+    "contradicted"?, "judge"?, "labels"?}``: the summary the report shows, the lines that could
+    not be read (file, line, reason; the others are still scored), the tests left out of the
+    classification metrics (test, field, reason), the exports written, where the records went,
+    the questions without a result, the records whose stored scores their data contradicts, what
+    the judge did (``{"judge", "calls", "cache_hits", "errors"}``) and the labels file used
+    (``{"file", "labels", "applied"}``).
     """
     path = lambda value: None if value is None else os.fspath(value)  # noqa: E731
+    if isinstance(by, str):
+        raise TypeError("by is a list of field names, not one string")
     text = _native.run_folder(
         os.fspath(run_dir),
         profile=profile,
@@ -200,11 +214,17 @@ def run(
         dialect=dialect,
         language=language,
         questions=path(questions),
+        labels=path(labels),
         output=path(output),
         db=path(db),
         suite=suite,
         seed=seed,
         judge=_judge(judge),
+        limit=limit,
+        by=list(by),
+        csv=path(csv),
+        junit=path(junit),
+        markdown=path(markdown),
     )
     return json.loads(text)
 

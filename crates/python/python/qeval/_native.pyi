@@ -35,11 +35,17 @@ def run_folder(
     dialect: str | None = None,
     language: str | None = None,
     questions: str | None = None,
+    labels: str | None = None,
     output: str | None = None,
     db: str | None = None,
     suite: int | None = None,
     seed: int = 1,
     judge: dict[str, Any] | None = None,
+    limit: int | None = None,
+    by: list[str] = ...,
+    csv: str | None = None,
+    junit: str | None = None,
+    markdown: str | None = None,
 ) -> str: ...
 def compare(
     expected: Iterable[Sequence[Any]],
