@@ -338,7 +338,7 @@ fn now() -> String {
 
 /// Scores a run folder as `qeval run` does; the report as JSON text (see `run::run`).
 #[pyfunction]
-#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, labels = None, output = None, db = None, suite = None, seed = 1, judge = None, limit = None, by = Vec::new(), csv = None, junit = None, markdown = None))]
+#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, labels = None, output = None, db = None, suite = None, seed = 1, judge = None, limit = None, by = Vec::new(), csv = None, junit = None, markdown = None, time_limit = 10.0, max_rows = 100_000))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval run` option
 fn run_folder(
     py: Python<'_>,
@@ -359,7 +359,23 @@ fn run_folder(
     csv: Option<PathBuf>,
     junit: Option<PathBuf>,
     markdown: Option<PathBuf>,
+    time_limit: f64,
+    max_rows: usize,
 ) -> PyResult<String> {
+    if !(time_limit > 0.0 && time_limit.is_finite()) {
+        return Err(input_error(format!(
+            "time_limit takes a number of seconds above 0, not {time_limit}"
+        )));
+    }
+    if max_rows == 0 {
+        return Err(input_error("max_rows takes at least 1 row"));
+    }
+    // As `qeval run --time-limit --max-rows`: for the queries run on `db` and the test suites.
+    let limits = qeval_sqlite::Limits {
+        time_ms: time_limit * 1000.0,
+        max_rows,
+        ..qeval_sqlite::Limits::default()
+    };
     let suite = match suite {
         Some(databases) if !(1..=PairCheck::MAX_DATABASES).contains(&databases) => {
             return Err(input_error(format!(
@@ -367,11 +383,11 @@ fn run_folder(
                 PairCheck::MAX_DATABASES
             )));
         }
-        // As `qeval run --db --suite N --seed S`, with the database's default limits.
+        // As `qeval run --db --suite N --seed S`.
         Some(databases) => Some(qeval_sqlite::EquivalenceOptions {
             databases,
             seed,
-            limits: qeval_sqlite::Limits::default(),
+            limits,
             ..qeval_sqlite::EquivalenceOptions::default()
         }),
         None => None,
@@ -395,6 +411,7 @@ fn run_folder(
         csv,
         junit,
         markdown,
+        limits,
     };
     py.detach(|| run::run(&run_dir, &options, request, suite, judge.as_ref()))
 }

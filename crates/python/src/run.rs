@@ -65,8 +65,8 @@ fn questions(
 
 /// What `qeval.run` is asked besides the run folder, as `qeval run`'s options of the same names:
 /// the questions and labels files (else found beside the run), where the records go (else the run
-/// folder), a SQLite database, how many tests to take, the fields to group pass rates by, and the
-/// exports to write.
+/// folder), a SQLite database and its limits, how many tests to take, the fields to group pass
+/// rates by, and the exports to write.
 pub struct Request {
     pub questions: Option<PathBuf>,
     pub labels: Option<PathBuf>,
@@ -77,6 +77,8 @@ pub struct Request {
     pub csv: Option<PathBuf>,
     pub junit: Option<PathBuf>,
     pub markdown: Option<PathBuf>,
+    /// How long a query on `db` may run and how many rows of its result are kept.
+    pub limits: Limits,
 }
 
 /// What the run gave, as JSON text: `summary` (as the report shows it), `output` (the records'
@@ -151,7 +153,7 @@ pub fn run(
         let mut checked = vec![None; pairs.len()];
         if let Some(database) = database.as_mut() {
             for (pair, checked) in pairs.iter_mut().zip(&mut checked) {
-                database.fill_results(pair, &Limits::default());
+                database.fill_results(pair, &request.limits);
                 *checked = suite.and_then(|suite| suite_metric(database, pair, options, &suite));
             }
         }

@@ -185,6 +185,19 @@ def test_run_on_a_database_with_test_suite_databases_writes_what_qeval_run_write
         qeval.run(run_dir, suite=5)
     with pytest.raises(qeval.InputError, match="suite takes 1 to 1000 databases, not 0"):
         qeval.run(run_dir, db=db, suite=0)
+    # The database's limits, as --max-rows and --time-limit.
+    subprocess.run([cli, "run", run_dir, "--db", db, "--max-rows", "1", "--output", tmp_path / "cut.jsonl"],
+                   capture_output=True, check=True)
+    qeval.run(run_dir, db=db)
+    whole = (run_dir / "evaluation-results.jsonl").read_text()
+    qeval.run(run_dir, db=db, max_rows=1)
+    cut = (run_dir / "evaluation-results.jsonl").read_text()
+    # A result of two rows or more is cut to one, as the command cuts it (records carry no time).
+    assert cut == (tmp_path / "cut.jsonl").read_text() and cut != whole
+    with pytest.raises(qeval.InputError, match="time_limit takes a number of seconds above 0"):
+        qeval.run(run_dir, db=db, time_limit=0)
+    with pytest.raises(qeval.InputError, match="max_rows takes at least 1"):
+        qeval.run(run_dir, db=db, max_rows=0)
 
 
 def test_arrow_data_is_read_from_its_buffers_and_agrees_with_its_rows():

@@ -178,6 +178,8 @@ def run(
     csv: Union[str, os.PathLike, None] = None,
     junit: Union[str, os.PathLike, None] = None,
     markdown: Union[str, os.PathLike, None] = None,
+    time_limit: float = 10.0,
+    max_rows: int = 100_000,
 ) -> dict[str, Any]:
     """Scores a run folder as ``qeval run`` does: its ``test-results.jsonl`` into
     ``evaluation-results.jsonl`` (or ``output``), each test's missing results run on the SQLite
@@ -194,7 +196,8 @@ def run(
     The other options are ``qeval run``'s of the same names: ``labels`` (a human labels file; by
     default the run folder's, when it has one) to measure the judges against, ``limit`` (score only
     the first N tests), ``by`` (fields to give pass rates by, besides the usual ones), and ``csv``,
-    ``junit``, ``markdown`` (paths to write those exports to).
+    ``junit``, ``markdown`` (paths to write those exports to), and for ``db``, ``time_limit``
+    (seconds a query may run) and ``max_rows`` (rows kept of a result).
 
     Returns ``{"summary", "rejected", "unclassified", "exports", "output"?, "unanswered"?,
     "contradicted"?, "judge"?, "labels"?}``: the summary the report shows, the lines that could
@@ -225,6 +228,8 @@ def run(
         csv=path(csv),
         junit=path(junit),
         markdown=path(markdown),
+        time_limit=time_limit,
+        max_rows=max_rows,
     )
     return json.loads(text)
 

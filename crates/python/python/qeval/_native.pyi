@@ -46,6 +46,8 @@ def run_folder(
     csv: str | None = None,
     junit: str | None = None,
     markdown: str | None = None,
+    time_limit: float = 10.0,
+    max_rows: int = 100000,
 ) -> str: ...
 def compare(
     expected: Iterable[Sequence[Any]],
