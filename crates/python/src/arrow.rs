@@ -103,3 +103,50 @@ fn cell(column: &dyn Array, index: usize) -> Value {
         _ => Value::Null,
     }
 }
+
+/// A text column given as Arrow data (a one-column table: pandas' Arrow-backed `str` and
+/// `string` columns), read from its buffers; a missing value is NaN, as pandas compares it.
+/// `None` when the column is not text.
+pub fn text_column(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Value>>> {
+    let reader = arrow_array::ffi_stream::ArrowArrayStreamReader::from_pyarrow_bound(value)?;
+    let mut cells = Vec::new();
+    for batch in reader {
+        let batch =
+            batch.map_err(|err| pyo3::exceptions::PyValueError::new_err(err.to_string()))?;
+        let Some(column) = batch.columns().first() else {
+            return Ok(None);
+        };
+        let text = |index: usize, text: &str| {
+            if column.is_null(index) {
+                Value::Float(f64::NAN)
+            } else {
+                Value::Text(text.into())
+            }
+        };
+        match column.data_type() {
+            DataType::Utf8 => cells.extend(
+                column
+                    .as_string::<i32>()
+                    .iter()
+                    .enumerate()
+                    .map(|(index, value)| text(index, value.unwrap_or_default())),
+            ),
+            DataType::LargeUtf8 => cells.extend(
+                column
+                    .as_string::<i64>()
+                    .iter()
+                    .enumerate()
+                    .map(|(index, value)| text(index, value.unwrap_or_default())),
+            ),
+            DataType::Utf8View => cells.extend(
+                column
+                    .as_string_view()
+                    .iter()
+                    .enumerate()
+                    .map(|(index, value)| text(index, value.unwrap_or_default())),
+            ),
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(cells))
+}

@@ -60,7 +60,8 @@ fn refuse(side: &str, message: impl std::fmt::Display) -> PyErr {
 }
 
 /// Reads `(kind, data)` columns: `kind` is `int`, `float` or `bool` with the NumPy array's bytes
-/// (native order, 8/8/1 bytes a cell), or `object` with a list of the column's Python values.
+/// (native order, 8/8/1 bytes a cell), `text` with a one-column Arrow table of text, or `object`
+/// with a list of the column's Python values.
 pub fn frame(
     py: Python<'_>,
     columns: Vec<(String, Bound<'_, PyAny>)>,
@@ -95,6 +96,9 @@ pub fn frame(
                     _ => bytes.iter().map(|&byte| Value::Bool(byte != 0)).collect(),
                 }
             }
+            "text" => crate::arrow::text_column(data)?.ok_or_else(|| {
+                refuse(side, format!("column {index}: its Arrow data is not text"))
+            })?,
             "object" => {
                 let list = data.cast::<PyList>()?;
                 let mut cells = Vec::with_capacity(list.len());
@@ -451,7 +455,10 @@ pub fn compare_df(
     let (Some(gold_plan), Some(gen_plan)) = (gold_plan, gen_plan) else {
         return Ok(None);
     };
-    if let Some(equal) = same_distinct_rows(gold, generated, gold_plan, gen_plan)? {
+    if let Some(equal) = same_distinct_rows(
+        (&gold.view(), gold.rows, gold_plan),
+        (&generated.view(), generated.rows, gen_plan),
+    )? {
         return Ok(Some(equal));
     }
     let (gold_sorted, gen_sorted) = sort_both(gold, generated);
@@ -486,18 +493,18 @@ pub fn compare_df(
     )))
 }
 
-/// `compare_df`'s verdict without sorting, where sorting cannot change it: both sides sort on
-/// every column in the same way (the same key order over the kept columns, the same direction),
-/// and no cell is missing, NaN, or an integer a float cannot hold (beyond 2^53). Then two rows
-/// that sort equal are equal under `==` and so one after duplicates are dropped, the sorted
-/// distinct rows are in one order, and the frames agree exactly when their sets of distinct
-/// rows do: compared as 128-bit fingerprints under Python's equality, as the `set` comparison
-/// compares rows. `None` where that does not hold, and the rows are sorted instead.
+/// Whether two normalised frames hold the same cells, found without sorting where sorting cannot
+/// change the answer: both sides sort on every column in the same way (the same key order over
+/// the kept columns, the same direction), and no cell is missing, NaN, or an integer a float
+/// cannot hold (beyond 2^53). Then two rows that sort equal are equal under `==` and so one
+/// after duplicates are dropped, the sorted distinct rows are in one order, and the normalised
+/// frames are equal cell for cell exactly when their sets of distinct rows are: compared as
+/// 128-bit fingerprints under Python's equality, as the `set` comparison compares rows. `None`
+/// where that does not hold, and the rows are sorted instead. Each side is its columns (as the
+/// plan's indices name them), its row count and its plan.
 fn same_distinct_rows(
-    gold: &Frame,
-    generated: &Frame,
-    gold_plan: &Plan,
-    gen_plan: &Plan,
+    (gold, gold_rows, gold_plan): (&[&Column], usize, &Plan),
+    (generated, gen_rows, gen_plan): (&[&Column], usize, &Plan),
 ) -> PyResult<Option<bool>> {
     /// The sort as positions among the kept columns, and its direction.
     fn shape(plan: &Plan) -> Option<(Vec<usize>, bool)> {
@@ -519,27 +526,26 @@ fn same_distinct_rows(
     let shapes = (shape(gold_plan), shape(gen_plan));
     if shapes.0.is_none()
         || shapes.0 != shapes.1
-        || !gold.columns.iter().chain(&generated.columns).all(plain)
+        || !gold.iter().chain(generated).all(|column| plain(column))
     {
         return Ok(None);
     }
     // Sorting one column alone raises where Python cannot order its values; sql-eval meets the
     // gold side first.
-    for (frame, plan) in [(gold, gold_plan), (generated, gen_plan)] {
+    for (columns, plan) in [(gold, gold_plan), (generated, gen_plan)] {
         if let Some((keys, _)) = &plan.sort
             && let [key] = keys.as_slice()
         {
-            check_sortable(&frame.columns[*key])?;
+            check_sortable(columns[*key])?;
         }
     }
     if gold_plan.order.len() != gen_plan.order.len() {
         return Ok(Some(false));
     }
-    let distinct = |frame: &Frame, plan: &Plan| -> Vec<u128> {
-        let mut states: Vec<Fingerprint> =
-            (0..frame.rows).map(|_| Fingerprint::default()).collect();
+    let distinct = |columns: &[&Column], rows: usize, plan: &Plan| -> Vec<u128> {
+        let mut states: Vec<Fingerprint> = (0..rows).map(|_| Fingerprint::default()).collect();
         for &column in &plan.order {
-            for (state, cell) in states.iter_mut().zip(&frame.columns[column].cells) {
+            for (state, cell) in states.iter_mut().zip(&columns[column].cells) {
                 py_values::hash(cell, state);
             }
         }
@@ -549,8 +555,8 @@ fn same_distinct_rows(
         prints
     };
     let (a, b) = std::thread::scope(|scope| {
-        let second = scope.spawn(|| distinct(generated, gen_plan));
-        (distinct(gold, gold_plan), second.join())
+        let second = scope.spawn(|| distinct(generated, gen_rows, gen_plan));
+        (distinct(gold, gold_rows, gold_plan), second.join())
     });
     let b = b.map_err(|_| PyValueError::new_err("comparing the frames failed"))?;
     Ok(Some(a == b))
@@ -671,6 +677,16 @@ pub fn subset_df(
         return Ok((None, None));
     };
     let projected: Vec<&Column> = matched.iter().map(|&index| &sup.columns[index]).collect();
+    // Cells equal exactly are equal within pandas' tolerance too: when the distinct rows are the
+    // same, so is the verdict, without sorting. Otherwise numbers may still match within it.
+    if sub_plan.order == sup_plan.order
+        && same_distinct_rows(
+            (&sub.view(), sub.rows, sub_plan),
+            (&projected, sup.rows, sup_plan),
+        )? == Some(true)
+    {
+        return Ok((Some(true), None));
+    }
     let projected_sorted: Vec<&Sorted> = matched.iter().map(|&index| &sup_sorted[index]).collect();
     let (sub_rows, sup_rows) = normalize_both(
         (

@@ -77,14 +77,19 @@ def _raise_unplanned(verdict: Optional[bool], plans: list) -> bool:
 
 
 def _frame(df: Any) -> tuple[list, list, int]:
-    """``(names, columns, rows)``: each column as ``(kind, data)``, NumPy numbers as their bytes
-    and everything else as a list of Python values (pandas' missing text as NaN)."""
+    """``(names, columns, rows)``: each column as ``(kind, data)``, NumPy numbers as their bytes,
+    pandas' Arrow-backed text as its Arrow data, and everything else as a list of Python values
+    (pandas' missing text as NaN)."""
     import numpy as np
 
     names = list(df.columns)
     columns = []
     for index in range(df.shape[1]):
         series = df.iloc[:, index]
+        text = _arrow_text(series)
+        if text is not None:
+            columns.append(("text", text))
+            continue
         kind = getattr(series.dtype, "kind", "O")
         values = series.to_numpy()
         if kind == "i" or (kind == "u" and (len(values) == 0 or values.max() < 2**63)):
@@ -103,6 +108,19 @@ def _frame(df: Any) -> tuple[list, list, int]:
                 cells = [float("nan") if _missing(cell) else cell for cell in cells]
             columns.append(("object", cells))
     return names, columns, len(df)
+
+
+def _arrow_text(series: Any) -> Any:
+    """A pandas text column kept by Arrow (the ``str`` dtype with pyarrow installed, or
+    ``string[pyarrow]``) as a one-column Arrow table, read without a Python object per cell;
+    None for any other column."""
+    import pandas as pd
+
+    if not (isinstance(series.dtype, pd.StringDtype) and series.dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa
+
+    return pa.table([series.array.__arrow_array__()], names=["text"])
 
 
 def _missing(cell: Any) -> bool:
