@@ -13,6 +13,10 @@
 //! - `assert_series_equal(check_dtype=False)` compares exactly when either column is of an integer
 //!   or boolean type, and numbers within `rtol=1e-5, atol=1e-8` otherwise; missing values must
 //!   sit at the same places and be of the same kind (NaN with NaN, `None` with `None`).
+//!
+//! One difference is known: where every column of a frame holds numbers and one holds floats,
+//! NumPy compares its values as floats, so an integer past 2^53 equals the float nearest it;
+//! here they compare exactly, as Python compares them.
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -247,6 +251,21 @@ fn sort_keys(column: &Column) -> Vec<u64> {
         .collect()
 }
 
+/// How Python orders two numbers one float stands for: exactly, as whole numbers (a float that
+/// stands for an integer past 2^53 is itself whole).
+fn exact_cmp(a: &Value, b: &Value) -> Ordering {
+    let whole = |value: &Value| match value {
+        Value::Int(int) => Some(i128::from(*int)),
+        Value::Bool(flag) => Some(i128::from(*flag)),
+        Value::Float(float) if float.fract() == 0.0 && float.abs() < 1e38 => Some(*float as i128),
+        _ => None,
+    };
+    match (whole(a), whole(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => Ordering::Equal,
+    }
+}
+
 /// One column sorted as `sort_values` sorts it (stably), kept for every use: the rows in that
 /// order, and each row's rank in it, equal for cells that sort equal. Sorting rows on several
 /// columns then compares small integers instead of cells.
@@ -265,19 +284,36 @@ impl Sorted {
     fn new(column: &Column) -> Sorted {
         // Each cell's key above its row, sorted by key as radix sorts do: stable, so the rows
         // come in the frame's order among equals.
-        let keyed = radix_sort(
+        let mut keyed = radix_sort(
             sort_keys(column)
                 .into_iter()
                 .zip(0u32..)
                 .map(|(key, row)| u128::from(key) << 32 | u128::from(row))
                 .collect(),
         );
+        let cell = |entry: u128| &column.cells[entry as u32 as usize];
+        // Integers past 2^53 that one float stands for are ordered exactly, as Python and NumPy
+        // order them: the rows that share a key are sorted again (stably) where they hold one.
+        let wide = column
+            .cells
+            .iter()
+            .any(|cell| matches!(cell, Value::Int(int) if int.unsigned_abs() > 1 << 53));
+        if wide {
+            for run in keyed.chunk_by_mut(|a, b| a >> 32 == b >> 32) {
+                if run.len() > 1 {
+                    run.sort_by(|&a, &b| exact_cmp(cell(a), cell(b)));
+                }
+            }
+        }
         let mut rank = vec![0u32; keyed.len()];
         let mut current = 0u32;
         let mut missing = None;
         for (index, &entry) in keyed.iter().enumerate() {
             let key = entry >> 32;
-            if index > 0 && keyed[index - 1] >> 32 != key {
+            if index > 0
+                && (keyed[index - 1] >> 32 != key
+                    || (wide && exact_cmp(cell(keyed[index - 1]), cell(entry)).is_ne()))
+            {
                 current += 1;
             }
             if key == u128::from(u64::MAX) {

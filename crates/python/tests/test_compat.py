@@ -138,6 +138,14 @@ def test_defog_quirks_users_meet():
     mixed = pd.DataFrame({"x": pd.Series([1, "a"], dtype=object)})
     with pytest.raises(TypeError):
         compare_df(mixed, mixed.iloc[::-1], "group_by", "How many?")
+    # Integers past 2^53 (ids) are sorted exactly, as pandas sorts them, though one float
+    # stands for both: the same rows in another order are the same result.
+    big = 2**60
+    ids = pd.DataFrame({"id": [big + 1, big], "name": ["x", "y"]})
+    shuffled = pd.DataFrame({"id": [big, big + 1], "name": ["y", "x"]})
+    assert compare_df(ids, shuffled, "group_by", "Which ids?") is True
+    assert subset_df(ids[["id"]], shuffled, "group_by", "Which ids?") is True
+    assert compare_df(ids, shuffled.assign(name=["x", "y"]), "group_by", "Which ids?") is False
 
 
 def test_defog_subset_df_verbose_names_the_unmatched_column(capsys):
