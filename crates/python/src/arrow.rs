@@ -116,37 +116,16 @@ pub fn text_column(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Value>>> {
         let Some(column) = batch.columns().first() else {
             return Ok(None);
         };
-        let text = |index: usize, text: &str| {
-            if column.is_null(index) {
-                Value::Float(f64::NAN)
-            } else {
-                Value::Text(text.into())
-            }
-        };
-        match column.data_type() {
-            DataType::Utf8 => cells.extend(
-                column
-                    .as_string::<i32>()
-                    .iter()
-                    .enumerate()
-                    .map(|(index, value)| text(index, value.unwrap_or_default())),
-            ),
-            DataType::LargeUtf8 => cells.extend(
-                column
-                    .as_string::<i64>()
-                    .iter()
-                    .enumerate()
-                    .map(|(index, value)| text(index, value.unwrap_or_default())),
-            ),
-            DataType::Utf8View => cells.extend(
-                column
-                    .as_string_view()
-                    .iter()
-                    .enumerate()
-                    .map(|(index, value)| text(index, value.unwrap_or_default())),
-            ),
+        let values: Box<dyn Iterator<Item = Option<&str>>> = match column.data_type() {
+            DataType::Utf8 => Box::new(column.as_string::<i32>().iter()),
+            DataType::LargeUtf8 => Box::new(column.as_string::<i64>().iter()),
+            DataType::Utf8View => Box::new(column.as_string_view().iter()),
             _ => return Ok(None),
-        }
+        };
+        cells
+            .extend(values.map(|value| {
+                value.map_or(Value::Float(f64::NAN), |text| Value::Text(text.into()))
+            }));
     }
     Ok(Some(cells))
 }

@@ -33,7 +33,7 @@ pub struct JudgeSpec {
     cache_ttl: f64,
 }
 
-/// A judge ready for a call: the judge, its prompt version and how many calls go at once.
+/// A judge ready for a call: the judge, and how many calls go at once.
 pub struct Ready {
     judge: Judge,
     concurrency: usize,

@@ -138,9 +138,9 @@ pub struct Judge {
     /// file waits for one call and takes its verdict from the memory cache.
     in_flight: Mutex<HashMap<String, Arc<Mutex<()>>>>,
     disk: Option<DiskCache>,
-    pub calls: AtomicUsize,
-    pub hits: AtomicUsize,
-    pub errors: AtomicUsize,
+    calls: AtomicUsize,
+    hits: AtomicUsize,
+    errors: AtomicUsize,
 }
 
 impl Judge {
@@ -192,12 +192,13 @@ impl Judge {
 
     /// Calls made, cache hits and errors, for the end-of-run summary.
     pub fn summary(&self) -> String {
+        let counts = self.counts();
         format!(
             "judge {}: {}, {}, {}",
             self.describe(),
-            counted(self.calls.load(Ordering::Relaxed), "call"),
-            counted(self.hits.load(Ordering::Relaxed), "cache hit"),
-            counted(self.errors.load(Ordering::Relaxed), "error")
+            counted(counts.calls, "call"),
+            counted(counts.cache_hits, "cache hit"),
+            counted(counts.errors, "error")
         )
     }
 
