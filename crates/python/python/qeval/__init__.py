@@ -59,8 +59,9 @@ class Judge:
     ``key_header`` and ``query`` are for servers that want the key in another header or a query
     string on every call (Azure: ``key_header="api-key"``, ``query="api-version=2024-10-21"``).
 
-    ``timeout`` is seconds to wait for a verdict; ``prompt`` the prompt version (``v2`` shows the schema and both results, ``v1``
-    the question and queries only); ``concurrency`` the calls in flight at once. Verdicts are
+    ``timeout`` is seconds to wait for a verdict; ``prompt`` the prompt version (``v2`` shows the
+    schema and both results, ``v1`` the question and queries only); ``concurrency`` the calls in
+    flight at once. Verdicts are
     cached on disk in ``cache_dir`` (default ``$XDG_CACHE_HOME/qeval/judge`` or
     ``~/.cache/qeval/judge``) for ``cache_ttl`` seconds, unless ``cache`` is false; a call
     reuses its own verdicts either way. Where the judge fails (an HTTP error, no answer in time,
