@@ -205,14 +205,16 @@ impl Hash for DedupeKey<'_> {
     }
 }
 
+/// The sort key of positive infinity, the largest number (NaN is missing): texts and missing
+/// values sort above it.
+const NUMBERS_END: u64 = 0xfff0_0000_0000_0000;
+
 /// Each cell as `sort_values` orders it, as an integer: numbers by value, then text by code
 /// point (UTF-8's byte order), then missing values. A number is its float's bits mapped to an
 /// order-keeping integer (`-0.0` as `0.0`, which it equals), at most `NUMBERS_END`; a text is
 /// placed after every number by its rank among the column's distinct texts, so a column of a few
 /// thousand names is sorted without comparing text a million times; missing is `u64::MAX`.
 fn sort_keys(column: &Column) -> Vec<u64> {
-    /// The key of positive infinity, the largest number (NaN is missing).
-    const NUMBERS_END: u64 = 0xfff0_0000_0000_0000;
     // Each distinct text numbered as met, then the numbers replaced by the texts' order.
     let mut texts: HashMap<&[u8], usize, FxBuild> = HashMap::default();
     let met: Vec<usize> = column
@@ -321,15 +323,11 @@ impl Sorted {
             }
             rank[entry as u32 as usize] = current;
         }
-        let numbers = column
-            .cells
-            .iter()
-            .all(|cell| match cell {
-                Value::Int(int) => int.unsigned_abs() <= 1 << 53,
-                Value::Float(float) => !float.is_nan(),
-                Value::Bool(_) => true,
-                Value::Null | Value::Text(_) => false,
-            })
+        // Numbers only, none missing, when the largest key is a number's; and none past 2^53.
+        let only_numbers = keyed
+            .last()
+            .is_none_or(|&entry| entry >> 32 <= u128::from(NUMBERS_END));
+        let numbers = (only_numbers && !wide)
             .then(|| keyed.iter().map(|&entry| (entry >> 32) as u64).collect());
         Sorted {
             order: keyed.into_iter().map(|entry| entry as u32).collect(),
