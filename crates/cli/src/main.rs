@@ -115,6 +115,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Score a model's predictions on a public benchmark (Spider, BIRD) from the benchmark's
+    /// own files, as its official script scores them.
+    ///
+    /// Prints the official table on standard output; writes one record per example with
+    /// `--output` (the run-record format `qeval report` and `qeval compare-runs` read) and the
+    /// summary with `--json`. Queries run on every core, each database read once per thread and
+    /// opened read-only in memory, each under a time limit that interrupts it.
+    #[command(subcommand)]
+    Bench(commands::bench::BenchCommand),
     /// Check a query against the read-only policy; exit 1 when it is unsafe.
     Safety {
         /// The query. Use `-` or leave it out to read it from standard input.
@@ -378,6 +387,7 @@ fn main() -> ExitCode {
             after,
             json,
         } => commands::compare_runs::run(&before, &after, json),
+        Command::Bench(command) => commands::bench::run(&command),
         Command::Safety { query, language } => {
             commands::safety::run(query.as_deref(), language.language.into(), language.dialect)
         }

@@ -5,6 +5,7 @@
 //! scorecard everywhere. Malformed input never panics: it becomes a diagnostic in the scorecard.
 
 pub mod analysis;
+pub mod bench;
 pub mod datatype;
 pub mod execution_similarity;
 pub mod judge;
@@ -13,6 +14,7 @@ pub mod language;
 pub mod metric;
 pub mod metrics;
 pub mod pairs;
+pub mod pipeline;
 pub mod profiles;
 pub mod random;
 pub mod results;

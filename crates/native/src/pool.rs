@@ -14,14 +14,27 @@ pub fn run<T: Sync, R: Send>(
     work: impl Fn(&T) -> R + Sync,
     on_done: impl Fn(usize) + Sync,
 ) -> Vec<R> {
+    run_with(items, workers, || (), |_, item| work(item), on_done)
+}
+
+/// [`run`] with a state of each worker's own, made by `start` on its thread and handed to
+/// `work` for every item the worker takes (an open database it keeps for the next item).
+pub fn run_with<T: Sync, S, R: Send>(
+    items: &[T],
+    workers: usize,
+    start: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &T) -> R + Sync,
+    on_done: impl Fn(usize) + Sync,
+) -> Vec<R> {
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     let worker = || {
+        let mut state = start();
         loop {
             let index = next.fetch_add(1, Ordering::SeqCst);
             let Some(item) = items.get(index) else { break };
-            let result = work(item);
+            let result = work(&mut state, item);
             if let Ok(mut results) = results.lock() {
                 results[index] = Some(result);
             }

@@ -149,9 +149,55 @@ pub fn read_only(
                 (!ALLOWED_FUNCTIONS.contains(&name.as_str()))
                     .then(|| format!("the function {name}() is not on the read-only allow-list"))
             }
-            other => Some(format!("{other:?} is not a read")),
+            other => Some(format!("{} is not a read", described(&other))),
         };
         decide(&denied, refusal)
+    }
+}
+
+/// An action in words, for a refusal the user reads ("PRAGMA writable_schema", "a DELETE on
+/// users"), not the authorizer's debug text.
+fn described(action: &AuthAction<'_>) -> String {
+    use AuthAction as A;
+    match action {
+        A::Pragma { pragma_name, .. } => format!("PRAGMA {pragma_name}"),
+        A::Insert { table_name } => format!("an INSERT into {table_name}"),
+        A::Update { table_name, .. } => format!("an UPDATE of {table_name}"),
+        A::Delete { table_name } => format!("a DELETE from {table_name}"),
+        A::Attach { .. } => "ATTACH".into(),
+        A::Detach { .. } => "DETACH".into(),
+        A::Transaction { operation } => format!("a transaction ({operation:?})").to_uppercase(),
+        A::Savepoint { .. } => "a SAVEPOINT".into(),
+        A::CreateTable { table_name } | A::CreateTempTable { table_name } => {
+            format!("CREATE TABLE {table_name}")
+        }
+        A::DropTable { table_name } | A::DropTempTable { table_name } => {
+            format!("DROP TABLE {table_name}")
+        }
+        A::AlterTable { table_name, .. } => format!("ALTER TABLE {table_name}"),
+        A::CreateIndex { index_name, .. } | A::CreateTempIndex { index_name, .. } => {
+            format!("CREATE INDEX {index_name}")
+        }
+        A::DropIndex { index_name, .. } | A::DropTempIndex { index_name, .. } => {
+            format!("DROP INDEX {index_name}")
+        }
+        A::CreateView { view_name } | A::CreateTempView { view_name } => {
+            format!("CREATE VIEW {view_name}")
+        }
+        A::DropView { view_name } | A::DropTempView { view_name } => {
+            format!("DROP VIEW {view_name}")
+        }
+        A::CreateTrigger { trigger_name, .. } | A::CreateTempTrigger { trigger_name, .. } => {
+            format!("CREATE TRIGGER {trigger_name}")
+        }
+        A::DropTrigger { trigger_name, .. } | A::DropTempTrigger { trigger_name, .. } => {
+            format!("DROP TRIGGER {trigger_name}")
+        }
+        A::CreateVtable { table_name, .. } => format!("CREATE VIRTUAL TABLE {table_name}"),
+        A::DropVtable { table_name, .. } => format!("DROP TABLE {table_name}"),
+        A::Reindex { index_name } => format!("REINDEX {index_name}"),
+        A::Analyze { table_name } => format!("ANALYZE {table_name}"),
+        _ => "this statement".into(),
     }
 }
 
@@ -191,7 +237,10 @@ pub fn building(
                 (!ALLOWED_FUNCTIONS.contains(&name.as_str()))
                     .then(|| format!("the function {name}() is not on the allow-list"))
             }
-            other => Some(format!("{other:?} is not part of building a database")),
+            other => Some(format!(
+                "{} is not part of building a database",
+                described(&other)
+            )),
         };
         decide(&denied, refusal)
     }

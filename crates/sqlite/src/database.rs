@@ -2,13 +2,16 @@
 
 use std::fmt;
 
-use qeval_core::sql::{ParseLimits, SqlDialect, check_read_only};
+use qeval_core::pipeline::query::{ONE_STATEMENT, PythonStatement, python_statement};
+use qeval_core::pipeline::{QueryRows, QuerySettings};
+use qeval_core::results::{ResultSet, Rows as ResultRows};
+use qeval_core::sql::{ParseLimits, SqlDialect, ViolationKind, check_read_only};
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
 
 use crate::authorizer;
 use crate::output::{Column, DbError, QueryError, QueryOutput, Table};
-use crate::value::to_json;
+use crate::value::{to_json, to_value};
 
 /// How long a query may run and how many rows it may return.
 #[derive(Debug, Clone, Copy)]
@@ -103,6 +106,19 @@ impl Database {
             ));
         }
         let mut connection = in_memory()?;
+        // A database in WAL mode says so in its header (read and write versions 2); a copy in
+        // memory has no write-ahead log, and SQLite refuses to open it as one. The copy is read
+        // as the rollback-journal database it is once its log is checkpointed: the same pages.
+        let rollback;
+        let bytes = if bytes.get(18..20) == Some(&[2, 2][..]) {
+            let mut copy = bytes.to_vec();
+            copy[18] = 1;
+            copy[19] = 1;
+            rollback = copy;
+            &rollback[..]
+        } else {
+            bytes
+        };
         connection
             .deserialize_read_exact(rusqlite::MAIN_DB, bytes, bytes.len(), true)
             .map_err(failed)?;
@@ -195,35 +211,12 @@ impl Database {
             .map_err(failed)
     }
 
-    /// Runs one read-only query.
+    /// Runs one read-only query; its result as JSON values.
     pub fn query(&mut self, sql: &str, limits: &Limits) -> Result<QueryOutput, QueryError> {
-        let safety = check_read_only(sql, SqlDialect::Sqlite, ParseLimits::default());
-        if !safety.safe {
-            let reasons: Vec<String> = safety.violations.iter().map(|v| v.reason.clone()).collect();
-            return Err(QueryError::Refused(reasons.join("; ")));
-        }
-        let now = limits.now;
-        let started = now();
-        let deadline = started + limits.time_ms;
-        let _ = self
-            .connection
-            .progress_handler(10_000, Some(move || now() > deadline));
-        if let Ok(mut slot) = self.denied.lock() {
-            *slot = None;
-        }
-        let result = run(&self.connection, sql, limits.max_rows);
-        let denial = self.denied.lock().ok().and_then(|mut slot| slot.take());
-        let _ = self
-            .connection
-            .progress_handler(10_000, None::<fn() -> bool>);
-        let millis = now() - started;
-        let (columns, rows, truncated, vm_steps) =
-            result.map_err(|err| match (code_of(&err), denial) {
-                (_, Some(reason)) => QueryError::Denied(reason),
-                (Some(rusqlite::ErrorCode::OperationInterrupted), None) => {
-                    QueryError::TimedOut { ms: millis }
-                }
-                _ => QueryError::Failed(message_of(&err)),
+        let max_rows = limits.max_rows;
+        let (millis, (columns, rows, truncated, vm_steps)) =
+            self.guarded_run(sql, limits.time_ms, limits.now, |connection| {
+                run(connection, sql, max_rows)
             })?;
         Ok(QueryOutput {
             columns,
@@ -232,6 +225,118 @@ impl Database {
             millis,
             vm_steps,
         })
+    }
+
+    /// Runs one read-only query as a benchmark's script would (see [`QuerySettings`]); its
+    /// result as the core's values, read straight from SQLite.
+    pub fn query_rows(
+        &mut self,
+        sql: &str,
+        settings: &QuerySettings,
+        now: fn() -> f64,
+    ) -> Result<QueryRows, QueryError> {
+        let sql = if settings.python_statements {
+            match python_statement(sql) {
+                PythonStatement::Empty => {
+                    return Ok(QueryRows {
+                        result: ResultSet::named(Vec::new(), ResultRows::default()),
+                        truncated: false,
+                        millis: 0.0,
+                        vm_steps: 0,
+                    });
+                }
+                PythonStatement::TooMany => return Err(QueryError::Failed(ONE_STATEMENT.into())),
+                PythonStatement::One(first) => first,
+            }
+        } else {
+            sql
+        };
+        let (millis, (result, truncated, vm_steps)) =
+            self.guarded_run(sql, settings.time_limit_ms, now, |connection| {
+                run_rows(connection, sql, settings)
+            })?;
+        Ok(QueryRows {
+            result,
+            truncated,
+            millis,
+            vm_steps,
+        })
+    }
+
+    /// Runs `work` on the connection for `sql` after the safety validator, under a time limit,
+    /// and names what went wrong: the validator's refusal, the authorizer's denial, the time
+    /// limit or SQLite's own error. Returns the milliseconds it took and what `work` gave.
+    ///
+    /// SQL the validator cannot parse is not refused for that alone: SQLite parses it under the
+    /// read-only authorizer (which denies every write, attachment and pragma) on a copy of the
+    /// database, so a valid query the validator's parser does not know still runs.
+    fn guarded_run<T>(
+        &mut self,
+        sql: &str,
+        time_ms: f64,
+        now: fn() -> f64,
+        work: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<(f64, T), QueryError> {
+        let safety = check_read_only(sql, SqlDialect::Sqlite, ParseLimits::default());
+        let refusals: Vec<String> = safety
+            .violations
+            .iter()
+            .filter(|v| v.kind != ViolationKind::Unparseable)
+            .map(|v| v.reason.clone())
+            .collect();
+        if !refusals.is_empty() {
+            return Err(QueryError::Refused(refusals.join("; ")));
+        }
+        let started = now();
+        let deadline = started + time_ms;
+        let _ = self
+            .connection
+            .progress_handler(10_000, Some(move || now() > deadline));
+        if let Ok(mut slot) = self.denied.lock() {
+            *slot = None;
+        }
+        let result = work(&self.connection);
+        let denial = self.denied.lock().ok().and_then(|mut slot| slot.take());
+        let _ = self
+            .connection
+            .progress_handler(10_000, None::<fn() -> bool>);
+        let millis = now() - started;
+        let value = result.map_err(|err| match (code_of(&err), denial) {
+            (_, Some(reason)) => QueryError::Denied(reason),
+            (Some(rusqlite::ErrorCode::OperationInterrupted), None) => {
+                QueryError::TimedOut { ms: millis }
+            }
+            _ => QueryError::Failed(message_of(&err)),
+        })?;
+        Ok((millis, value))
+    }
+}
+
+impl qeval_core::pipeline::Runner for Database {
+    fn query(&mut self, sql: &str, settings: &QuerySettings) -> Result<QueryRows, QueryError> {
+        self.query_rows(sql, settings, Limits::default().now)
+    }
+
+    fn suite(&mut self, check: &qeval_core::pipeline::SuiteCheck) -> qeval_core::Metric {
+        let options = crate::EquivalenceOptions {
+            databases: check.databases,
+            seed: check.seed,
+            mode: check.mode,
+            dialect: check.dialect,
+            limits: Limits {
+                time_ms: check.settings.time_limit_ms,
+                max_rows: check.settings.max_rows,
+                ..Limits::default()
+            },
+            ..crate::EquivalenceOptions::default()
+        };
+        crate::check_equivalence(
+            &check.expected,
+            &check.generated,
+            crate::SchemaChoice::Database(self),
+            &options,
+        )
+        .metric()
     }
 }
 
@@ -301,7 +406,7 @@ type Rows = (Vec<String>, Vec<Vec<Value>>, bool, u64);
 const MAX_VALUE_BYTES: i32 = 16 * 1024 * 1024;
 /// Most bytes of values one result keeps; the rest is cut and the cut is reported, like rows
 /// past the row cap.
-pub const MAX_RESULT_BYTES: usize = 64 * 1024 * 1024;
+pub const MAX_RESULT_BYTES: usize = qeval_core::pipeline::query::MAX_RESULT_BYTES;
 
 fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<Rows> {
     let mut statement = connection.prepare(sql)?;
@@ -333,6 +438,50 @@ fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<
     let vm_steps =
         u64::try_from(statement.get_status(rusqlite::StatementStatus::VmStep)).unwrap_or_default();
     Ok((columns, rows, truncated, vm_steps))
+}
+
+/// A result, whether it was cut, and SQLite's VM steps: the core's values, text decoded as
+/// `settings.text` says.
+fn run_rows(
+    connection: &Connection,
+    sql: &str,
+    settings: &QuerySettings,
+) -> rusqlite::Result<(ResultSet, bool, u64)> {
+    let mut statement = connection.prepare(sql)?;
+    let columns: Vec<String> = statement.column_names().map(str::to_string).collect();
+    let width = columns.len();
+    let mut rows = ResultRows::with_capacity(width, 16);
+    let mut bytes = 0usize;
+    let mut cursor = statement.query([])?;
+    let mut truncated = false;
+    let mut cells = Vec::with_capacity(width);
+    while let Some(row) = cursor.next()? {
+        if rows.len() == settings.max_rows || bytes > settings.max_bytes {
+            truncated = true;
+            break;
+        }
+        cells.clear();
+        for (i, column) in columns.iter().enumerate() {
+            let value = row.get_ref(i)?;
+            bytes += match value {
+                rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t) => t.len(),
+                _ => 8,
+            };
+            cells.push(to_value(value, settings.text).map_err(|text| {
+                rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+                    Some(format!(
+                        "Could not decode to UTF-8 column '{column}' with text '{text}'"
+                    )),
+                )
+            })?);
+        }
+        rows.push(cells.drain(..));
+    }
+    drop(cursor);
+    let vm_steps =
+        u64::try_from(statement.get_status(rusqlite::StatementStatus::VmStep)).unwrap_or_default();
+    Ok((ResultSet::named(columns, rows), truncated, vm_steps))
 }
 
 fn read_schema(connection: &Connection) -> rusqlite::Result<Vec<Table>> {

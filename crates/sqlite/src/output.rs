@@ -57,31 +57,8 @@ impl fmt::Display for DbError {
     }
 }
 
-/// Why a query gave no result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum QueryError {
-    /// The safety validator refused it before it reached SQLite.
-    Refused(String),
-    /// SQLite's authorizer denied an action while preparing it.
-    Denied(String),
-    /// Interrupted at the time limit.
-    TimedOut { ms: f64 },
-    /// SQLite reported an error (no such table, syntax...).
-    Failed(String),
-}
-
-impl fmt::Display for QueryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            QueryError::Refused(reason) => write!(f, "refused before running: {reason}"),
-            QueryError::Denied(reason) => write!(f, "denied by the read-only policy: {reason}"),
-            QueryError::TimedOut { ms } => {
-                write!(f, "interrupted after {ms:.0} ms (the time limit)")
-            }
-            QueryError::Failed(message) => f.write_str(message),
-        }
-    }
-}
+/// Why a query gave no result (the core's type: the run pipeline reads it too).
+pub use qeval_core::pipeline::QueryError;
 
 /// A query's result: its columns and rows, whether the row cap cut it, how long it took.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

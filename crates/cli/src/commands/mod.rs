@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod compare;
 pub mod compare_runs;
 pub mod report;

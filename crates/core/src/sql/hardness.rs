@@ -258,6 +258,11 @@ fn unnest(expr: &Expr) -> &Expr {
 
 /// A condition read as Spider's grammar reads it: a flat list of simple conditions joined by
 /// `AND` and `OR`.
+///
+/// One quirk of Spider's parser (`process_sql.parse_value`) is kept: a comparison whose right
+/// side is a column reads that column up to the next `AND` (or `,`, `)`, clause or join
+/// keyword), so the conditions joined to it by `OR` are swallowed whole. `a < t.b OR a > t.c`
+/// is one condition and no `OR` to Spider, which decides the level of some of its own golds.
 #[derive(Default)]
 struct Conditions {
     leaves: usize,
@@ -268,34 +273,35 @@ struct Conditions {
     subqueries: usize,
 }
 
+/// How a simple condition is joined to the one before it.
+#[derive(Clone, Copy, PartialEq)]
+enum Joined {
+    First,
+    And,
+    Or,
+}
+
 impl Conditions {
     fn connectives(&self) -> usize {
         self.ors + self.ands
     }
 
     fn add(&mut self, expr: &Expr) {
-        match unnest(expr) {
-            Expr::BinaryOp {
-                left,
-                op: op @ (BinaryOperator::And | BinaryOperator::Or),
-                right,
-            } => {
-                self.add(left);
-                if *op == BinaryOperator::Or {
-                    self.ors += 1;
-                } else {
-                    self.ands += 1;
-                }
-                self.add(right);
+        let mut leaves = Vec::new();
+        flatten(expr, Joined::First, &mut leaves);
+        let mut swallowing = false;
+        for (joined, leaf, negated) in leaves {
+            if swallowing && joined == Joined::Or {
+                continue;
             }
-            Expr::UnaryOp {
-                op: UnaryOperator::Not,
-                expr,
-            } => {
-                self.leaf(expr);
-                self.negated += 1;
+            match joined {
+                Joined::And => self.ands += 1,
+                Joined::Or => self.ors += 1,
+                Joined::First => {}
             }
-            leaf => self.leaf(leaf),
+            self.leaf(leaf);
+            self.negated += usize::from(negated);
+            swallowing = compares_with_column(leaf);
         }
     }
 
@@ -329,5 +335,52 @@ impl Conditions {
             }
             _ => {}
         }
+    }
+}
+
+/// The simple conditions of `expr` in order, each with how it is joined to the one before and
+/// whether a `NOT` stands before it.
+fn flatten<'a>(expr: &'a Expr, joined: Joined, out: &mut Vec<(Joined, &'a Expr, bool)>) {
+    match unnest(expr) {
+        Expr::BinaryOp {
+            left,
+            op: op @ (BinaryOperator::And | BinaryOperator::Or),
+            right,
+        } => {
+            flatten(left, joined, out);
+            let next = if *op == BinaryOperator::Or {
+                Joined::Or
+            } else {
+                Joined::And
+            };
+            flatten(right, next, out);
+        }
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            expr,
+        } => out.push((joined, expr, true)),
+        leaf => out.push((joined, leaf, false)),
+    }
+}
+
+/// A comparison (`=`, `<`, `LIKE`...) whose right side is a column: an unquoted name, since
+/// Spider's tokenizer reads `"..."` as a string.
+fn compares_with_column(expr: &Expr) -> bool {
+    let right = match unnest(expr) {
+        Expr::BinaryOp { op, right, .. }
+            if !matches!(op, BinaryOperator::And | BinaryOperator::Or) =>
+        {
+            right
+        }
+        Expr::Like { pattern, .. } | Expr::ILike { pattern, .. } => pattern,
+        _ => return false,
+    };
+    let unquoted = |ident: &sqlparser::ast::Ident| {
+        ident.quote_style != Some('"') && ident.quote_style != Some('\'')
+    };
+    match right.as_ref() {
+        Expr::Identifier(ident) => unquoted(ident),
+        Expr::CompoundIdentifier(parts) => parts.iter().all(unquoted),
+        _ => false,
     }
 }

@@ -29,6 +29,10 @@ const LAYERS: &[&[&str]] = &[
     &["score"],
     // Runs: folders of evaluation files, summaries, comparisons.
     &["run"],
+    // Public benchmarks' files and official rules.
+    &["bench"],
+    // The run pipeline: runs and benchmarks planned into jobs, answers into records.
+    &["pipeline"],
 ];
 
 fn src() -> PathBuf {

@@ -58,6 +58,11 @@ fn writes_attach_pragmas_and_hidden_writes_are_refused_and_the_bytes_never_chang
     ] {
         match db.query(sql, &Limits::default()) {
             Err(QueryError::Refused(reason)) => assert!(!reason.is_empty(), "{sql}"),
+            // SQL the validator's parser cannot read goes to SQLite, whose authorizer refuses
+            // it: in words, not as the authorizer's debug text.
+            Err(QueryError::Denied(reason)) => {
+                assert_eq!(reason, "PRAGMA writable_schema is not a read", "{sql}")
+            }
             other => panic!("{sql}: {other:?}"),
         }
     }
@@ -247,14 +252,14 @@ fn a_script_that_attaches_a_file_writes_no_file() {
 fn a_generated_database_is_built_under_the_build_authorizer_with_no_attachments() {
     // What a schema read from a crafted file could smuggle into a generated database's script.
     for (script, why) in [
-        ("ATTACH ':memory:' AS p", "Attach"),
+        ("ATTACH ':memory:' AS p", "ATTACH"),
         (
             "CREATE TABLE t (a); CREATE TRIGGER g AFTER INSERT ON t BEGIN SELECT 1; END",
-            "CreateTrigger",
+            "CREATE TRIGGER g",
         ),
-        ("PRAGMA writable_schema = ON", "Pragma"),
+        ("PRAGMA writable_schema = ON", "PRAGMA writable_schema"),
         ("CREATE TEMP TABLE t (a)", "sqlite_temp_master"),
-        ("CREATE TABLE t (a); UPDATE t SET a = 1", "Update"),
+        ("CREATE TABLE t (a); UPDATE t SET a = 1", "an UPDATE of t"),
         ("SELECT load_extension('x')", "load_extension"),
     ] {
         let err = Database::scratch(script).expect_err(script).to_string();

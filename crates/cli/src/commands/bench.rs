@@ -1,0 +1,415 @@
+//! `qeval bench spider` and `qeval bench bird`: a model's predictions scored on a public
+//! benchmark from the benchmark's own files, as its official script scores them. The official
+//! table goes to standard output; what the script does not say (golds that cannot pass, failed
+//! predictions by kind, files out of order) and progress go to standard error.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use qeval_core::bench::bird::BirdMetric;
+use qeval_core::pipeline::{BenchSummary, BirdOptions, SpiderOptions};
+use qeval_core::words::{counted, plural};
+use qeval_native::bench::{BirdRequest, Scored, SpiderRequest};
+
+use super::{Failure, Outcome};
+use crate::output::say;
+
+/// `qeval bench`'s benchmarks.
+#[derive(Debug, clap::Subcommand)]
+pub enum BenchCommand {
+    /// Spider, SParC or CoSQL, as test-suite-sql-eval's `evaluation.py --etype exec` scores
+    /// them: execution accuracy when each `db_id` folder holds one database, test-suite
+    /// accuracy when it holds several. The official spellings of the flags are accepted
+    /// (`--keep_distinct`, `--plug_value`...).
+    Spider(Box<SpiderArgs>),
+    /// BIRD dev or mini-dev, as BIRD's `evaluation_ex.py`, `evaluation_f1.py` and
+    /// `evaluation_ves.py` score it. Predictions are matched to golds by their key, not their
+    /// place in the file. The official spellings of the flags are accepted
+    /// (`--predicted_sql_path`, `--ground_truth_path`, `--db_root_path`...).
+    Bird(Box<BirdArgs>),
+}
+
+/// Where the records and the summary go, for both benchmarks.
+#[derive(Debug, clap::Args)]
+pub struct BenchOutput {
+    /// Write the records of each prediction file (`evaluation-results.jsonl` lines), one
+    /// `--output` per `--pred`, in the same order.
+    #[arg(long, short, value_name = "FILE")]
+    output: Vec<PathBuf>,
+    /// Write the summary as JSON: the table's numbers, the golds that cannot pass and the
+    /// ceiling they set, failed predictions by kind (an array with several prediction files).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Threads to run queries on (default: every core).
+    #[arg(long = "num-cpus", alias = "num_cpus", value_name = "N")]
+    num_cpus: Option<usize>,
+    /// Rows a result may hold before it is cut (a cut result gives no verdict).
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    max_rows: usize,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SpiderArgs {
+    /// The gold file: `SQL<TAB>db_id` per line; a blank line ends an interaction (SParC,
+    /// CoSQL).
+    #[arg(long, value_name = "FILE")]
+    gold: PathBuf,
+    /// A prediction file: one query per line (the first tab-separated field), interactions
+    /// separated as in the gold file. Repeat to score several models against one run of each
+    /// gold.
+    #[arg(long, value_name = "FILE", required = true)]
+    pred: Vec<PathBuf>,
+    /// The database folder: each example runs on every `*.sqlite` file of `DIR/<db_id>/`.
+    #[arg(long, value_name = "DIR")]
+    db: PathBuf,
+    /// `tables.json` (read by exact set match, which `--etype exec` does not use).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// The evaluation: `exec` (execution or test-suite accuracy). Exact set match (`match`,
+    /// `all`) is not available yet.
+    #[arg(long, default_value = "exec", value_name = "TYPE")]
+    etype: String,
+    /// Keep `DISTINCT` in both queries (Spider removes every one by default).
+    #[arg(long = "keep-distinct", alias = "keep_distinct")]
+    keep_distinct: bool,
+    /// Also try the prediction with the gold's values put into its value slots, every way
+    /// (for models that predict no values).
+    #[arg(long = "plug-value", alias = "plug_value")]
+    plug_value: bool,
+    /// Most `--plug-value` variants tried per prediction (Spider tries them all).
+    #[arg(long, default_value_t = qeval_core::bench::spider::plug::MAX_VARIANTS, value_name = "N")]
+    plug_value_limit: usize,
+    /// Accepted for the official command line; progress is always shown on a terminal.
+    #[arg(
+        long = "progress-bar-for-each-datapoint",
+        alias = "progress_bar_for_each_datapoint"
+    )]
+    progress_bar_for_each_datapoint: bool,
+    /// Seconds a query may run before it is interrupted (Spider's `TIMEOUT`).
+    #[arg(long, default_value_t = qeval_core::bench::spider::TIMEOUT_SECONDS, value_name = "SECONDS")]
+    time_limit: f64,
+    #[command(flatten)]
+    output: BenchOutput,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BirdArgs {
+    /// The predictions: a JSON object from question index to `SQL\t----- bird -----\tdb_id`.
+    /// Repeat to score several models against one run of each gold.
+    #[arg(
+        long,
+        alias = "predicted_sql_path",
+        value_name = "FILE",
+        required = true
+    )]
+    pred: Vec<PathBuf>,
+    /// The gold file: `SQL<TAB>db_id` per line.
+    #[arg(long, alias = "ground_truth_path", value_name = "FILE")]
+    gold: PathBuf,
+    /// The database folder: `<db_id>/<db_id>.sqlite` in it.
+    #[arg(long = "db-root", alias = "db_root_path", value_name = "DIR")]
+    db_root: PathBuf,
+    /// The difficulty file, by position: a JSON list (`dev.json`) or JSON Lines
+    /// (`mini_dev_sqlite.jsonl`).
+    #[arg(long, alias = "diff_json_path", value_name = "FILE")]
+    diff: Option<PathBuf>,
+    /// The metric: ex, soft-f1 or ves; repeat for several (the first is the records' score).
+    #[arg(long, default_value = "ex", value_parser = parse_metric, value_name = "METRIC")]
+    metric: Vec<BirdMetric>,
+    /// Seconds the prediction and its gold may take together.
+    #[arg(long = "meta-time-out", alias = "meta_time_out", default_value_t = qeval_core::bench::bird::TIMEOUT_SECONDS, value_name = "SECONDS")]
+    meta_time_out: f64,
+    /// The dialect of the queries: SQLite (the only one whose databases are files).
+    #[arg(long = "sql-dialect", alias = "sql_dialect", default_value = "SQLite")]
+    sql_dialect: String,
+    /// Append each metric's table to this file, as BIRD's scripts do.
+    #[arg(
+        long = "output-log-path",
+        alias = "output_log_path",
+        value_name = "FILE"
+    )]
+    output_log_path: Option<PathBuf>,
+    /// Timed runs of each query for R-VES (BIRD's scripts make 100).
+    #[arg(long, default_value_t = qeval_core::bench::bird::ves::ITERATIONS, value_name = "N")]
+    ves_iterations: usize,
+    #[command(flatten)]
+    output: BenchOutput,
+}
+
+fn parse_metric(text: &str) -> Result<BirdMetric, String> {
+    text.parse()
+}
+
+/// A time in seconds from the command line: above 0 and finite.
+fn seconds(flag: &str, value: f64) -> Result<f64, Failure> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{flag} takes a number of seconds above 0, not {value}"
+        ))
+    }
+}
+
+pub fn run(command: &BenchCommand) -> Result<Outcome, Failure> {
+    match command {
+        BenchCommand::Spider(args) => spider(args),
+        BenchCommand::Bird(args) => bird(args),
+    }
+}
+
+fn check_outputs(output: &BenchOutput, predictions: usize) -> Result<(), Failure> {
+    if !output.output.is_empty() && output.output.len() != predictions {
+        return Err(format!(
+            "{} for {}: give one --output per --pred, in the same order",
+            counted(output.output.len(), "--output"),
+            counted(predictions, "--pred")
+        ));
+    }
+    if output.num_cpus == Some(0) {
+        return Err("--num-cpus takes 1 or more".into());
+    }
+    Ok(())
+}
+
+fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
+    if args.etype != "exec" {
+        return Err(format!(
+            "--etype {}: only `exec` (execution and test-suite accuracy) is available; exact set match (`match`, `all`) is not yet",
+            args.etype
+        ));
+    }
+    check_outputs(&args.output, args.pred.len())?;
+    let mut options = SpiderOptions {
+        keep_distinct: args.keep_distinct,
+        plug_value: args.plug_value,
+        plug_limit: args.plug_value_limit,
+        ..SpiderOptions::default()
+    };
+    options.settings.time_limit_ms = seconds("--time-limit", args.time_limit)? * 1000.0;
+    options.settings.max_rows = args.output.max_rows;
+    let request = SpiderRequest {
+        gold: args.gold.clone(),
+        predictions: args.pred.clone(),
+        db: args.db.clone(),
+        options,
+    };
+    let planned = qeval_native::bench::plan_spider(&request)?;
+    finish(planned, &args.output, "SQLite", None)
+}
+
+fn bird(args: &BirdArgs) -> Result<Outcome, Failure> {
+    if !args.sql_dialect.eq_ignore_ascii_case("sqlite") {
+        return Err(format!(
+            "--sql-dialect {}: only SQLite is scored here (BIRD's MySQL and PostgreSQL databases are servers, not files)",
+            args.sql_dialect
+        ));
+    }
+    check_outputs(&args.output, args.pred.len())?;
+    let mut metrics = Vec::new();
+    for metric in &args.metric {
+        if !metrics.contains(metric) {
+            metrics.push(*metric);
+        }
+    }
+    let limit = seconds("--meta-time-out", args.meta_time_out)? * 1000.0;
+    let mut options = BirdOptions {
+        metrics,
+        ves_iterations: args.ves_iterations,
+        time_limit_ms: limit,
+        dialect: args.sql_dialect.clone(),
+        ..BirdOptions::default()
+    };
+    options.settings.time_limit_ms = limit;
+    options.settings.max_rows = args.output.max_rows;
+    let request = BirdRequest {
+        gold: args.gold.clone(),
+        predictions: args.pred.clone(),
+        db_root: args.db_root.clone(),
+        difficulties: args.diff.clone(),
+        options,
+    };
+    let planned = qeval_native::bench::plan_bird(&request)?;
+    finish(
+        planned,
+        &args.output,
+        &args.sql_dialect,
+        args.output_log_path.as_ref(),
+    )
+}
+
+/// Runs a planned benchmark and writes what it gave.
+fn finish(
+    planned: qeval_native::bench::Planned,
+    output: &BenchOutput,
+    dialect: &str,
+    log: Option<&PathBuf>,
+) -> Result<Outcome, Failure> {
+    let started = Instant::now();
+    for note in &planned.notes {
+        say!("qeval: {note}");
+    }
+    let workers = output.num_cpus.unwrap_or_else(qeval_native::pool::cores);
+    let examples = planned.pipeline.examples.len();
+    let databases = planned.pipeline.databases().len();
+    say!(
+        "qeval: {} on {} with {}",
+        counted(examples, "example"),
+        counted(databases, "database"),
+        counted(workers, "thread")
+    );
+    let mut progress = crate::progress::Progress::new("running queries");
+    let lock = std::sync::Mutex::new(&mut progress);
+    let scored = qeval_native::bench::score(planned, workers, |done, total| {
+        if let Ok(mut progress) = lock.lock() {
+            progress.tick_of(done, total);
+        }
+    });
+    progress.finish();
+    write_outputs(&scored, output, dialect, log)?;
+    say!(
+        "qeval: scored {} in {:.2} s",
+        counted(examples, "example"),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(Outcome::Clean)
+}
+
+fn write(path: &PathBuf, text: &str) -> Result<(), Failure> {
+    std::fs::write(path, text).map_err(|err| format!("cannot write {}: {err}", path.display()))
+}
+
+fn write_outputs(
+    scored: &Scored,
+    output: &BenchOutput,
+    dialect: &str,
+    log: Option<&PathBuf>,
+) -> Result<(), Failure> {
+    let several = scored.summaries.len() > 1;
+    let mut log_text = String::new();
+    for (index, summary) in scored.summaries.iter().enumerate() {
+        if several {
+            println!("predictions: {}", summary.predictions);
+        }
+        print!("{}", summary.table(dialect));
+        for line in describe(summary) {
+            say!("qeval: {line}");
+        }
+        log_text += &summary.log();
+        if let Some(path) = output.output.get(index) {
+            write(
+                path,
+                &qeval_native::bench::records_text(&scored.records[index]),
+            )?;
+            say!("qeval: wrote the records to {}", path.display());
+        }
+    }
+    if let Some(path) = log {
+        use std::io::Write as _;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        file.write_all(log_text.as_bytes())
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+    }
+    if let Some(path) = &output.json {
+        let value = if several {
+            serde_json::to_value(&scored.summaries)
+        } else {
+            serde_json::to_value(&scored.summaries[0])
+        }
+        .map_err(|err| format!("internal: {err}"))?;
+        let text =
+            serde_json::to_string_pretty(&value).map_err(|err| format!("internal: {err}"))?;
+        write(path, &(text + "\n"))?;
+        say!("qeval: wrote the summary to {}", path.display());
+    }
+    Ok(())
+}
+
+/// What the summary says beyond the official table, a line each.
+fn describe(summary: &BenchSummary) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{}: {} of {} passed ({})",
+        summary.predictions,
+        summary.passed,
+        counted(summary.examples, "example"),
+        summary.measure
+    )];
+    if !summary.gold_issues.is_empty() {
+        let n = summary.gold_issues.len();
+        lines.push(format!(
+            "{n} gold quer{} cannot pass whatever the prediction (gold as prediction would score {:.4}):",
+            if n == 1 { "y" } else { "ies" },
+            summary.ceiling
+        ));
+        for issue in summary.gold_issues.iter().take(10) {
+            lines.push(format!(
+                "  test {} (gold line {}, {}): {}: {}",
+                issue.test_id, issue.line, issue.db_id, issue.kind, issue.message
+            ));
+        }
+        if summary.gold_issues.len() > 10 {
+            lines.push(format!(
+                "  ... and {} more (see --json)",
+                summary.gold_issues.len() - 10
+            ));
+        }
+    } else if summary.ceiling < 1.0 {
+        lines.push(format!(
+            "gold as prediction would score {:.4} (golds too slow to pass twice within the time limit)",
+            summary.ceiling
+        ));
+    }
+    if !summary.prediction_failures.is_empty() {
+        let kinds: Vec<String> = summary
+            .prediction_failures
+            .iter()
+            .map(|(kind, n)| format!("{n} {kind}"))
+            .collect();
+        lines.push(format!(
+            "predictions without a result: {}",
+            kinds.join(", ")
+        ));
+    }
+    if summary.without_level > 0 {
+        lines.push(match summary.benchmark {
+            "spider" => format!(
+                "{} without a hardness level (Spider's grammar does not read the gold; counted in `all` only)",
+                counted(summary.without_level, "example")
+            ),
+            _ => format!(
+                "{} without a difficulty (counted in `total` only)",
+                counted(summary.without_level, "question")
+            ),
+        });
+    }
+    if let Some(misplaced) = summary.misplaced.filter(|n| *n > 0) {
+        lines.push(format!(
+            "{misplaced} prediction{} not at the place in the file their key names: scored by key here; BIRD's script pairs by place and would have scored {} against another question's gold",
+            plural(misplaced),
+            if misplaced == 1 { "it" } else { "them" }
+        ));
+    }
+    if !summary.db_id_mismatches.is_empty() {
+        lines.push(format!(
+            "{} name{} another db_id than the gold's (run on the gold's, as BIRD's script does), e.g. test {}: {} for {}",
+            counted(summary.db_id_mismatches.len(), "prediction"),
+            if summary.db_id_mismatches.len() == 1 { "s" } else { "" },
+            summary.db_id_mismatches[0].0,
+            summary.db_id_mismatches[0].1,
+            summary.db_id_mismatches[0].2
+        ));
+    }
+    for levels in &summary.bird {
+        if levels.scores.iter().any(Option::is_none) {
+            lines.push(format!(
+                "{}: a level without questions shows 0.00 (BIRD's script divides by zero there and stops)",
+                levels.metric.title()
+            ));
+        }
+    }
+    lines
+}

@@ -1,0 +1,374 @@
+//! `qeval bench` on the benchmark fixtures of `tests/bench/`, whose expected tables and
+//! verdicts are the official scripts' own output on the same files (see that folder's
+//! README).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A fixture laid out as the benchmark's users have it, in a folder of its own: every
+/// `NAME.sql` script becomes the SQLite database `NAME.sqlite` beside it.
+struct Layout(PathBuf);
+
+impl Layout {
+    fn new(fixture: &str, name: &str) -> Layout {
+        let dir = std::env::temp_dir().join(format!("qeval-bench-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy(&fixtures().join(fixture), &dir);
+        Layout(dir)
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.0.join(relative)
+    }
+
+    fn arg(&self, relative: &str) -> String {
+        self.path(relative).display().to_string()
+    }
+}
+
+impl Drop for Layout {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/bench")
+}
+
+/// Copies `from` into `to`, building each `.sql` script under a database folder into its
+/// database.
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a temporary folder");
+    for entry in std::fs::read_dir(from).expect("the fixture folder") {
+        let path = entry.expect("an entry").path();
+        let name = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        if path.is_dir() {
+            copy(&path, &to.join(&name));
+        } else if let Some(stem) = name.strip_suffix(".sql")
+            && path.parent().is_some_and(|p| {
+                p.components()
+                    .any(|c| c.as_os_str().to_string_lossy().contains("database"))
+            })
+        {
+            let script = std::fs::read_to_string(&path).expect("a script");
+            let mut database =
+                qeval_sqlite::Database::from_script(&script).expect("the script builds");
+            let bytes = database.to_bytes().expect("the database's bytes");
+            std::fs::write(to.join(format!("{stem}.sqlite")), bytes).expect("written");
+        } else {
+            std::fs::copy(&path, to.join(&name)).expect("copied");
+        }
+    }
+}
+
+fn qeval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(args)
+        .output()
+        .expect("qeval runs")
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn expected(relative: &str) -> String {
+    std::fs::read_to_string(fixtures().join(relative)).expect("an expected file")
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+fn records(path: &Path) -> Vec<Value> {
+    json_lines(&std::fs::read_to_string(path).expect("the records"))
+}
+
+/// `qeval bench spider` on files of the layout, with further arguments.
+fn spider(layout: &Layout, gold: &str, pred: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "bench".to_string(),
+        "spider".into(),
+        "--gold".into(),
+        layout.arg(gold),
+        "--pred".into(),
+        layout.arg(pred),
+        "--db".into(),
+        layout.arg("database"),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    qeval(&args)
+}
+
+#[test]
+fn spider_gives_the_official_table_and_verdicts_with_each_flag() {
+    let layout = Layout::new("spider", "spider");
+    let verdicts = json_lines(&expected("spider/expected/verdicts.jsonl"));
+    for (flag, table) in [
+        (None, "exec"),
+        (Some("--keep_distinct"), "exec_keep_distinct"),
+        (Some("--plug_value"), "exec_plug_value"),
+    ] {
+        let out = layout.path(&format!("{table}.jsonl"));
+        let mut extra = vec!["-o", out.to_str().unwrap()];
+        extra.extend(flag);
+        let output = spider(&layout, "gold.txt", "pred.txt", &extra);
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "{stderr}");
+        assert_eq!(
+            stdout,
+            expected(&format!("spider/expected/{table}.txt")),
+            "{flag:?}"
+        );
+        let ours = records(&out);
+        assert_eq!(ours.len(), verdicts.len());
+        for (record, official) in ours.iter().zip(&verdicts) {
+            assert_eq!(
+                record["benchmark"]["exec"], official[table],
+                "{flag:?} test {}: {}",
+                official["test_id"], record["qas_evaluation"]["breakdown"]["execution_explanation"]
+            );
+            assert_eq!(record["sql_hardness"], official["hardness"]);
+        }
+        assert!(stderr.contains("test-suite accuracy"), "{stderr}");
+    }
+}
+
+#[test]
+fn spider_interactions_give_the_turn_table() {
+    let layout = Layout::new("spider", "sparc");
+    let out = layout.path("sparc.jsonl");
+    let output = spider(
+        &layout,
+        "sparc/gold.txt",
+        "sparc/pred.txt",
+        &["-o", out.to_str().unwrap()],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(stdout, expected("spider/expected/sparc.txt"));
+    let ours = records(&out);
+    for (record, official) in ours.iter().zip(json_lines(&expected(
+        "spider/expected/sparc_verdicts.jsonl",
+    ))) {
+        assert_eq!(record["benchmark"]["exec"], official["exec"]);
+    }
+    assert_eq!(ours[10]["turn"], 6, "the third interaction's sixth turn");
+    assert_eq!(ours[10]["interaction"], 2);
+}
+
+fn bird(layout: &Layout, prediction: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "bench".to_string(),
+        "bird".into(),
+        "--predicted_sql_path".into(),
+        layout.arg(prediction),
+        "--ground_truth_path".into(),
+        layout.arg("dev_gold.sql"),
+        "--db_root_path".into(),
+        layout.arg("dev_databases") + "/",
+        "--diff_json_path".into(),
+        layout.arg("dev.jsonl"),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    qeval(&args)
+}
+
+#[test]
+fn bird_gives_the_official_tables_log_and_verdicts() {
+    let layout = Layout::new("bird", "bird");
+    let out = layout.path("records.jsonl");
+    let log = layout.path("log.txt");
+    let output = bird(
+        &layout,
+        "predict_dev.json",
+        &[
+            "--metric",
+            "ex",
+            "--metric",
+            "soft-f1",
+            "--output_log_path",
+            log.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        stdout,
+        expected("bird/expected/ex.txt") + &expected("bird/expected/soft_f1.txt")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        expected("bird/expected/log.txt")
+    );
+    let ours = records(&out);
+    for (record, official) in ours
+        .iter()
+        .zip(json_lines(&expected("bird/expected/verdicts.jsonl")))
+    {
+        assert_eq!(record["benchmark"]["ex"].as_f64(), official["ex"].as_f64());
+        let (a, b) = (
+            record["benchmark"]["soft_f1"].as_f64().unwrap(),
+            official["soft_f1"].as_f64().unwrap(),
+        );
+        assert!(
+            (a - b).abs() < 1e-9,
+            "test {}: {a} against {b}",
+            official["test_id"]
+        );
+    }
+    // The gold that cannot run (text that is not UTF-8, which Python's sqlite3 refuses) is
+    // listed with the ceiling it sets.
+    assert!(
+        stderr.contains("gold as prediction would score 0.9583"),
+        "{stderr}"
+    );
+    assert_eq!(ours[17]["benchmark"]["gold_error"]["kind"], "error");
+    assert_eq!(ours[3]["difficulty"], "simple");
+    assert_eq!(ours[3]["question"], "Question 3 about library.");
+}
+
+#[test]
+fn bird_predictions_are_matched_by_key_not_by_place() {
+    let layout = Layout::new("bird", "bird-keys");
+    let in_order = layout.path("in-order.jsonl");
+    let sorted = layout.path("sorted.jsonl");
+    let output = bird(
+        &layout,
+        "predict_dev.json",
+        &["-o", in_order.to_str().unwrap()],
+    );
+    assert!(output.status.success());
+    let output = bird(
+        &layout,
+        "predict_dev_sorted_keys.json",
+        &["-o", sorted.to_str().unwrap()],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(stdout, expected("bird/expected/ex.txt"));
+    assert_ne!(
+        stdout,
+        expected("bird/expected/ex_sorted_keys_official.txt")
+    );
+    assert!(
+        stderr.contains("22 predictions not at the place in the file their key names"),
+        "{stderr}"
+    );
+    let strip = |mut records: Vec<Value>| {
+        for record in &mut records {
+            record["benchmark"]
+                .as_object_mut()
+                .unwrap()
+                .remove("predictions");
+        }
+        records
+    };
+    assert_eq!(strip(records(&in_order)), strip(records(&sorted)));
+}
+
+#[test]
+fn files_that_do_not_match_are_refused_with_their_counts() {
+    let layout = Layout::new("bird", "bird-counts");
+    std::fs::write(layout.path("short.json"), r#"{"0": "SELECT 1"}"#).unwrap();
+    let output = bird(&layout, "short.json", &[]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.contains("1 prediction in the predictions file for 24 gold lines"),
+        "{stderr}"
+    );
+
+    let layout_spider = Layout::new("spider", "spider-counts");
+    std::fs::write(layout_spider.path("short.txt"), "SELECT 1\n").unwrap();
+    let output = spider(&layout_spider, "gold.txt", "short.txt", &[]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.contains("40 lines in the gold file and 1 line in the prediction file"),
+        "{stderr}"
+    );
+
+    std::fs::write(
+        layout_spider.path("bad-gold.txt"),
+        "SELECT 1\tshop\nSELECT 2\n",
+    )
+    .unwrap();
+    let output = spider(&layout_spider, "bad-gold.txt", "short.txt", &[]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.contains("bad-gold.txt: line 2: a gold line is `SQL<TAB>db_id`"),
+        "{stderr}"
+    );
+}
+
+/// A benchmark of our own, for what the official scripts cannot be run on: they stop on a gold
+/// that fails and never end on the permutations of 26 interchangeable columns. The verdicts are
+/// derived by Spider's rules: a result equals another under some permutation of its columns.
+#[test]
+fn failing_golds_missing_databases_wide_results_and_slow_queries() {
+    let layout = Layout::new("spider", "spider-own");
+    let same26: Vec<String> = (1..=26).rev().map(|i| format!("d{i:02}")).collect();
+    let gold = [
+        "SELECT * FROM same26\twide",
+        "SELECT nothing FROM customer\tshop",
+        "SELECT count(*) FROM customer\tnowhere",
+        "SELECT count(*) FROM customer\tshop",
+    ]
+    .join("\n");
+    let pred = [
+        format!("SELECT {} FROM same26", same26.join(", ")),
+        "SELECT name FROM customer".to_string(),
+        "SELECT count(*) FROM customer".to_string(),
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
+            .to_string(),
+    ]
+    .join("\n");
+    std::fs::write(layout.path("own-gold.txt"), gold).unwrap();
+    std::fs::write(layout.path("own-pred.txt"), pred).unwrap();
+    let out = layout.path("own.jsonl");
+    let summary = layout.path("own.json");
+    let output = spider(
+        &layout,
+        "own-gold.txt",
+        "own-pred.txt",
+        &[
+            "--time-limit",
+            "0.5",
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+            summary.to_str().unwrap(),
+        ],
+    );
+    let (_, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    let ours = records(&out);
+    assert_eq!(ours[0]["benchmark"]["exec"], 1, "26 columns, permuted");
+    assert_eq!(ours[1]["benchmark"]["exec"], 0);
+    assert_eq!(ours[1]["benchmark"]["gold_error"]["kind"], "error");
+    assert_eq!(ours[2]["benchmark"]["error"]["kind"], "no_database");
+    assert_eq!(ours[3]["benchmark"]["error"]["kind"], "timeout");
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(summary["gold_issues"].as_array().unwrap().len(), 2);
+    assert_eq!(summary["ceiling"], 0.5);
+    assert_eq!(summary["prediction_failures"]["timeout"], 1);
+    assert!(stderr.contains("2 gold queries cannot pass"), "{stderr}");
+}

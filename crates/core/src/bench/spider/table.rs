@@ -1,0 +1,180 @@
+//! The table `evaluation.print_scores` prints for `--etype exec`, from the examples' verdicts:
+//! counts and execution accuracy by hardness level and overall, and, when the files hold
+//! several interactions, `joint_all` (interactions whose every turn passed) and the same by
+//! turn.
+
+use serde::Serialize;
+
+use crate::bench::python_format::{left, left_fixed};
+use crate::sql::Hardness;
+
+/// The columns of the table, in order.
+pub const LEVELS: [&str; 5] = ["easy", "medium", "hard", "extra", "all"];
+/// The turn columns (the fifth holds every turn after the fourth).
+pub const TURNS: [&str; 5] = ["turn 1", "turn 2", "turn 3", "turn 4", "turn > 4"];
+
+/// One example as the table counts it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpiderLevel {
+    /// The gold query's level; `None` when it could not be read (such an example counts in
+    /// `all` only: Spider's script stops on it).
+    pub hardness: Option<Hardness>,
+    /// Its place in its interaction, from 0.
+    pub turn: usize,
+    pub passed: bool,
+}
+
+/// Counts and accuracies of one column.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Column {
+    pub count: usize,
+    pub exec: f64,
+}
+
+/// The numbers of the table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpiderScores {
+    /// `easy`, `medium`, `hard`, `extra`, `all`, then `joint_all`.
+    pub levels: Vec<(String, Column)>,
+    /// `turn 1` ... `turn > 4`.
+    pub turns: Vec<(String, Column)>,
+    /// Whether the table shows `joint_all` and the turns (more than one interaction).
+    pub with_turns: bool,
+}
+
+impl SpiderScores {
+    /// The scores of the examples, interaction by interaction.
+    pub fn of(interactions: &[Vec<SpiderLevel>], with_turns: bool) -> SpiderScores {
+        let mut levels: Vec<(String, Column)> = LEVELS
+            .iter()
+            .chain(&["joint_all"])
+            .map(|name| (name.to_string(), Column::default()))
+            .collect();
+        let mut turns: Vec<(String, Column)> = TURNS
+            .iter()
+            .map(|name| (name.to_string(), Column::default()))
+            .collect();
+        let passed = |column: &mut Column, ok: bool| {
+            column.count += 1;
+            column.exec += f64::from(u8::from(ok));
+        };
+        for interaction in interactions {
+            // `all(...)` over no turns is true: an empty interaction counts as passed.
+            let joint = interaction.iter().all(|e| e.passed);
+            passed(&mut levels[5].1, joint);
+            for example in interaction {
+                if let Some(level) = example.hardness {
+                    let index = Hardness::ALL.iter().position(|h| *h == level).unwrap_or(0);
+                    passed(&mut levels[index].1, example.passed);
+                }
+                passed(&mut levels[4].1, example.passed);
+                passed(&mut turns[example.turn.min(4)].1, example.passed);
+            }
+        }
+        for (_, column) in levels.iter_mut().chain(turns.iter_mut()) {
+            if column.count > 0 {
+                column.exec /= column.count as f64;
+            }
+        }
+        SpiderScores {
+            levels,
+            turns,
+            with_turns,
+        }
+    }
+
+    /// Execution accuracy over all examples.
+    pub fn all(&self) -> Column {
+        self.levels[4].1
+    }
+}
+
+/// `print_formated_s`: the row's name in 20 columns, then each value in 20, one space apart.
+fn row(name: &str, cells: impl IntoIterator<Item = String>) -> String {
+    let mut line = left(name, 20);
+    for cell in cells {
+        line.push(' ');
+        line.push_str(&cell);
+    }
+    line.push('\n');
+    line
+}
+
+/// The table as `print_scores(scores, "exec", include_turn_acc)` prints it, line for line.
+pub fn spider_table(scores: &SpiderScores) -> String {
+    let shown: Vec<&(String, Column)> = if scores.with_turns {
+        scores.levels.iter().collect()
+    } else {
+        scores.levels.iter().take(5).collect()
+    };
+    let mut text = row("", shown.iter().map(|(name, _)| left(name, 20)));
+    text += &row(
+        "count",
+        shown.iter().map(|(_, c)| left(&c.count.to_string(), 20)),
+    );
+    text += "=====================   EXECUTION ACCURACY     =====================\n";
+    text += &row(
+        "execution",
+        shown.iter().map(|(_, c)| left_fixed(c.exec, 3, 20)),
+    );
+    if scores.with_turns {
+        text += "\n\n";
+        text += &row("", scores.turns.iter().map(|(name, _)| left(name, 20)));
+        text += &row(
+            "count",
+            scores
+                .turns
+                .iter()
+                .map(|(_, c)| left(&c.count.to_string(), 20)),
+        );
+        text += "=====================   TURN EXECUTION ACCURACY     =====================\n";
+        text += &row(
+            "execution",
+            scores.turns.iter().map(|(_, c)| left_fixed(c.exec, 3, 20)),
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_reads_like_spiders() {
+        let example = |hardness, turn, passed| SpiderLevel {
+            hardness: Some(hardness),
+            turn,
+            passed,
+        };
+        let scores = SpiderScores::of(
+            &[vec![
+                example(Hardness::Easy, 0, true),
+                example(Hardness::Easy, 1, false),
+                example(Hardness::Hard, 2, true),
+            ]],
+            false,
+        );
+        let table = spider_table(&scores);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            lines[1],
+            "count                2                    0                    1                    0                    3                   "
+        );
+        assert!(lines[3].starts_with("execution            0.500                0.000                1.000                0.000                0.667"));
+    }
+
+    #[test]
+    fn empty_interactions_pass_jointly() {
+        let scores = SpiderScores::of(&[vec![], vec![]], true);
+        assert_eq!(
+            scores.levels[5].1,
+            Column {
+                count: 2,
+                exec: 1.0
+            }
+        );
+        assert!(spider_table(&scores).contains("TURN EXECUTION ACCURACY"));
+    }
+}

@@ -1,0 +1,197 @@
+//! A benchmark's summary for one prediction file: the official table's numbers, and what the
+//! official script does not say: the golds that cannot pass (and the ceiling they set), the
+//! predictions that failed or timed out, by kind, and where the files differ from what the
+//! script assumes.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Benchmark, BenchmarkPipeline};
+use crate::bench::bird::{BirdLevels, bird_log, bird_table};
+use crate::bench::spider::{SpiderLevel, SpiderScores, spider_table};
+
+/// A gold query that gave no result: the example cannot pass whatever the prediction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GoldIssue {
+    pub test_id: usize,
+    pub db_id: String,
+    /// Its line in the gold file.
+    pub line: usize,
+    pub kind: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchSummary {
+    pub benchmark: &'static str,
+    /// The prediction file.
+    pub predictions: String,
+    pub examples: usize,
+    pub passed: usize,
+    /// What the number measures: "execution accuracy" (one database per `db_id`) or
+    /// "test-suite accuracy" (several).
+    pub measure: String,
+    /// Spider's table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spider: Option<SpiderScores>,
+    /// BIRD's tables, one per metric asked for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bird: Vec<BirdLevels>,
+    pub gold_issues: Vec<GoldIssue>,
+    /// The share of examples whose gold, given as the prediction, would pass.
+    pub ceiling: f64,
+    /// Predictions that gave no result, by kind (`error`, `timeout`, `refused`, `cut`...).
+    pub prediction_failures: BTreeMap<String, usize>,
+    /// Examples without a level: Spider golds whose level cannot be read (counted in `all`
+    /// only), BIRD questions without a difficulty (counted in `total` only).
+    pub without_level: usize,
+    /// BIRD: predictions not at the place in the file their key names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub misplaced: Option<usize>,
+    /// BIRD: predictions whose `db_id` is not their gold's (test id, named, gold's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub db_id_mismatches: Vec<(usize, String, String)>,
+}
+
+impl BenchmarkPipeline {
+    /// The summary for prediction file `file`; `misplaced` is BIRD's count of predictions out of
+    /// their place (see `BirdPredictions::misplaced`).
+    pub fn summary(&self, file: usize, misplaced: Option<usize>) -> BenchSummary {
+        let verdicts: Vec<_> = (0..self.examples.len())
+            .map(|item| self.verdict(file, item))
+            .collect();
+        let mut prediction_failures = BTreeMap::new();
+        let mut gold_issues = Vec::new();
+        for (item, verdict) in verdicts.iter().enumerate() {
+            if let Some(error) = &verdict.error
+                && verdict.gold_issue.is_none()
+            {
+                *prediction_failures.entry(error.kind.clone()).or_insert(0) += 1;
+            }
+            if let Some(issue) = &verdict.gold_issue {
+                let example = &self.examples[item];
+                gold_issues.push(GoldIssue {
+                    test_id: item,
+                    db_id: example.db_id.clone(),
+                    line: example.gold_line,
+                    kind: issue.kind.clone(),
+                    message: issue.message.clone(),
+                    database: issue.database.clone(),
+                });
+            }
+        }
+        let examples = self.examples.len();
+        let passable = verdicts.iter().filter(|v| v.gold_passes).count();
+        let ceiling = if examples == 0 {
+            0.0
+        } else {
+            passable as f64 / examples as f64
+        };
+        let mut summary = BenchSummary {
+            benchmark: "spider",
+            predictions: self.prediction_files.get(file).cloned().unwrap_or_default(),
+            examples,
+            passed: verdicts.iter().filter(|v| v.passed).count(),
+            measure: self.measure(),
+            spider: None,
+            bird: Vec::new(),
+            gold_issues,
+            ceiling,
+            prediction_failures,
+            without_level: 0,
+            misplaced,
+            db_id_mismatches: Vec::new(),
+        };
+        match &self.benchmark {
+            Benchmark::Spider(_) => {
+                let mut interactions: Vec<Vec<SpiderLevel>> =
+                    vec![Vec::new(); self.interaction_count];
+                for (example, verdict) in self.examples.iter().zip(&verdicts) {
+                    interactions[example.interaction].push(SpiderLevel {
+                        hardness: example.hardness,
+                        turn: example.turn,
+                        passed: verdict.passed,
+                    });
+                }
+                summary.without_level = self
+                    .examples
+                    .iter()
+                    .filter(|e| e.hardness.is_none())
+                    .count();
+                summary.spider = Some(SpiderScores::of(&interactions, self.interaction_count > 1));
+            }
+            Benchmark::Bird(options) => {
+                summary.benchmark = "bird";
+                summary.without_level = self
+                    .examples
+                    .iter()
+                    .filter(|e| {
+                        !e.entry
+                            .difficulty
+                            .as_deref()
+                            .is_some_and(|d| crate::bench::bird::DIFFICULTIES.contains(&d))
+                    })
+                    .count();
+                for metric in &options.metrics {
+                    let results: Vec<(Option<&str>, f64)> = self
+                        .examples
+                        .iter()
+                        .zip(&verdicts)
+                        .map(|(example, verdict)| {
+                            let value = match metric {
+                                crate::bench::bird::BirdMetric::Ex => verdict.ex,
+                                crate::bench::bird::BirdMetric::SoftF1 => verdict.soft_f1,
+                                crate::bench::bird::BirdMetric::Ves => verdict.ves,
+                            };
+                            (example.entry.difficulty.as_deref(), value.unwrap_or(0.0))
+                        })
+                        .collect();
+                    summary.bird.push(BirdLevels::of(*metric, &results));
+                }
+                summary.db_id_mismatches = self
+                    .examples
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(item, example)| {
+                        let named = example.predicted_db_ids.get(file)?.as_ref()?;
+                        (*named != example.db_id)
+                            .then(|| (item, named.clone(), example.db_id.clone()))
+                    })
+                    .collect();
+            }
+        }
+        summary
+    }
+
+    /// "execution accuracy" when every `db_id` has one database, else "test-suite accuracy".
+    fn measure(&self) -> String {
+        let most = self.slots.iter().map(Vec::len).max().unwrap_or(0);
+        if most > 1 {
+            format!("test-suite accuracy (up to {most} databases per db_id)")
+        } else {
+            "execution accuracy".to_string()
+        }
+    }
+}
+
+impl BenchSummary {
+    /// The official script's table, as it prints it.
+    pub fn table(&self, dialect: &str) -> String {
+        match &self.spider {
+            Some(scores) => spider_table(scores),
+            None => self
+                .bird
+                .iter()
+                .map(|levels| bird_table(levels, dialect))
+                .collect(),
+        }
+    }
+
+    /// What BIRD's scripts append to `--output_log_path`.
+    pub fn log(&self) -> String {
+        self.bird.iter().map(bird_log).collect()
+    }
+}

@@ -1,0 +1,275 @@
+//! An example's official verdict for one prediction file, from its checks on each of its
+//! databases.
+//!
+//! Spider (`exec_eval.eval_exec_match`): a query stands for the prediction when it gives the
+//! gold's result on every database of the `db_id`; the example passes when the prediction, or
+//! one of its `--plug_value` variants, does. A gold that fails stops Spider's script (an
+//! `assert`); here the example scores 0, as BIRD scores it, and the gold is listed.
+//!
+//! BIRD (`execute_model` of each script): one database; EX 1 when the sets of rows are equal,
+//! Soft-F1 from the rows, R-VES's reward when EX is 1; every metric 0 when either query fails
+//! or the two together pass the time limit.
+
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use super::BenchmarkPipeline;
+use crate::bench::bird::BirdMetric;
+use crate::pipeline::job::{CheckAnswer, GoldOutcome, Verdict};
+use crate::pipeline::query::QueryError;
+
+/// Where a prediction first gave another result than the gold.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Difference {
+    pub database: String,
+    pub reason: String,
+    pub gold_rows: Vec<Json>,
+    pub prediction_rows: Vec<Json>,
+}
+
+/// Why a query gave no result, by name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Failure {
+    /// `error`, `timeout`, `refused`, `denied`, `cut`, or `no_database`.
+    pub kind: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+}
+
+impl Failure {
+    fn of(err: &QueryError, database: &str) -> Failure {
+        Failure {
+            kind: err.kind().to_string(),
+            message: err.to_string(),
+            database: Some(database.to_string()),
+        }
+    }
+}
+
+/// An example's official verdict for one prediction file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExampleVerdict {
+    pub passed: bool,
+    /// The headline score: Spider's `exec`, or BIRD's first metric asked for.
+    pub score: f64,
+    /// The databases the example ran on.
+    pub databases: usize,
+    /// Those on which the prediction itself gave the gold's result.
+    pub agreed: usize,
+    /// Spider `--plug_value`: the variant that passed (0 is the prediction itself), the
+    /// variants tried and how many there are.
+    pub passing_variant: Option<usize>,
+    pub variants_tried: usize,
+    pub variants_total: u128,
+    pub first_difference: Option<Difference>,
+    /// Why the prediction gave no result, when it did not.
+    pub error: Option<Failure>,
+    /// Why the gold gave no result on some database (the example cannot pass).
+    pub gold_issue: Option<Failure>,
+    /// BIRD's metrics, by `BirdMetric::key`.
+    pub ex: Option<f64>,
+    pub soft_f1: Option<f64>,
+    pub ves: Option<f64>,
+    /// The reward by SQLite VM steps (qeval's deterministic R-VES).
+    pub efficiency: Option<f64>,
+    pub gold_millis: Option<f64>,
+    pub prediction_millis: Option<f64>,
+    /// Whether the gold, given as the prediction, would pass: what bounds the benchmark.
+    pub gold_passes: bool,
+}
+
+impl BenchmarkPipeline {
+    /// The verdict of example `item` for prediction file `file`.
+    pub fn verdict(&self, file: usize, item: usize) -> ExampleVerdict {
+        let names = self.databases_of(item);
+        let checks: Vec<Option<&CheckAnswer>> =
+            self.answers[item].iter().map(Option::as_ref).collect();
+        let mut verdict = ExampleVerdict {
+            passed: false,
+            score: 0.0,
+            databases: names.len(),
+            agreed: 0,
+            passing_variant: None,
+            variants_tried: self.prepared[item].variants.get(file).map_or(0, Vec::len),
+            variants_total: self.prepared[item]
+                .plug_totals
+                .get(file)
+                .copied()
+                .unwrap_or(1),
+            first_difference: None,
+            error: None,
+            gold_issue: None,
+            ex: None,
+            soft_f1: None,
+            ves: None,
+            efficiency: None,
+            gold_millis: None,
+            prediction_millis: None,
+            gold_passes: false,
+        };
+        if names.is_empty() {
+            let db_id = &self.examples[item].db_id;
+            let why = self
+                .missing
+                .get(db_id)
+                .cloned()
+                .unwrap_or_else(|| format!("no database for db_id {db_id}"));
+            let failure = Failure {
+                kind: "no_database".into(),
+                message: why,
+                database: None,
+            };
+            verdict.error = Some(failure.clone());
+            verdict.gold_issue = Some(failure);
+            self.bird_zeros(&mut verdict);
+            return verdict;
+        }
+        verdict.gold_issue = gold_issue(&checks, &names);
+        verdict.gold_passes = verdict.gold_issue.is_none();
+        // The prediction itself, on each database in order.
+        for (slot, check) in checks.iter().enumerate() {
+            let Some(variant) = check.and_then(|c| c.predictions.get(file)?.first()) else {
+                continue;
+            };
+            if variant.verdict.agrees() {
+                verdict.agreed += 1;
+            } else if verdict.first_difference.is_none() && verdict.error.is_none() {
+                let gold_rows = match check.map(|c| &c.gold) {
+                    Some(GoldOutcome::Ran { first_rows, .. }) => first_rows.clone(),
+                    _ => Vec::new(),
+                };
+                match &variant.verdict {
+                    Verdict::Failed(err) => verdict.error = Some(Failure::of(err, names[slot])),
+                    Verdict::TimedOut { millis } => {
+                        verdict.error = Some(Failure {
+                            kind: "timeout".into(),
+                            message: format!(
+                                "the prediction and its gold took {millis:.0} ms together, past the time limit"
+                            ),
+                            database: Some(names[slot].to_string()),
+                        });
+                    }
+                    Verdict::Cut(why) => {
+                        verdict.error = Some(Failure {
+                            kind: "cut".into(),
+                            message: why.clone(),
+                            database: Some(names[slot].to_string()),
+                        });
+                    }
+                    Verdict::NoGold => {}
+                    Verdict::Differ(reason) => {
+                        verdict.first_difference = Some(Difference {
+                            database: names[slot].to_string(),
+                            reason: reason.clone(),
+                            gold_rows,
+                            prediction_rows: variant.first_rows.clone(),
+                        });
+                    }
+                    Verdict::Agree => {}
+                }
+            }
+        }
+        // The first query standing for the prediction that agrees on every database.
+        verdict.passing_variant = (0..verdict.variants_tried).find(|&v| {
+            checks.iter().all(|check| {
+                check
+                    .and_then(|c| c.predictions.get(file)?.get(v))
+                    .is_some_and(|outcome| outcome.verdict.agrees())
+            })
+        });
+        verdict.passed = verdict.passing_variant.is_some();
+        if let Some(Some(check)) = checks.first() {
+            if let GoldOutcome::Ran { millis, .. } = &check.gold {
+                verdict.gold_millis = Some(*millis);
+            }
+            if let Some(variant) = check.predictions.get(file).and_then(|v| v.first()) {
+                verdict.prediction_millis = variant.millis;
+                if self.is_bird() {
+                    let agrees = variant.verdict.agrees();
+                    verdict.ex = Some(f64::from(u8::from(agrees)));
+                    verdict.soft_f1 = Some(variant.soft_f1.unwrap_or(0.0));
+                    verdict.ves = Some(if agrees {
+                        variant.ves.unwrap_or(0.0)
+                    } else {
+                        0.0
+                    });
+                    verdict.efficiency = Some(if agrees {
+                        variant.efficiency.unwrap_or(0.0)
+                    } else {
+                        0.0
+                    });
+                    if let (GoldOutcome::Ran { millis, .. }, Some(limit)) =
+                        (&check.gold, self.bird_time_limit())
+                    {
+                        verdict.gold_passes &= 2.0 * millis <= limit;
+                    }
+                }
+            }
+        }
+        verdict.score = match self.headline_metric() {
+            None => f64::from(u8::from(verdict.passed)),
+            Some(metric) => match metric {
+                BirdMetric::Ex => verdict.ex.unwrap_or(0.0),
+                BirdMetric::SoftF1 => verdict.soft_f1.unwrap_or(0.0),
+                BirdMetric::Ves => verdict.ves.unwrap_or(0.0),
+            },
+        };
+        if self.is_bird() {
+            verdict.passed = match self.headline_metric() {
+                Some(BirdMetric::SoftF1) => verdict.score >= 1.0,
+                Some(BirdMetric::Ves) => verdict.score > 0.0,
+                _ => verdict.passed,
+            };
+        }
+        verdict
+    }
+
+    fn is_bird(&self) -> bool {
+        matches!(self.benchmark, super::Benchmark::Bird(_))
+    }
+
+    /// BIRD's first metric asked for; `None` for Spider.
+    pub fn headline_metric(&self) -> Option<BirdMetric> {
+        match &self.benchmark {
+            super::Benchmark::Bird(options) => {
+                Some(options.metrics.first().copied().unwrap_or(BirdMetric::Ex))
+            }
+            super::Benchmark::Spider(_) => None,
+        }
+    }
+
+    fn bird_time_limit(&self) -> Option<f64> {
+        match &self.benchmark {
+            super::Benchmark::Bird(options) => Some(options.time_limit_ms),
+            super::Benchmark::Spider(_) => None,
+        }
+    }
+
+    fn bird_zeros(&self, verdict: &mut ExampleVerdict) {
+        if self.is_bird() {
+            verdict.ex = Some(0.0);
+            verdict.soft_f1 = Some(0.0);
+            verdict.ves = Some(0.0);
+            verdict.efficiency = Some(0.0);
+        }
+    }
+}
+
+/// The first database on which the gold gave no result (or a cut one).
+fn gold_issue(checks: &[Option<&CheckAnswer>], names: &[&str]) -> Option<Failure> {
+    checks.iter().enumerate().find_map(|(slot, check)| {
+        let check = check.as_ref()?;
+        match &check.gold {
+            GoldOutcome::Failed(err) => Some(Failure::of(err, names[slot])),
+            GoldOutcome::Ran {
+                truncated: true, ..
+            } => Some(Failure {
+                kind: "cut".into(),
+                message: "the gold's result was cut at the row cap".into(),
+                database: Some(names[slot].to_string()),
+            }),
+            GoldOutcome::Ran { .. } => None,
+        }
+    })
+}

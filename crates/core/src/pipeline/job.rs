@@ -1,0 +1,411 @@
+//! Jobs: the work a run needs done on one database, planned by the core and carried out by a
+//! front end with a [`Runner`] for that database. A job is data (it crosses to the page's
+//! database worker and to Ray's workers as JSON); [`Job::run`] does it, reading the database
+//! only through the runner, and its answer is data again.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value as Json, json};
+
+use super::query::{QueryError, QueryRows, QuerySettings};
+use crate::bench::bird::ves::timed_reward;
+use crate::metric::Metric;
+use crate::metrics::efficiency::reward as step_reward;
+use crate::results::compare::{CompareOptions, Mode, compare};
+use crate::results::{ResultSet, Value};
+use crate::sql::SqlDialect;
+
+/// One database's access, as the front end provides it.
+pub trait Runner {
+    /// Runs one query.
+    fn query(&mut self, sql: &str, settings: &QuerySettings) -> Result<QueryRows, QueryError>;
+    /// Test-suite checking: both queries on databases generated from this one's schema.
+    fn suite(&mut self, check: &SuiteCheck) -> Metric;
+}
+
+/// Work on the database numbered `database` in the plan's list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub database: usize,
+    pub tasks: Vec<Task>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Task {
+    /// Run the queries whose results a test lacks (`qeval run --db`).
+    Fill(Fill),
+    /// Test-suite checking of a test (`qeval run --db --suite N`).
+    Suite(SuiteCheck),
+    /// A benchmark example on one of its databases.
+    Check(Check),
+}
+
+/// The queries of a test whose results are missing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fill {
+    pub item: usize,
+    pub expected: Option<String>,
+    /// Each further acceptable answer's query, when its result is missing.
+    pub alternatives: Vec<Option<String>>,
+    pub generated: Option<String>,
+    pub settings: QuerySettings,
+}
+
+/// Test-suite checking of one test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuiteCheck {
+    pub item: usize,
+    pub expected: String,
+    pub generated: String,
+    pub mode: Mode,
+    pub dialect: SqlDialect,
+    /// Databases to generate.
+    pub databases: usize,
+    pub seed: u64,
+    pub settings: QuerySettings,
+}
+
+/// How a benchmark example's prediction is judged against its gold on one database.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Rule {
+    /// Spider's `result_eq`: same rows as a multiset (as a list when order matters), any
+    /// column permutation.
+    Spider { order_matters: bool },
+    /// BIRD: EX (`set(pred) == set(gold)`) and Soft-F1 always; R-VES's timed runs when
+    /// `ves_iterations` is not 0. A prediction and its gold that together take longer than
+    /// `time_limit_ms` time out, as BIRD's `func_timeout` around both queries does.
+    Bird {
+        ves_iterations: usize,
+        time_limit_ms: f64,
+    },
+}
+
+/// A benchmark example on one database: its gold and, for each prediction file, the queries
+/// that stand for its prediction (the prediction itself, then `--plug_value`'s variants).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub item: usize,
+    /// Which of the example's databases this is.
+    pub slot: usize,
+    pub gold: String,
+    pub predictions: Vec<Vec<String>>,
+    pub rule: Rule,
+    pub settings: QuerySettings,
+}
+
+/// What a job gave, task by task in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobAnswer {
+    pub database: usize,
+    pub answers: Vec<TaskAnswer>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TaskAnswer {
+    Fill(FillAnswer),
+    Suite { item: usize, metric: Metric },
+    Check(CheckAnswer),
+}
+
+/// A query's result as JSON (`{columns, rows}`), whether it was cut, and its VM steps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Filled {
+    pub result: Json,
+    pub truncated: bool,
+    pub vm_steps: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FillAnswer {
+    pub item: usize,
+    pub expected: Option<Result<Filled, QueryError>>,
+    pub alternatives: Vec<Option<Result<Filled, QueryError>>>,
+    pub generated: Option<Result<Filled, QueryError>>,
+}
+
+/// The first rows of a result shown in a record, at most this many.
+pub const SHOWN_ROWS: usize = 3;
+
+/// The gold query on one database.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum GoldOutcome {
+    Ran {
+        rows: usize,
+        first_rows: Vec<Json>,
+        millis: f64,
+        vm_steps: u64,
+        /// Cut at the row cap: no verdict can be given against it.
+        truncated: bool,
+    },
+    Failed(QueryError),
+}
+
+/// One query standing for a prediction, on one database.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariantOutcome {
+    pub verdict: Verdict,
+    /// The prediction's rows (when it ran), and its first rows when they differ from the gold's.
+    pub rows: Option<usize>,
+    pub first_rows: Vec<Json>,
+    pub millis: Option<f64>,
+    pub vm_steps: Option<u64>,
+    /// BIRD's Soft-F1 of the pair (0 when either query failed or timed out).
+    pub soft_f1: Option<f64>,
+    /// BIRD's timed reward (R-VES), when asked for and the results match.
+    pub ves: Option<f64>,
+    /// The reward by SQLite VM steps, when the results match.
+    pub efficiency: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// The results are the same under the rule.
+    Agree,
+    /// They are not; why.
+    Differ(String),
+    /// The prediction did not run.
+    Failed(QueryError),
+    /// The prediction and the gold together took longer than BIRD's limit.
+    TimedOut { millis: f64 },
+    /// A result was cut at the row cap: no verdict.
+    Cut(String),
+    /// The gold did not run (or was cut): nothing to compare with.
+    NoGold,
+}
+
+impl Verdict {
+    pub fn agrees(&self) -> bool {
+        matches!(self, Verdict::Agree)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckAnswer {
+    pub item: usize,
+    pub slot: usize,
+    pub gold: GoldOutcome,
+    /// For each prediction file, each of its queries.
+    pub predictions: Vec<Vec<VariantOutcome>>,
+}
+
+impl Job {
+    /// Does every task with `runner`, which stands for the job's database. The gold query of
+    /// a benchmark runs once however many examples and prediction files share it.
+    pub fn run(&self, runner: &mut dyn Runner) -> JobAnswer {
+        let mut golds: Vec<(String, Result<QueryRows, QueryError>)> = Vec::new();
+        let answers = self
+            .tasks
+            .iter()
+            .map(|task| match task {
+                Task::Fill(fill) => TaskAnswer::Fill(run_fill(fill, runner)),
+                Task::Suite(check) => TaskAnswer::Suite {
+                    item: check.item,
+                    metric: runner.suite(check),
+                },
+                Task::Check(check) => {
+                    let at = match golds.iter().position(|(sql, _)| *sql == check.gold) {
+                        Some(at) => at,
+                        None => {
+                            // Keep only the last gold: tasks come grouped by gold.
+                            golds.clear();
+                            golds.push((
+                                check.gold.clone(),
+                                runner.query(&check.gold, &check.settings),
+                            ));
+                            0
+                        }
+                    };
+                    TaskAnswer::Check(run_check(check, &golds[at].1, runner))
+                }
+            })
+            .collect();
+        JobAnswer {
+            database: self.database,
+            answers,
+        }
+    }
+}
+
+fn filled(outcome: Result<QueryRows, QueryError>) -> Result<Filled, QueryError> {
+    outcome.map(|rows| Filled {
+        result: result_json(&rows.result),
+        truncated: rows.truncated,
+        vm_steps: rows.vm_steps,
+    })
+}
+
+fn run_fill(fill: &Fill, runner: &mut dyn Runner) -> FillAnswer {
+    let mut run = |sql: &Option<String>| {
+        sql.as_ref()
+            .map(|sql| filled(runner.query(sql, &fill.settings)))
+    };
+    FillAnswer {
+        item: fill.item,
+        expected: run(&fill.expected),
+        alternatives: fill.alternatives.iter().map(&mut run).collect(),
+        generated: run(&fill.generated),
+    }
+}
+
+/// A cell as result files write it.
+fn cell_json(value: &Value) -> Json {
+    match value {
+        Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(i) => Json::from(*i),
+        Value::Float(x) => serde_json::Number::from_f64(*x).map_or(Json::Null, Json::Number),
+        Value::Text(text) => Json::String(text.as_str().to_string()),
+    }
+}
+
+fn row_json(row: &[Value]) -> Json {
+    Json::Array(row.iter().map(cell_json).collect())
+}
+
+/// A result as `{columns, rows}` JSON, the shape every comparison mode reads.
+pub fn result_json(result: &ResultSet) -> Json {
+    json!({
+        "columns": result.columns,
+        "rows": result.rows.iter().map(row_json).collect::<Vec<_>>(),
+    })
+}
+
+fn first_rows(result: &ResultSet) -> Vec<Json> {
+    result.rows.iter().take(SHOWN_ROWS).map(row_json).collect()
+}
+
+fn run_check(
+    check: &Check,
+    gold: &Result<QueryRows, QueryError>,
+    runner: &mut dyn Runner,
+) -> CheckAnswer {
+    let gold_outcome = match gold {
+        Ok(rows) => GoldOutcome::Ran {
+            rows: rows.result.rows.len(),
+            first_rows: first_rows(&rows.result),
+            millis: rows.millis,
+            vm_steps: rows.vm_steps,
+            truncated: rows.truncated,
+        },
+        Err(err) => GoldOutcome::Failed(err.clone()),
+    };
+    let predictions = check
+        .predictions
+        .iter()
+        .map(|variants| {
+            variants
+                .iter()
+                .map(|sql| {
+                    let outcome = runner.query(sql, &check.settings);
+                    judge_variant(check, gold, outcome, sql, runner)
+                })
+                .collect()
+        })
+        .collect();
+    CheckAnswer {
+        item: check.item,
+        slot: check.slot,
+        gold: gold_outcome,
+        predictions,
+    }
+}
+
+fn judge_variant(
+    check: &Check,
+    gold: &Result<QueryRows, QueryError>,
+    outcome: Result<QueryRows, QueryError>,
+    sql: &str,
+    runner: &mut dyn Runner,
+) -> VariantOutcome {
+    let mut variant = VariantOutcome {
+        verdict: Verdict::NoGold,
+        rows: None,
+        first_rows: Vec::new(),
+        millis: None,
+        vm_steps: None,
+        soft_f1: None,
+        ves: None,
+        efficiency: None,
+    };
+    let bird = matches!(check.rule, Rule::Bird { .. });
+    if bird {
+        variant.soft_f1 = Some(0.0);
+    }
+    let predicted = match outcome {
+        Ok(rows) => rows,
+        Err(err) => {
+            variant.verdict = Verdict::Failed(err);
+            return variant;
+        }
+    };
+    variant.rows = Some(predicted.result.rows.len());
+    variant.millis = Some(predicted.millis);
+    variant.vm_steps = Some(predicted.vm_steps);
+    let Ok(gold) = gold else {
+        return variant;
+    };
+    if let Rule::Bird { time_limit_ms, .. } = check.rule {
+        let together = gold.millis + predicted.millis;
+        if together > time_limit_ms {
+            variant.verdict = Verdict::TimedOut { millis: together };
+            return variant;
+        }
+    }
+    if gold.truncated || predicted.truncated {
+        let side = if gold.truncated { "gold" } else { "prediction" };
+        variant.verdict = Verdict::Cut(format!(
+            "the {side}'s result was cut at {} rows, so the results cannot be compared",
+            check.settings.max_rows
+        ));
+        variant.first_rows = first_rows(&predicted.result);
+        return variant;
+    }
+    let (mode, order_matters) = match check.rule {
+        Rule::Spider { order_matters } => (Mode::Bag, order_matters),
+        Rule::Bird { .. } => (Mode::Set, false),
+    };
+    let options = CompareOptions {
+        mode,
+        order_matters,
+        ..CompareOptions::default()
+    };
+    let comparison = compare(&gold.result, &predicted.result, &options);
+    if bird {
+        let soft = compare(
+            &gold.result,
+            &predicted.result,
+            &CompareOptions {
+                mode: Mode::SoftF1,
+                ..CompareOptions::default()
+            },
+        );
+        variant.soft_f1 = Some(soft.score);
+    }
+    if comparison.equal {
+        variant.verdict = Verdict::Agree;
+        let ratio = gold.vm_steps.max(1) as f64 / predicted.vm_steps.max(1) as f64;
+        variant.efficiency = Some(step_reward(ratio));
+        if let Rule::Bird { ves_iterations, .. } = check.rule
+            && ves_iterations > 0
+        {
+            variant.ves = Some(timed(check, sql, ves_iterations, runner));
+        }
+    } else {
+        variant.verdict = Verdict::Differ(comparison.explanation);
+        variant.first_rows = first_rows(&predicted.result);
+    }
+    variant
+}
+
+/// R-VES's timed runs of a correct prediction and its gold: the reward, 0 when a run fails.
+fn timed(check: &Check, prediction: &str, iterations: usize, runner: &mut dyn Runner) -> f64 {
+    let mut times = Vec::with_capacity(iterations);
+    for _ in 0..iterations {
+        let predicted = runner.query(prediction, &check.settings);
+        let gold = runner.query(&check.gold, &check.settings);
+        match (gold, predicted) {
+            (Ok(gold), Ok(predicted)) => times.push((gold.millis, predicted.millis)),
+            _ => return 0.0,
+        }
+    }
+    timed_reward(&times)
+}

@@ -1,0 +1,266 @@
+//! A benchmark scored from its own files on this machine: the files read, each `db_id`'s
+//! databases found in its folder, the core's pipeline planned, its jobs run on every core, the
+//! records and summaries made. `qeval bench` and Python's `qeval.bench` both call this; Ray's
+//! front end calls the same pieces ([`plan_spider`], [`plan_bird`], [`databases`]) and runs
+//! the jobs on its cluster instead.
+
+use std::path::{Path, PathBuf};
+
+use qeval_core::bench::BenchError;
+use qeval_core::bench::bird::{self, BirdPredictions, QuestionEntry};
+use qeval_core::bench::spider::{self, SpiderFiles};
+use qeval_core::pipeline::{BenchSummary, BenchmarkPipeline, BirdOptions, SpiderOptions};
+use qeval_core::run::EvaluationRecord;
+
+use crate::jobs::{DatabaseSource, run_jobs};
+
+/// `qeval bench spider`'s inputs.
+#[derive(Debug, Clone)]
+pub struct SpiderRequest {
+    pub gold: PathBuf,
+    pub predictions: Vec<PathBuf>,
+    /// The folder of `db_id` folders.
+    pub db: PathBuf,
+    pub options: SpiderOptions,
+}
+
+/// `qeval bench bird`'s inputs.
+#[derive(Debug, Clone)]
+pub struct BirdRequest {
+    pub gold: PathBuf,
+    pub predictions: Vec<PathBuf>,
+    /// The folder of `db_id` folders (`--db_root_path`).
+    pub db_root: PathBuf,
+    /// The difficulty file (`--diff_json_path`), when there is one.
+    pub difficulties: Option<PathBuf>,
+    pub options: BirdOptions,
+}
+
+/// A benchmark planned: the pipeline, and what the files said beside it.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub pipeline: BenchmarkPipeline,
+    /// Where the pipeline's databases are.
+    pub root: PathBuf,
+    /// BIRD: per prediction file, predictions out of their key's place.
+    pub misplaced: Vec<Option<usize>>,
+    /// Things worth saying about the inputs (a difficulty file of another length...).
+    pub notes: Vec<String>,
+}
+
+/// A benchmark scored.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub planned: Planned,
+    /// Per prediction file, its records in example order.
+    pub records: Vec<Vec<EvaluationRecord>>,
+    pub summaries: Vec<BenchSummary>,
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    let bytes =
+        std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn located(path: &Path, err: BenchError) -> String {
+    format!("{}: {err}", path.display())
+}
+
+/// The names of a Spider `db_id`'s databases, relative to `root`: every file of `root/db_id`
+/// whose name contains `.sqlite`, in name order.
+fn spider_databases(root: &Path, db_id: &str) -> Result<Vec<String>, String> {
+    let folder = root.join(db_id);
+    let listing = std::fs::read_dir(&folder)
+        .map_err(|err| format!("no database folder {}: {err}", folder.display()))?;
+    let mut names: Vec<String> = listing
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| spider::is_database_name(name) && folder.join(name).is_file())
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(format!("{} holds no .sqlite file", folder.display()));
+    }
+    Ok(names
+        .into_iter()
+        .map(|name| format!("{db_id}/{name}"))
+        .collect())
+}
+
+/// Plans Spider: reads the files and lists each `db_id`'s databases.
+pub fn plan_spider(request: &SpiderRequest) -> Result<Planned, String> {
+    let gold = read(&request.gold)?;
+    let files = request
+        .predictions
+        .iter()
+        .map(|path| {
+            let predictions = read(path)?;
+            SpiderFiles::read(&gold, &predictions).map_err(|err| match err.line {
+                Some(_) => located(&request.gold, err),
+                None => format!(
+                    "{} against {}: {}",
+                    path.display(),
+                    request.gold.display(),
+                    err.message
+                ),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let names = request
+        .predictions
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let root = request.db.clone();
+    let pipeline = BenchmarkPipeline::spider(
+        &files,
+        names,
+        &mut |db_id| spider_databases(&root, db_id),
+        request.options.clone(),
+    );
+    Ok(Planned {
+        pipeline,
+        root,
+        misplaced: vec![None; request.predictions.len()],
+        notes: Vec::new(),
+    })
+}
+
+/// Plans BIRD: reads the files and checks each `db_id`'s database is there.
+pub fn plan_bird(request: &BirdRequest) -> Result<Planned, String> {
+    let golds =
+        bird::read_gold(&read(&request.gold)?).map_err(|err| located(&request.gold, err))?;
+    let predictions: Vec<BirdPredictions> = request
+        .predictions
+        .iter()
+        .map(|path| {
+            bird::read_predictions(&read(path)?, golds.len()).map_err(|err| located(path, err))
+        })
+        .collect::<Result<_, String>>()?;
+    let mut notes = Vec::new();
+    let entries: Vec<QuestionEntry> = match &request.difficulties {
+        Some(path) => {
+            let entries =
+                bird::read_difficulties(&read(path)?).map_err(|err| located(path, err))?;
+            if entries.len() != golds.len() {
+                notes.push(format!(
+                    "{} has {} for {} in {}: questions are given the entry at their place, as BIRD's script does ({})",
+                    path.display(),
+                    qeval_core::words::counted(entries.len(), "entry"),
+                    qeval_core::words::counted(golds.len(), "gold line"),
+                    request.gold.display(),
+                    if entries.len() > golds.len() {
+                        "its script stops with an IndexError"
+                    } else {
+                        "the questions past the end have no difficulty and count in `total` only"
+                    }
+                ));
+            }
+            let mismatched = entries
+                .iter()
+                .zip(&golds)
+                .filter(|(entry, gold)| entry.db_id.as_ref().is_some_and(|d| *d != gold.db_id))
+                .count();
+            if mismatched > 0 {
+                notes.push(format!(
+                    "{} of the entries of {} name another db_id than the gold line at their place: is it the difficulty file of this gold file?",
+                    mismatched,
+                    path.display()
+                ));
+            }
+            entries
+        }
+        None => Vec::new(),
+    };
+    let names = request
+        .predictions
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let root = request.db_root.clone();
+    let pipeline = BenchmarkPipeline::bird(
+        &golds,
+        &predictions,
+        names,
+        &entries,
+        &mut |db_id| {
+            let name = format!("{db_id}/{db_id}.sqlite");
+            if root.join(&name).is_file() {
+                Ok(vec![name])
+            } else {
+                Err(format!("no database {}", root.join(&name).display()))
+            }
+        },
+        request.options.clone(),
+    );
+    Ok(Planned {
+        pipeline,
+        root,
+        misplaced: predictions.iter().map(|p| Some(p.misplaced())).collect(),
+        notes,
+    })
+}
+
+/// The pipeline's databases as files under the benchmark's root.
+pub fn databases(planned: &Planned) -> Vec<DatabaseSource> {
+    planned
+        .pipeline
+        .databases()
+        .iter()
+        .map(|name| DatabaseSource::File(planned.root.join(name)))
+        .collect()
+}
+
+/// Checks per job: enough jobs for every worker to have several, no job so large it holds the
+/// others back.
+pub fn checks_per_job(planned: &Planned, workers: usize) -> usize {
+    let checks: usize = (0..planned.pipeline.examples.len())
+        .map(|item| planned.pipeline.databases_of(item).len())
+        .sum();
+    checks.div_ceil(workers.max(1) * 8).clamp(1, 64)
+}
+
+/// Runs a planned benchmark on `workers` threads, then makes its records and summaries.
+pub fn score(
+    mut planned: Planned,
+    workers: usize,
+    progress: impl Fn(usize, usize) + Sync,
+) -> Scored {
+    let jobs = planned.pipeline.jobs(checks_per_job(&planned, workers));
+    let answers = run_jobs(&jobs, &databases(&planned), workers, progress);
+    planned.pipeline.absorb(answers);
+    finish(planned)
+}
+
+/// Records and summaries of a benchmark whose jobs are all answered.
+pub fn finish(planned: Planned) -> Scored {
+    let files = planned.pipeline.prediction_files.len();
+    let examples = planned.pipeline.examples.len();
+    let records = (0..files)
+        .map(|file| {
+            (0..examples)
+                .map(|item| planned.pipeline.record(file, item))
+                .collect()
+        })
+        .collect();
+    let summaries = (0..files)
+        .map(|file| planned.pipeline.summary(file, planned.misplaced[file]))
+        .collect();
+    Scored {
+        planned,
+        records,
+        summaries,
+    }
+}
+
+/// Records as `evaluation-results.jsonl` text.
+pub fn records_text(records: &[EvaluationRecord]) -> String {
+    let mut text = String::new();
+    for record in records {
+        if let Ok(line) = serde_json::to_string(record) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    text
+}
