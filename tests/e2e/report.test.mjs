@@ -535,3 +535,41 @@ test("the test table has a question column and reflows at phone width, and a tes
   assert.deepEqual(narrow.errors, []);
   assert.deepEqual(narrow.violations, []);
 });
+
+test("a qeval bench records file opens as a run, with pass rates by hardness, difficulty and database", async () => {
+  const BENCH = resolve("../../tests/bench");
+  const page = await reportPage();
+  // Spider: the records `qeval bench spider -o` writes for the fixture (checked byte for byte by
+  // the CLI's tests), each with its gold's hardness and its db_id.
+  const spider = await readFile(join(BENCH, "spider", "expected", "records.jsonl"), "utf8");
+  const records = spider.trim().split("\n").map((line) => JSON.parse(line));
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(spider) });
+  const passed = records.filter((r) => r.benchmark.exec === 1).length;
+  await waitForText(page, "[data-testid=pass-rate]", `${((100 * passed) / records.length).toFixed(1)}%`);
+  const rows = async (field) => (await page.locator(`[data-testid=group-${field}] tbody tr`).allInnerTexts()).map((r) => r.split("\t"));
+  const byHardness = await rows("sql_hardness");
+  assert.deepEqual(byHardness.map((r) => r[0]), ["easy", "medium", "hard", "extra"]);
+  for (const [level, tests, ok] of byHardness) {
+    const mine = records.filter((r) => r.sql_hardness === level);
+    assert.equal(tests, String(mine.length), `${level} tests`);
+    assert.equal(ok, String(mine.filter((r) => r.benchmark.exec === 1).length), `${level} passed`);
+  }
+  const byDatabase = await rows("db_id");
+  assert.deepEqual(byDatabase.map((r) => r[0]).sort(), ["school", "shop", "wide"]);
+  await page.locator("[data-testid=group-db_id]").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "report-bench-spider.png") });
+
+  // BIRD: difficulty and db_id.
+  const bird = await readFile(join(BENCH, "bird", "expected", "records.jsonl"), "utf8");
+  const birdRecords = bird.trim().split("\n").map((line) => JSON.parse(line));
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(bird) });
+  const birdPassed = birdRecords.filter((r) => r.benchmark.ex === 1).length;
+  await waitForText(page, "[data-testid=pass-rate]", `${((100 * birdPassed) / birdRecords.length).toFixed(1)}%`);
+  const byDifficulty = await rows("difficulty");
+  assert.deepEqual(byDifficulty.map((r) => r[0]), ["simple", "moderate", "challenging"]);
+  for (const [level, tests] of byDifficulty) {
+    assert.equal(tests, String(birdRecords.filter((r) => r.difficulty === level).length), `${level} tests`);
+  }
+  assert.deepEqual((await rows("db_id")).map((r) => r[0]).sort(), ["library", "sales"]);
+  assert.deepEqual(page.errors, []);
+});

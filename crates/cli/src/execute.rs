@@ -4,10 +4,12 @@
 
 use crate::output::say;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
+use qeval_core::pipeline::{DatabaseUse, QuerySettings, SuiteSettings};
 use qeval_core::{Metric, PairInput, ScoreOptions};
+use qeval_native::jobs::DatabaseSource;
 use qeval_sqlite::{Database, EquivalenceOptions, Limits, PairCheck};
 
 /// The database flags shared by `qeval score` and `qeval run`.
@@ -90,7 +92,7 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
 /// in-memory copy of the file (a connection serves one thread at a time), kept for the next
 /// job, so at most one copy per core is ever made.
 pub struct Executor {
-    bytes: Vec<u8>,
+    bytes: Arc<Vec<u8>>,
     /// The database's table and column names (JSON): what `schema_validity` checks against.
     pub schema: String,
     copies: Mutex<Vec<Database>>,
@@ -128,7 +130,7 @@ impl Executor {
         );
         let schema = qeval_sqlite::schema_names(database.tables());
         Ok(Some(Executor {
-            bytes,
+            bytes: Arc::new(bytes),
             schema,
             copies: Mutex::new(vec![database]),
             limits: Limits {
@@ -157,6 +159,37 @@ impl Executor {
     /// Results cut at `--max-rows` so far.
     pub fn truncated(&self) -> usize {
         self.truncated.load(Ordering::Relaxed)
+    }
+
+    /// The database for the run pipeline's jobs: the file's bytes, read once.
+    pub fn source(&self) -> DatabaseSource {
+        DatabaseSource::Bytes(self.bytes.clone())
+    }
+
+    /// How a run uses the database: `--time-limit`, `--max-rows`, and `--suite`/`--seed`.
+    pub fn database_use(&self) -> DatabaseUse {
+        DatabaseUse {
+            settings: QuerySettings {
+                time_limit_ms: self.limits.time_ms,
+                max_rows: self.limits.max_rows,
+                ..QuerySettings::default()
+            },
+            suite: self.suite.map(|suite| SuiteSettings {
+                databases: suite.databases,
+                seed: suite.seed,
+            }),
+        }
+    }
+
+    /// Says how many results the row cap cut, when it cut any.
+    pub fn report_truncated(&self, cut: usize) {
+        if cut > 0 {
+            say!(
+                "qeval: {cut} result{} cut at --max-rows {}",
+                qeval_core::words::plural(cut),
+                self.limits.max_rows
+            );
+        }
     }
 
     /// Runs `work` on a copy of the database no other thread is using.

@@ -63,6 +63,19 @@ fn read(path: &Path) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// The prediction files' names, as records and summaries give them.
+fn file_names(paths: &[PathBuf]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|path| {
+            path.file_name().map_or_else(
+                || path.display().to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            )
+        })
+        .collect()
+}
+
 fn located(path: &Path, err: BenchError) -> String {
     format!("{}: {err}", path.display())
 }
@@ -106,11 +119,7 @@ pub fn plan_spider(request: &SpiderRequest) -> Result<Planned, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let names = request
-        .predictions
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    let names = file_names(&request.predictions);
     let root = request.db.clone();
     let pipeline = BenchmarkPipeline::spider(
         &files,
@@ -172,11 +181,7 @@ pub fn plan_bird(request: &BirdRequest) -> Result<Planned, String> {
         }
         None => Vec::new(),
     };
-    let names = request
-        .predictions
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    let names = file_names(&request.predictions);
     let root = request.db_root.clone();
     let pipeline = BenchmarkPipeline::bird(
         &golds,
@@ -263,4 +268,38 @@ pub fn records_text(records: &[EvaluationRecord]) -> String {
         }
     }
     text
+}
+
+/// What BIRD's scripts append to `--output_log_path` for every prediction file, appended to
+/// `path`.
+pub fn append_log(scored: &Scored, path: &Path) -> Result<(), String> {
+    use std::io::Write as _;
+    let text: String = scored.summaries.iter().map(BenchSummary::log).collect();
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))
+}
+
+/// The summaries as the `--json` file holds them: one object, or an array with several
+/// prediction files.
+pub fn summary_json(scored: &Scored) -> String {
+    let value = match scored.summaries.as_slice() {
+        [one] => serde_json::to_value(one),
+        several => serde_json::to_value(several),
+    }
+    .unwrap_or_default();
+    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+}
+
+/// Writes each prediction file's records to its path (one path per prediction file, in
+/// order).
+pub fn write_records(scored: &Scored, paths: &[PathBuf]) -> Result<(), String> {
+    for (records, path) in scored.records.iter().zip(paths) {
+        std::fs::write(path, records_text(records))
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+    }
+    Ok(())
 }

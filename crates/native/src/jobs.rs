@@ -74,11 +74,22 @@ pub fn run_jobs(
                 *open = Some((job.database, opened));
             }
             match open {
-                Some((_, Ok(database))) => job.run(database),
-                Some((_, Err(why))) => job.run(&mut Unopened(why.clone())),
+                Some((_, opened)) => run_on(job, opened),
                 None => job.run(&mut Unopened("no database".into())),
             }
         },
         |done| progress(done, total),
     )
+}
+
+/// One job on its database, opened for it: what a cluster's worker does with a job it was sent.
+pub fn run_job(job: &Job, source: &DatabaseSource) -> JobAnswer {
+    run_on(job, &mut source.open())
+}
+
+fn run_on(job: &Job, opened: &mut Result<Database, String>) -> JobAnswer {
+    match opened {
+        Ok(database) => job.run(database),
+        Err(why) => job.run(&mut Unopened(why.clone())),
+    }
 }

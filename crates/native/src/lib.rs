@@ -9,3 +9,4 @@ pub mod folder;
 pub mod jobs;
 pub mod judge;
 pub mod pool;
+pub mod run;

@@ -91,6 +91,11 @@ impl Ready {
         judge_all(pairs, options, &self.judge, self.concurrency, |_, _| {})
     }
 
+    /// The judge and how many calls it makes at once, for the run pipeline.
+    pub fn parts(&self) -> (&Judge, usize) {
+        (&self.judge, self.concurrency)
+    }
+
     /// What the judge did, for the caller's report: `{"judge", "calls", "cache_hits", "errors"}`.
     pub fn report(&self) -> Value {
         let counts = self.judge.counts();

@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 mod arrow;
+mod bench;
 mod defog;
 mod judge;
 mod rows;
@@ -384,12 +385,7 @@ fn run_folder(
             )));
         }
         // As `qeval run --db --suite N --seed S`.
-        Some(databases) => Some(qeval_sqlite::EquivalenceOptions {
-            databases,
-            seed,
-            limits,
-            ..qeval_sqlite::EquivalenceOptions::default()
-        }),
+        Some(databases) => Some(qeval_core::pipeline::SuiteSettings { databases, seed }),
         None => None,
     };
     let mut options = Options {
@@ -432,5 +428,10 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(verdict, module)?)?;
     module.add_function(wrap_pyfunction!(defog_compare_df, module)?)?;
     module.add_function(wrap_pyfunction!(defog_subset_df, module)?)?;
+    module.add_class::<bench::BenchPlan>()?;
+    module.add_function(wrap_pyfunction!(bench::bench_spider, module)?)?;
+    module.add_function(wrap_pyfunction!(bench::bench_bird, module)?)?;
+    module.add_function(wrap_pyfunction!(bench::bench_run_job, module)?)?;
+    module.add_function(wrap_pyfunction!(bench::bench_run_job_bytes, module)?)?;
     Ok(())
 }

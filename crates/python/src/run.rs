@@ -8,17 +8,20 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
+use qeval_core::ScoreOptions;
 use qeval_core::metrics::classification::ClassificationInput;
+use qeval_core::pipeline::{DatabaseUse, QuerySettings, RunPipeline, SuiteSettings};
 use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, apply_labels, export, fill_hardness,
-    pair_of_test, read_labels, read_questions, read_record_bytes, recheck, score_test,
-    summarize_by,
+    read_labels, read_questions, read_record_bytes, recheck, summarize_by,
 };
-use qeval_core::{PairInput, ScoreOptions};
-use qeval_sqlite::{Database, EquivalenceOptions, Limits, suite_metric};
+use qeval_native::jobs::DatabaseSource;
+use qeval_native::run::Drive;
+use qeval_sqlite::{Database, Limits};
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 use crate::input_error;
 use crate::judge::Ready;
@@ -92,7 +95,7 @@ pub fn run(
     run_dir: &Path,
     options: &ScoreOptions,
     request: Request,
-    suite: Option<EquivalenceOptions>,
+    suite: Option<SuiteSettings>,
     judge: Option<&Ready>,
 ) -> PyResult<String> {
     let Request {
@@ -124,73 +127,64 @@ pub fn run(
             tests.records.truncate(limit);
         }
         let questions = questions(run_dir, questions_file, &mut rejected)?;
-        let mut database = match db {
-            Some(path) => Some(
-                Database::open_bytes(&read(path)?)
-                    .map_err(|err| input_error(format!("{}: {err}", path.display())))?,
-            ),
+        let mut options = options.clone();
+        let bytes = match db {
+            Some(path) => {
+                let bytes = read(path)?;
+                // As `qeval run --db`: the database's names check each generated query.
+                let database = Database::open_bytes(&bytes)
+                    .map_err(|err| input_error(format!("{}: {err}", path.display())))?;
+                if options.schema.is_none() {
+                    options.schema = Some(qeval_sqlite::schema_names(database.tables()));
+                }
+                Some(Arc::new(bytes))
+            }
             None => None,
         };
-        // As `qeval run --db`: the database's names check each generated query.
-        let with_names;
-        let options = match &database {
-            Some(database) if options.schema.is_none() => {
-                with_names = ScoreOptions {
-                    schema: Some(qeval_sqlite::schema_names(database.tables())),
-                    ..options.clone()
-                };
-                &with_names
-            }
-            _ => options,
-        };
-        // As `qeval run`: every test's results filled and its queries suite-checked first, then
-        // the judge asked about all of them at once, then each test scored.
-        let mut pairs: Vec<PairInput> = tests
-            .records
-            .iter()
-            .map(|(_, test)| pair_of_test(test, questions.get(&test_key(&test.test_id))))
-            .collect();
-        let mut checked = vec![None; pairs.len()];
-        if let Some(database) = database.as_mut() {
-            for (pair, checked) in pairs.iter_mut().zip(&mut checked) {
-                database.fill_results(pair, &request.limits);
-                *checked = suite.and_then(|suite| suite_metric(database, pair, options, &suite));
-            }
-        }
-        let judged = match judge {
-            Some(judge) => {
-                let refs: Vec<Option<&PairInput>> = pairs.iter().map(Some).collect();
-                let judged = judge.judge_all(&refs, options);
-                report["judge"] = judge.report();
-                judged
-            }
-            None => pairs.iter().map(|_| BTreeMap::new()).collect(),
-        };
-        let mut records = Vec::with_capacity(tests.records.len());
-        let mut text = String::new();
-        for ((((_, test), pair), checked), judged) in
-            tests.records.iter().zip(&pairs).zip(&checked).zip(&judged)
-        {
-            let question = questions.get(&test_key(&test.test_id));
-            let record = score_test(test, question, pair, judged, checked.as_ref(), options);
-            text.push_str(
-                &serde_json::to_string(&record).map_err(|err| input_error(err.to_string()))?,
-            );
-            text.push('\n');
-            records.push(record);
-        }
-        let output = output.unwrap_or_else(|| run_dir.join(EVALUATION_RESULTS));
-        std::fs::write(&output, text)
-            .map_err(|err| input_error(format!("cannot write {}: {err}", output.display())))?;
-        report["output"] = output.display().to_string().into();
+        let database = bytes.as_ref().map(|_| DatabaseUse {
+            settings: QuerySettings {
+                time_limit_ms: request.limits.time_ms,
+                max_rows: request.limits.max_rows,
+                ..QuerySettings::default()
+            },
+            suite,
+        });
         let answered: std::collections::BTreeSet<String> = tests
             .records
             .iter()
             .map(|(_, test)| test_key(&test.test_id))
             .collect();
+        // As `qeval run`: the same pipeline, on every core.
+        let mut pipeline = RunPipeline::new(
+            tests.records.into_iter().map(|(_, test)| test).collect(),
+            questions,
+            options.clone(),
+            database,
+        );
+        let drive = Drive {
+            database: bytes.map(DatabaseSource::Bytes),
+            judge: judge.map(Ready::parts),
+            workers: qeval_native::pool::cores(),
+        };
+        let records = qeval_native::run::drive(&mut pipeline, &drive, &|_, _, _| {});
+        if let Some(judge) = judge {
+            report["judge"] = judge.report();
+        }
+        let mut text = String::new();
+        for record in &records {
+            text.push_str(
+                &serde_json::to_string(record).map_err(|err| input_error(err.to_string()))?,
+            );
+            text.push('\n');
+        }
+        let output = output.unwrap_or_else(|| run_dir.join(EVALUATION_RESULTS));
+        std::fs::write(&output, text)
+            .map_err(|err| input_error(format!("cannot write {}: {err}", output.display())))?;
+        report["output"] = output.display().to_string().into();
         // With a limit, the questions past it are not counted as unanswered, as `qeval run` does.
         if request.limit.is_none() {
-            report["unanswered"] = questions
+            report["unanswered"] = pipeline
+                .questions()
                 .keys()
                 .filter(|key| !answered.contains(*key))
                 .cloned()

@@ -40,10 +40,9 @@ pub enum Kind {
     Execute,
     Suite,
     Equivalence,
-    Fill,
-    /// Test-suite checking of one of a run's tests: never replaced, the run's scoring waits
-    /// for each.
-    RunSuite,
+    /// A job of a run's pipeline (results its tests lack, their test-suite checks): never
+    /// replaced, the run's scoring waits for each.
+    RunJob,
     /// The playground's scorecard.
     Score,
     JudgeTasks,
@@ -65,12 +64,9 @@ impl Kind {
     /// The worker that does jobs of this kind.
     pub fn role(self) -> Role {
         match self {
-            Kind::Open
-            | Kind::Execute
-            | Kind::Suite
-            | Kind::Equivalence
-            | Kind::Fill
-            | Kind::RunSuite => Role::Database,
+            Kind::Open | Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::RunJob => {
+                Role::Database
+            }
             Kind::Score | Kind::JudgeTasks | Kind::ScoreTests | Kind::Hardness => Role::Scorer,
         }
     }

@@ -1,14 +1,14 @@
 //! The worker's work: one open database and the tasks the page sends. Nothing here knows about
 //! messages, so the same code runs in the browser's worker and in native tests.
 
+use qeval_core::Language;
 use qeval_core::results::compare::Mode;
 use qeval_core::sql::{Schema, SqlDialect};
-use qeval_core::{Language, PairInput};
 use qeval_sqlite::{
     Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence, sqlite_version,
 };
 
-use crate::protocol::{Answer, Check, Checked, Executed, Fill, Filled, Source, Task};
+use crate::protocol::{Answer, Check, Checked, Executed, Source, Task};
 
 /// Rows a query in the page may return before the result is cut.
 const MAX_ROWS: usize = 100_000;
@@ -47,7 +47,7 @@ impl Jobs {
             } => Answer::Executed(self.execute(&expected, &generated, time_limit_s)),
             Task::Suite(check) => Answer::Suite(self.suite(&check)),
             Task::Equivalence(check) => Answer::Checked(equivalence(&check, self.progress)),
-            Task::Fill(fill) => Answer::Filled(self.fill(fill)),
+            Task::RunJob(job) => Answer::JobDone(self.run_job(&job)),
             scoring => crate::scoring::run(scoring),
         }
     }
@@ -105,23 +105,37 @@ impl Jobs {
         )
     }
 
-    fn fill(&mut self, fill: Fill) -> Filled {
-        let Some(database) = self.database.as_mut() else {
-            return Filled::default();
-        };
-        let mut pair = PairInput {
-            expected_sql: fill.expected_sql,
-            generated_sql: fill.generated_sql.unwrap_or_default(),
-            ..PairInput::default()
-        };
-        database.fill_results(&mut pair, &limits(fill.time_limit_s));
-        Filled {
-            expected_result: pair.expected_result,
-            generated_result: pair.generated_result,
-            generated_error: pair.generated_error,
-            expected_vm_steps: pair.expected_vm_steps,
-            generated_vm_steps: pair.generated_vm_steps,
+    /// A job of the run pipeline on the open database; without one, every query in it fails
+    /// and says so.
+    fn run_job(&mut self, job: &qeval_core::pipeline::Job) -> qeval_core::pipeline::JobAnswer {
+        match self.database.as_mut() {
+            Some(database) => job.run(database),
+            None => job.run(&mut NoDatabase),
         }
+    }
+}
+
+/// The runner when no database is open.
+struct NoDatabase;
+
+impl qeval_core::pipeline::Runner for NoDatabase {
+    fn query(
+        &mut self,
+        _: &str,
+        _: &qeval_core::pipeline::QuerySettings,
+    ) -> Result<qeval_core::pipeline::QueryRows, qeval_sqlite::QueryError> {
+        Err(qeval_sqlite::QueryError::Failed(
+            "no database is open".into(),
+        ))
+    }
+
+    fn suite(&mut self, _: &qeval_core::pipeline::SuiteCheck) -> qeval_core::Metric {
+        qeval_core::Metric::failed(qeval_core::MetricError {
+            metric: qeval_core::MetricName::TestSuite.as_str().into(),
+            message: "no database is open".into(),
+            inputs: Default::default(),
+            at: None,
+        })
     }
 }
 

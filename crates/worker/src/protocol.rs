@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use qeval_core::pipeline::{Job, JobAnswer};
 use qeval_core::profiles::{Profile, ProfileName};
 use qeval_core::results::compare::Mode;
-use qeval_core::run::{EvaluationRecord, Question, TestResult};
+use qeval_core::run::EvaluationRecord;
 use qeval_core::score::{JudgeOutcome, JudgeTask};
 use qeval_core::sql::SqlDialect;
 use qeval_core::{Language, Metric, MetricName, PairInput, ScoreOptions, Scorecard};
@@ -36,8 +37,9 @@ pub enum Task {
     Suite(Check),
     /// The equivalence check without a database.
     Equivalence(Check),
-    /// Runs the queries of a test that lacks results, as `qeval run --db` does.
-    Fill(Fill),
+    /// A job of the run pipeline on the open database (results a run's tests lack, their
+    /// test-suite checks), as `qeval run --db` does them.
+    RunJob(Job),
     /// Scores one pair (the playground). Both workers do the scoring tasks.
     Score(ScorePair),
     /// The judgings the LLM judge would be asked for.
@@ -89,16 +91,9 @@ pub struct ScorePair {
     pub checks: Vec<(MetricName, Metric)>,
 }
 
-/// One test of a run, with its pair already filled from a database when one is loaded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TestToScore {
-    pub test: TestResult,
-    pub question: Option<Question>,
-    pub pair: PairInput,
-    pub judged: BTreeMap<String, JudgeOutcome>,
-    /// Test-suite checking's metric, when the database worker ran it on the loaded database.
-    pub suite: Option<Metric>,
-}
+/// One test of a run, with its pair already filled from a database when one is loaded (the
+/// run pipeline's, so the scoring worker scores it as `qeval run` does).
+pub use qeval_core::pipeline::TestToScore;
 
 /// Where a database comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -129,16 +124,6 @@ pub struct Check {
     pub time_limit_s: f64,
 }
 
-/// The queries of one test whose results are missing.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Fill {
-    /// Present when the expected result is missing.
-    pub expected_sql: Option<String>,
-    /// Present when the generated result (and error) is missing.
-    pub generated_sql: Option<String>,
-    pub time_limit_s: f64,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Response {
     pub job: u64,
@@ -159,7 +144,7 @@ pub enum Answer {
     /// `None`: nothing to check (no database open, or a query is empty).
     Suite(Option<Metric>),
     Checked(Option<Checked>),
-    Filled(Filled),
+    JobDone(JobAnswer),
     Scored(Scorecard),
     JudgeTasks(Vec<JudgeTask>),
     Records(Vec<EvaluationRecord>),
@@ -192,17 +177,4 @@ pub struct Checked {
     /// editors complete from; empty when the schema does not read.
     #[serde(default)]
     pub names: BTreeMap<String, Vec<String>>,
-}
-
-/// The results a test lacked, as `{columns, rows}` JSON, or the generated query's error.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Filled {
-    pub expected_result: Option<serde_json::Value>,
-    pub generated_result: Option<serde_json::Value>,
-    pub generated_error: Option<String>,
-    /// SQLite's VM steps of each query run, for `efficiency`.
-    #[serde(default)]
-    pub expected_vm_steps: Option<u64>,
-    #[serde(default)]
-    pub generated_vm_steps: Option<u64>,
 }

@@ -2,7 +2,6 @@
 //! work. Both workers do them; the scoring worker does nothing else, so the page's own bundle
 //! holds no SQL parser.
 
-use qeval_core::run::score_test;
 use qeval_core::sql::{SqlDialect, hardness};
 use qeval_core::{add_equivalence, judge_tasks, score_pair_judged};
 
@@ -30,7 +29,7 @@ pub fn run(task: Task) -> Answer {
         | Task::Execute { .. }
         | Task::Suite(_)
         | Task::Equivalence(_)
-        | Task::Fill(_) => Answer::Refused(
+        | Task::RunJob(_) => Answer::Refused(
             "this worker has no database; the database worker does this task".into(),
         ),
     }
@@ -52,17 +51,5 @@ fn score_tests(
     scoring: &Scoring,
 ) -> Vec<qeval_core::run::EvaluationRecord> {
     let options = scoring.options();
-    tests
-        .iter()
-        .map(|test| {
-            score_test(
-                &test.test,
-                test.question.as_ref(),
-                &test.pair,
-                &test.judged,
-                test.suite.as_ref(),
-                &options,
-            )
-        })
-        .collect()
+    tests.iter().map(|test| test.record(&options)).collect()
 }

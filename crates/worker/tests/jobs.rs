@@ -1,7 +1,9 @@
 //! The worker's jobs, natively, through their messages' JSON: what the page sends and gets.
 
+use qeval_core::pipeline::job::{Fill, PartAnswer};
+use qeval_core::pipeline::{Job, QuerySettings};
 use qeval_worker::jobs::Jobs;
-use qeval_worker::protocol::{Answer, Check, Fill, Request, Response, Source, Task};
+use qeval_worker::protocol::{Answer, Check, Request, Response, Source, Task};
 
 /// A task as the page sends it, and the answer as the page reads it: through JSON both ways.
 fn run(jobs: &mut Jobs, task: Task) -> Answer {
@@ -125,22 +127,30 @@ fn a_test_without_results_gets_them_and_a_failing_query_its_error() {
         &mut jobs,
         "CREATE TABLE t(id INTEGER); INSERT INTO t VALUES (1), (2);",
     );
-    let Answer::Filled(filled) = run(
-        &mut jobs,
-        Task::Fill(Fill {
-            expected_sql: Some("SELECT count(*) AS n FROM t".into()),
-            generated_sql: Some("SELECT count(*) FROM nowhere".into()),
-            time_limit_s: 5.0,
-        }),
-    ) else {
-        panic!("filled");
+    let job = Job {
+        database: 0,
+        parts: vec![qeval_core::pipeline::JobPart::Fill(Fill {
+            item: 7,
+            expected: Some("SELECT count(*) AS n FROM t".into()),
+            alternatives: Vec::new(),
+            generated: Some("SELECT count(*) FROM nowhere".into()),
+            settings: QuerySettings::default(),
+        })],
     };
+    let Answer::JobDone(answer) = run(&mut jobs, Task::RunJob(job)) else {
+        panic!("the job's answer");
+    };
+    let [PartAnswer::Fill(filled)] = answer.answers.as_slice() else {
+        panic!("one fill");
+    };
+    assert_eq!(filled.item, 7);
+    let expected = filled.expected.as_ref().unwrap().as_ref().unwrap();
     assert_eq!(
-        filled.expected_result,
-        Some(serde_json::json!({"columns": ["n"], "rows": [[2]]}))
+        expected.result,
+        serde_json::json!({"columns": ["n"], "rows": [[2]]})
     );
-    assert!(filled.generated_result.is_none());
-    assert!(filled.generated_error.unwrap().contains("nowhere"));
+    let generated = filled.generated.as_ref().unwrap().as_ref().unwrap_err();
+    assert!(generated.to_string().contains("nowhere"));
 }
 
 #[test]

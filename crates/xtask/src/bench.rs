@@ -147,6 +147,29 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         },
     )?;
 
+    steps.run(
+        "benchmarks bench",
+        "qeval bench on a seeded Spider test-suite layout and BIRD layout (1,000 examples, 80 databases), end to end",
+        || {
+            run::cargo()
+                .args(["build", "--release", "--locked", "-p", "qeval-cli"])
+                .status_ok("cargo build --release -p qeval-cli")?;
+            run::cargo()
+                .args([
+                    "run",
+                    "--release",
+                    "-p",
+                    "qeval-native",
+                    "--example",
+                    "bench_benchmarks",
+                    "--",
+                ])
+                .args([root().join("target/release/qeval"), out.join("benchmarks")])
+                .env("QEVAL_BENCH_OUT", out.join("benchmarks.json"))
+                .status_ok("the benchmarks bench")
+        },
+    )?;
+
     let e2e = root().join("tests").join("e2e");
     let orders = out.join("orders.sqlite");
     steps.run(

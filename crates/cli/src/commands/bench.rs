@@ -275,10 +275,6 @@ fn finish(
     Ok(Outcome::Clean)
 }
 
-fn write(path: &PathBuf, text: &str) -> Result<(), Failure> {
-    std::fs::write(path, text).map_err(|err| format!("cannot write {}: {err}", path.display()))
-}
-
 fn write_outputs(
     scored: &Scored,
     output: &BenchOutput,
@@ -286,8 +282,7 @@ fn write_outputs(
     log: Option<&PathBuf>,
 ) -> Result<(), Failure> {
     let several = scored.summaries.len() > 1;
-    let mut log_text = String::new();
-    for (index, summary) in scored.summaries.iter().enumerate() {
+    for summary in &scored.summaries {
         if several {
             println!("predictions: {}", summary.predictions);
         }
@@ -295,35 +290,17 @@ fn write_outputs(
         for line in describe(summary) {
             say!("qeval: {line}");
         }
-        log_text += &summary.log();
-        if let Some(path) = output.output.get(index) {
-            write(
-                path,
-                &qeval_native::bench::records_text(&scored.records[index]),
-            )?;
-            say!("qeval: wrote the records to {}", path.display());
-        }
+    }
+    qeval_native::bench::write_records(scored, &output.output)?;
+    for path in &output.output {
+        say!("qeval: wrote records to {}", path.display());
     }
     if let Some(path) = log {
-        use std::io::Write as _;
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
-        file.write_all(log_text.as_bytes())
-            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        qeval_native::bench::append_log(scored, path)?;
     }
     if let Some(path) = &output.json {
-        let value = if several {
-            serde_json::to_value(&scored.summaries)
-        } else {
-            serde_json::to_value(&scored.summaries[0])
-        }
-        .map_err(|err| format!("internal: {err}"))?;
-        let text =
-            serde_json::to_string_pretty(&value).map_err(|err| format!("internal: {err}"))?;
-        write(path, &(text + "\n"))?;
+        std::fs::write(path, qeval_native::bench::summary_json(scored))
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
         say!("qeval: wrote the summary to {}", path.display());
     }
     Ok(())

@@ -8,20 +8,21 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
+use qeval_core::ScoreOptions;
 use qeval_core::metrics::classification::ClassificationInput;
+use qeval_core::pipeline::RunPipeline;
 use qeval_core::profiles::Profile;
 use qeval_core::run::folder::FileKind;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, Summary, TestResult, apply_labels, export, fill_hardness,
-    pair_of_test, read_labels, read_questions, read_record_bytes, recheck, score_test,
-    summarize_by,
+    read_labels, read_questions, read_record_bytes, recheck, summarize_by,
 };
-use qeval_core::{PairInput, ScoreOptions};
+use qeval_native::run::{Drive, Stage};
 
 use qeval_core::words::plural;
 
-use super::score::{judge, run_judgings};
+use super::score::judge;
 use super::{Failure, Outcome, file_bytes, file_text, run_file};
 use crate::RunArgs;
 use crate::execute::Executor;
@@ -106,24 +107,7 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         tests.records.truncate(limit);
     }
     let questions = questions(args)?;
-    let profile = Profile::preset(args.profile);
-    let options = ScoreOptions {
-        profile: profile.clone(),
-        language: args.language.language.into(),
-        dialect: args.language.dialect,
-        mode: args.mode,
-        evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
-        ..ScoreOptions::default()
-    };
-    let mut pairs: Vec<PairInput> = tests
-        .records
-        .iter()
-        .map(|(_, test)| pair_of_test(test, questions.get(&test_key(&test.test_id))))
-        .collect();
     let executor = Executor::open(&args.db)?;
-    if let Some(executor) = &executor {
-        executor.fill_all(pairs.iter_mut());
-    }
     // The names queries are checked against (and the judge is shown): --schema, else the
     // database's.
     let schema = match &args.db.schema {
@@ -131,33 +115,37 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         None => executor.as_ref().map(|e| e.schema.clone()),
     };
     let options = ScoreOptions {
+        profile: Profile::preset(args.profile),
+        language: args.language.language.into(),
+        dialect: args.language.dialect,
+        mode: args.mode,
+        evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
         schema,
         judge_prompt: args.judge.judge_prompt,
-        ..options
+        ..ScoreOptions::default()
     };
     let judge = judge(&args.judge)?;
-    let judged = match &judge {
-        Some(judge) => {
-            let refs: Vec<Option<&PairInput>> = pairs.iter().map(Some).collect();
-            run_judgings(&refs, &options, judge, args.judge.concurrency)
-        }
-        None => pairs.iter().map(|_| BTreeMap::new()).collect(),
-    };
-    // Scored (and suite-checked) on every core; written in input order.
-    let work: Vec<_> = tests
+    let answered: std::collections::BTreeSet<String> = tests
         .records
         .iter()
-        .zip(&pairs)
-        .zip(&judged)
-        .map(|(((_, test), pair), judged)| (test, pair, judged))
+        .map(|(_, test)| test_key(&test.test_id))
         .collect();
-    let records = crate::pool::with_progress("scoring", &work, |(test, pair, judged)| {
-        let question = questions.get(&test_key(&test.test_id));
-        let suite = executor
-            .as_ref()
-            .and_then(|e| e.suite_metric(pair, &options));
-        score_test(test, question, pair, judged, suite.as_ref(), &options)
-    });
+    let database = executor.as_ref().map(Executor::database_use);
+    let mut pipeline = RunPipeline::new(
+        tests.records.into_iter().map(|(_, test)| test).collect(),
+        questions,
+        options,
+        database,
+    );
+    let drive = Drive {
+        database: executor.as_ref().map(Executor::source),
+        judge: judge.as_ref().map(|judge| (judge, args.judge.concurrency)),
+        workers: qeval_native::pool::cores(),
+    };
+    let records = with_stages(&mut pipeline, &drive);
+    if let Some(executor) = &executor {
+        executor.report_truncated(pipeline.truncated());
+    }
     let mut text = String::new();
     for record in &records {
         let line = serde_json::to_string(record).map_err(|err| format!("internal: {err}"))?;
@@ -179,11 +167,7 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
     );
     // Questions the agent never answered are not tests that passed or failed: say which (with
     // --limit, the questions past the limit are not counted as unanswered).
-    let answered: std::collections::BTreeSet<String> = tests
-        .records
-        .iter()
-        .map(|(_, test)| test_key(&test.test_id))
-        .collect();
+    let questions = pipeline.questions();
     let missing: Vec<&String> = questions
         .keys()
         .filter(|k| !answered.contains(*k))
@@ -210,6 +194,30 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         say!("qeval: {}", judge.summary());
     }
     Ok((records, tests.rejected.len()))
+}
+
+/// The pipeline driven on every core, with a progress line for each stage.
+fn with_stages(pipeline: &mut RunPipeline, drive: &Drive<'_>) -> Vec<EvaluationRecord> {
+    let progress = std::sync::Mutex::new(None::<(Stage, crate::progress::Progress)>);
+    let records = qeval_native::run::drive(pipeline, drive, &|step, done, total| {
+        if let Ok(mut current) = progress.lock() {
+            if current.as_ref().is_none_or(|(at, _)| *at != step) {
+                if let Some((_, mut finished)) = current.take() {
+                    finished.finish();
+                }
+                *current = Some((step, crate::progress::Progress::new(step.label())));
+            }
+            if let Some((_, bar)) = current.as_mut() {
+                bar.tick_of(done, total);
+            }
+        }
+    });
+    if let Ok(mut current) = progress.lock()
+        && let Some((_, mut finished)) = current.take()
+    {
+        finished.finish();
+    }
+    records
 }
 
 /// Reads scored records and flags every stored score their own data contradicts.

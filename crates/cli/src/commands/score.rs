@@ -162,13 +162,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
     };
     if let Some(executor) = &executor {
         executor.fill_all(lines.iter_mut().filter_map(|line| line.pair.as_mut().ok()));
-        if executor.truncated() > 0 {
-            say!(
-                "qeval: {} results were cut at --max-rows {}",
-                executor.truncated(),
-                args.db.max_rows
-            );
-        }
+        executor.report_truncated(executor.truncated());
     }
     let pairs: Vec<Option<&PairInput>> = lines.iter().map(|l| l.pair.as_ref().ok()).collect();
     let judged = match &judge {

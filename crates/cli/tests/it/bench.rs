@@ -96,6 +96,23 @@ fn records(path: &Path) -> Vec<Value> {
     json_lines(&std::fs::read_to_string(path).expect("the records"))
 }
 
+/// The records file `qeval bench` wrote must be the committed one, byte for byte (the page's
+/// browser test opens the committed one). `QEVAL_BLESS=1` writes it instead, after a change
+/// meant to change records.
+fn assert_records_file(written: &Path, committed: &str) {
+    let text = std::fs::read_to_string(written).expect("the records");
+    let path = fixtures().join(committed);
+    if std::env::var_os("QEVAL_BLESS").is_some() {
+        std::fs::write(&path, &text).expect("blessed");
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        text == want,
+        "{} differs from what qeval bench wrote (set QEVAL_BLESS=1 to take the new records)",
+        path.display()
+    );
+}
+
 /// `qeval bench spider` on files of the layout, with further arguments.
 fn spider(layout: &Layout, gold: &str, pred: &str, extra: &[&str]) -> Output {
     let mut args = vec![
@@ -144,6 +161,9 @@ fn spider_gives_the_official_table_and_verdicts_with_each_flag() {
             assert_eq!(record["sql_hardness"], official["hardness"]);
         }
         assert!(stderr.contains("test-suite accuracy"), "{stderr}");
+        if flag.is_none() {
+            assert_records_file(&out, "spider/expected/records.jsonl");
+        }
     }
 }
 
@@ -217,6 +237,7 @@ fn bird_gives_the_official_tables_log_and_verdicts() {
         std::fs::read_to_string(&log).unwrap(),
         expected("bird/expected/log.txt")
     );
+    assert_records_file(&out, "bird/expected/records.jsonl");
     let ours = records(&out);
     for (record, official) in ours
         .iter()
@@ -281,6 +302,10 @@ fn bird_predictions_are_matched_by_key_not_by_place() {
         records
     };
     assert_eq!(strip(records(&in_order)), strip(records(&sorted)));
+    assert_eq!(
+        records(&sorted)[0]["benchmark"]["predictions"],
+        "predict_dev_sorted_keys.json"
+    );
 }
 
 #[test]

@@ -26,11 +26,11 @@ pub trait Runner {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Job {
     pub database: usize,
-    pub tasks: Vec<Task>,
+    pub parts: Vec<JobPart>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Task {
+pub enum JobPart {
     /// Run the queries whose results a test lacks (`qeval run --db`).
     Fill(Fill),
     /// Test-suite checking of a test (`qeval run --db --suite N`).
@@ -92,21 +92,21 @@ pub struct Check {
     pub settings: QuerySettings,
 }
 
-/// What a job gave, task by task in order.
+/// What a job gave, part by part, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobAnswer {
     pub database: usize,
-    pub answers: Vec<TaskAnswer>,
+    pub answers: Vec<PartAnswer>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum TaskAnswer {
+pub enum PartAnswer {
     Fill(FillAnswer),
     Suite { item: usize, metric: Metric },
     Check(CheckAnswer),
 }
 
-/// A query's result as JSON (`{columns, rows}`), whether it was cut, and its VM steps.
+/// A query's result as JSON (`{columns, rows}`), whether it was cut, and its VM parts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Filled {
     pub result: Json,
@@ -152,7 +152,7 @@ pub struct VariantOutcome {
     pub soft_f1: Option<f64>,
     /// BIRD's timed reward (R-VES), when asked for and the results match.
     pub ves: Option<f64>,
-    /// The reward by SQLite VM steps, when the results match.
+    /// The reward by SQLite VM parts, when the results match.
     pub efficiency: Option<f64>,
 }
 
@@ -188,24 +188,24 @@ pub struct CheckAnswer {
 }
 
 impl Job {
-    /// Does every task with `runner`, which stands for the job's database. The gold query of
+    /// Does every part with `runner`, which stands for the job's database. The gold query of
     /// a benchmark runs once however many examples and prediction files share it.
     pub fn run(&self, runner: &mut dyn Runner) -> JobAnswer {
         let mut golds: Vec<(String, Result<QueryRows, QueryError>)> = Vec::new();
         let answers = self
-            .tasks
+            .parts
             .iter()
-            .map(|task| match task {
-                Task::Fill(fill) => TaskAnswer::Fill(run_fill(fill, runner)),
-                Task::Suite(check) => TaskAnswer::Suite {
+            .map(|part| match part {
+                JobPart::Fill(fill) => PartAnswer::Fill(run_fill(fill, runner)),
+                JobPart::Suite(check) => PartAnswer::Suite {
                     item: check.item,
                     metric: runner.suite(check),
                 },
-                Task::Check(check) => {
+                JobPart::Check(check) => {
                     let at = match golds.iter().position(|(sql, _)| *sql == check.gold) {
                         Some(at) => at,
                         None => {
-                            // Keep only the last gold: tasks come grouped by gold.
+                            // Keep only the last gold: parts come grouped by gold.
                             golds.clear();
                             golds.push((
                                 check.gold.clone(),
@@ -214,7 +214,7 @@ impl Job {
                             0
                         }
                     };
-                    TaskAnswer::Check(run_check(check, &golds[at].1, runner))
+                    PartAnswer::Check(run_check(check, &golds[at].1, runner))
                 }
             })
             .collect();

@@ -19,6 +19,6 @@ pub mod query;
 pub mod run_folder;
 
 pub use benchmark::{BenchSummary, Benchmark, BenchmarkPipeline, BirdOptions, SpiderOptions};
-pub use job::{Job, JobAnswer, Runner, SuiteCheck, Task};
+pub use job::{Job, JobAnswer, JobPart, Runner, SuiteCheck};
 pub use query::{QueryError, QueryRows, QuerySettings, TextDecoding};
-pub use run_folder::{DatabaseUse, RunPipeline, SuiteSettings};
+pub use run_folder::{DatabaseUse, RunPipeline, SuiteSettings, TestToScore};

@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use super::job::{Fill, Job, JobAnswer, SuiteCheck, Task, TaskAnswer};
+use serde::{Deserialize, Serialize};
+
+use super::job::{Fill, Job, JobAnswer, JobPart, PartAnswer, SuiteCheck};
 use super::query::QuerySettings;
 use crate::metric::Metric;
 use crate::pairs::PairInput;
@@ -102,7 +104,7 @@ impl RunPipeline {
             return Vec::new();
         };
         let settings = database.settings;
-        let tasks: Vec<Task> = self
+        let parts: Vec<JobPart> = self
             .pairs
             .iter()
             .enumerate()
@@ -127,10 +129,10 @@ impl RunPipeline {
                 let any = fill.expected.is_some()
                     || fill.generated.is_some()
                     || fill.alternatives.iter().any(Option::is_some);
-                any.then_some(Task::Fill(fill))
+                any.then_some(JobPart::Fill(fill))
             })
             .collect();
-        chunks(tasks, per_job)
+        chunks(parts, per_job)
     }
 
     /// Test-suite checking of every test it applies to (after the results are filled).
@@ -142,13 +144,13 @@ impl RunPipeline {
         else {
             return Vec::new();
         };
-        let tasks = self
+        let parts = self
             .pairs
             .iter()
             .enumerate()
             .filter_map(|(item, pair)| {
                 let (expected, generated) = suite_queries(pair)?;
-                Some(Task::Suite(SuiteCheck {
+                Some(JobPart::Suite(SuiteCheck {
                     item,
                     expected: expected.to_string(),
                     generated: generated.to_string(),
@@ -160,21 +162,21 @@ impl RunPipeline {
                 }))
             })
             .collect();
-        chunks(tasks, per_job)
+        chunks(parts, per_job)
     }
 
     /// Takes the answers of fill or suite jobs (in any order).
     pub fn absorb(&mut self, answers: impl IntoIterator<Item = JobAnswer>) {
         for answer in answers {
-            for task in answer.answers {
-                match task {
-                    TaskAnswer::Fill(fill) => self.apply_fill(fill),
-                    TaskAnswer::Suite { item, metric } => {
+            for part in answer.answers {
+                match part {
+                    PartAnswer::Fill(fill) => self.apply_fill(fill),
+                    PartAnswer::Suite { item, metric } => {
                         if let Some(slot) = self.suites.get_mut(item) {
                             *slot = Some(metric);
                         }
                     }
-                    TaskAnswer::Check(_) => {}
+                    PartAnswer::Check(_) => {}
                 }
             }
         }
@@ -228,17 +230,54 @@ impl RunPipeline {
             &self.options,
         )
     }
+
+    /// Test `item` with everything its record is made from, as data: for a front end that
+    /// scores it elsewhere (the page's scoring worker), where [`TestToScore::record`] gives the
+    /// record [`RunPipeline::record`] gives.
+    pub fn to_score(&self, item: usize) -> TestToScore {
+        let test = &self.tests[item];
+        TestToScore {
+            test: test.clone(),
+            question: self.questions.get(&test_key(&test.test_id)).cloned(),
+            pair: self.pairs[item].clone(),
+            judged: self.judged[item].clone(),
+            suite: self.suites[item].clone(),
+        }
+    }
+}
+
+/// One test of a run with its pair filled, its judge's verdicts and its test-suite metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestToScore {
+    pub test: TestResult,
+    pub question: Option<Question>,
+    pub pair: PairInput,
+    pub judged: BTreeMap<String, JudgeOutcome>,
+    pub suite: Option<Metric>,
+}
+
+impl TestToScore {
+    pub fn record(&self, options: &ScoreOptions) -> EvaluationRecord {
+        score_test(
+            &self.test,
+            self.question.as_ref(),
+            &self.pair,
+            &self.judged,
+            self.suite.as_ref(),
+            options,
+        )
+    }
 }
 
 /// Tasks in jobs of at most `per_job`, all on the run's one database.
-fn chunks(tasks: Vec<Task>, per_job: usize) -> Vec<Job> {
+fn chunks(parts: Vec<JobPart>, per_job: usize) -> Vec<Job> {
     let per_job = per_job.max(1);
     let mut jobs = Vec::new();
-    let mut tasks = tasks.into_iter().peekable();
-    while tasks.peek().is_some() {
+    let mut parts = parts.into_iter().peekable();
+    while parts.peek().is_some() {
         jobs.push(Job {
             database: 0,
-            tasks: tasks.by_ref().take(per_job).collect(),
+            parts: parts.by_ref().take(per_job).collect(),
         });
     }
     jobs

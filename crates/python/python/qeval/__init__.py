@@ -19,11 +19,11 @@ import os
 from collections.abc import Iterable
 from typing import Any, Optional, Union
 
-from . import _native
+from . import _native, bench
 from ._native import InputError, __version__
 from ._rows import with_rows
 
-__all__ = ["InputError", "Judge", "__version__", "compare", "run", "score_pair", "score_pairs", "tables"]
+__all__ = ["InputError", "Judge", "__version__", "bench", "compare", "run", "score_pair", "score_pairs", "tables"]
 
 _OPTIONS = (
     "profile",

@@ -75,3 +75,46 @@ def defog_subset_df(
     sub_plan: dict[str, Any] | None,
     sup_plan: dict[str, Any] | None,
 ) -> tuple[bool | None, int | None]: ...
+
+class BenchPlan:
+    """A benchmark planned from its files; its jobs run here (``run``) or elsewhere."""
+
+    def jobs(self, per_job: int) -> list[str]: ...
+    def per_job(self, workers: int) -> int: ...
+    def databases(self) -> list[str]: ...
+    def absorb(self, answers: list[str]) -> None: ...
+    def run(self, workers: int) -> None: ...
+    def finish(
+        self,
+        *,
+        dialect: str = "SQLite",
+        output: list[str] = ...,
+        json: str | None = None,
+        output_log_path: str | None = None,
+    ) -> str: ...
+
+def bench_spider(
+    gold: str,
+    predictions: list[str],
+    db: str,
+    *,
+    keep_distinct: bool = False,
+    plug_value: bool = False,
+    plug_value_limit: int = 10000,
+    time_limit: float = 60.0,
+    max_rows: int = 1000000,
+) -> BenchPlan: ...
+def bench_bird(
+    gold: str,
+    predictions: list[str],
+    db_root: str,
+    *,
+    diff: str | None = None,
+    metrics: list[str] = ...,
+    meta_time_out: float = 30.0,
+    sql_dialect: str = "SQLite",
+    ves_iterations: int = 100,
+    max_rows: int = 1000000,
+) -> BenchPlan: ...
+def bench_run_job(job: str, database: str) -> str: ...
+def bench_run_job_bytes(job: str, database: bytes) -> str: ...

@@ -8,6 +8,11 @@ whose workers have the ``qeval`` package installed.
 Rows may be pairs (the pairs file's fields as columns) or pairs-file lines (a ``text`` column,
 as ``ray.data.read_text`` gives them). A ``line`` column, when present, is each pair's line
 number and is carried into its scorecard, as ``qeval score`` writes it.
+
+Benchmarks too: :func:`bench_spider` and :func:`bench_bird` take :mod:`qeval.bench`'s arguments
+and give its results, the records byte for byte the command line's; each job (one database's
+examples, or a share of them) runs as a Ray task, and each database travels once to the
+cluster's object store.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any, Optional
 import ray.data
 
 from . import _native, _options
+from . import bench as _bench
 
 #: Pairs per batch: large enough that the core's per-call work dwarfs Ray's per-batch cost.
 BATCH_SIZE = 4096
@@ -137,3 +143,59 @@ def run(path_or_glob: str, output_dir: Optional[str] = None, **options: Any) -> 
             with open(os.path.join(output_dir, f"{name}.scored.jsonl"), "w", encoding="utf-8") as out:
                 out.write("".join(text + "\n" for text in texts))
     return outputs
+
+
+@ray.remote
+def _run_job(job: str, database: bytes) -> str:
+    return _native.bench_run_job_bytes(job, database)
+
+
+def _run_plan(plan: Any) -> None:
+    """Runs a benchmark's jobs as Ray tasks, each database read once and put in the object
+    store, and hands the answers back to the plan."""
+    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+    jobs = plan.jobs(plan.per_job(cpus))
+    paths = plan.databases()
+    stored: dict[int, Any] = {}
+    refs = []
+    for job in jobs:
+        number = json.loads(job)["database"]
+        if number not in stored:
+            with open(paths[number], "rb") as file:
+                stored[number] = ray.put(file.read())
+        refs.append(_run_job.remote(job, stored[number]))
+    plan.absorb(ray.get(refs))
+
+
+def bench_spider(gold: Any, pred: Any, db: Any, *, output: Any = None, json: Any = None, **options: Any) -> Any:
+    """:func:`qeval.bench.spider` on the Ray cluster ``ray.init()`` connected to."""
+    paths, single = _bench._paths(pred)
+    options.pop("num_cpus", None)
+    plan = _native.bench_spider(os.fspath(gold), paths, os.fspath(db), **options)
+    _run_plan(plan)
+    return _bench._finish(plan, single, "SQLite", output, json, None)
+
+
+def bench_bird(
+    pred: Any,
+    gold: Any,
+    db_root: Any,
+    *,
+    metric: Any = "ex",
+    sql_dialect: str = "SQLite",
+    output_log_path: Any = None,
+    output: Any = None,
+    json: Any = None,
+    **options: Any,
+) -> Any:
+    """:func:`qeval.bench.bird` on the Ray cluster ``ray.init()`` connected to."""
+    paths, single = _bench._paths(pred)
+    options.pop("num_cpus", None)
+    if "diff" in options:
+        options["diff"] = _bench._optional(options["diff"])
+    metrics = [metric] if isinstance(metric, str) else list(metric)
+    plan = _native.bench_bird(
+        os.fspath(gold), paths, os.fspath(db_root), metrics=metrics, sql_dialect=sql_dialect, **options
+    )
+    _run_plan(plan)
+    return _bench._finish(plan, single, sql_dialect, output, json, output_log_path)

@@ -9,9 +9,9 @@ fn doing(kind: Kind) -> &'static str {
     match kind {
         Kind::Open => "Opening the database",
         Kind::Execute => "Running both queries on the database",
-        Kind::Suite | Kind::RunSuite => "Checking on test-suite databases",
+        Kind::Suite => "Checking on test-suite databases",
         Kind::Equivalence => "Checking on generated databases",
-        Kind::Fill => "Running the run's queries on the database",
+        Kind::RunJob => "Running the run's queries on the database",
         Kind::Score | Kind::JudgeTasks | Kind::ScoreTests | Kind::Hardness => "Scoring",
     }
 }

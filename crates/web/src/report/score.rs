@@ -1,28 +1,28 @@
-//! Scoring raw results in the browser, test by test, with the judge the user configured:
-//! the same steps as `qeval run`, so the records come out the same. The scoring itself is the
-//! scoring worker's; the page fills missing results from the database worker and asks the
-//! judge, then sends the tests in batches.
+//! Scoring raw results in the browser through the run pipeline `qeval run` uses, so the records
+//! come out the same: the core's pipeline plans the work, the database worker does its jobs on
+//! the loaded database (results the tests lack, their test-suite checks), the page asks the
+//! judge, and the scoring worker scores the tests in batches.
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use qeval_core::pipeline::{DatabaseUse, Job, QuerySettings, RunPipeline, SuiteSettings};
 use qeval_core::profiles::ProfileName;
 use qeval_core::run::EvaluationRecord;
-use qeval_core::run::record::test_key;
-use qeval_core::run::{pair_of_test, suite_queries};
 
 use super::RawRun;
-use qeval_core::Language;
-use qeval_core::sql::SqlDialect;
-use qeval_worker::protocol::{Answer, Check, Fill, Scoring, Task, TestToScore};
+use qeval_worker::protocol::{Answer, Scoring, Task};
 
 use crate::database::LoadedDb;
 use crate::judge::{JudgeSettings, VerdictCache, judge_all};
 use crate::workers::{Kind, Reply, WorkerHandle, Workers};
 
-/// Tests sent to the scoring worker in one job: progress shows between batches.
+/// Tests in one job or one scoring batch: progress shows between them.
 const BATCH: usize = 25;
+
+/// Seconds a query may run and rows kept, as `qeval run`'s defaults.
+const TIME_LIMIT_MS: f64 = 10_000.0;
+const MAX_ROWS: usize = 100_000;
 
 /// How the page scores a run, beside the judge's settings and the database.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,8 +33,8 @@ pub struct RunScoring {
     pub suite: u32,
 }
 
-/// Scores every test; `progress(done, total)` after each batch; stops (returning `None`) when
-/// `cancel` is set or the scoring worker stopped.
+/// Scores every test; `progress(done, total)` as it goes; stops (returning `None`) when
+/// `cancel` is set or a worker stopped.
 pub async fn score_run(
     raw: &RawRun,
     run_scoring: RunScoring,
@@ -54,49 +54,59 @@ pub async fn score_run(
             .is_loaded()
             .then(|| qeval_sqlite::schema_names(&db.tables)),
     };
-    let judging = settings.enabled && settings.problem().is_none();
-    let cache = VerdictCache::shared();
-    let total = raw.tests.len();
-    let mut records = Vec::with_capacity(total);
-    for batch in raw.tests.chunks(BATCH) {
-        let mut tests = Vec::with_capacity(batch.len());
-        for test in batch {
+    // As `qeval run --db --suite N`: the command line's seed (1).
+    let database = db.is_loaded().then(|| DatabaseUse {
+        settings: QuerySettings {
+            time_limit_ms: TIME_LIMIT_MS,
+            max_rows: MAX_ROWS,
+            ..QuerySettings::default()
+        },
+        suite: (run_scoring.suite > 0).then_some(SuiteSettings {
+            databases: run_scoring.suite as usize,
+            seed: 1,
+        }),
+    });
+    let mut pipeline = RunPipeline::new(
+        raw.tests.clone(),
+        raw.questions.clone(),
+        scoring.options(),
+        database,
+    );
+    let total = pipeline.len();
+    let jobs = pipeline.fill_jobs(BATCH);
+    run_jobs(&mut pipeline, jobs, &workers.database, &cancel, &progress).await?;
+    // Test-suite checking reads the filled results.
+    let jobs = pipeline.suite_jobs(BATCH);
+    run_jobs(&mut pipeline, jobs, &workers.database, &cancel, &progress).await?;
+    if settings.enabled && settings.problem().is_none() {
+        let cache = VerdictCache::shared();
+        let mut judged = Vec::with_capacity(total);
+        for pair in pipeline.pairs() {
             if cancel.get() {
                 return None;
             }
-            let question = raw.questions.get(&test_key(&test.test_id)).cloned();
-            let mut pair = pair_of_test(test, question.as_ref());
-            let mut suite = None;
-            if db.is_loaded() {
-                fill(&mut pair, &workers.database).await;
-                if run_scoring.suite > 0 {
-                    suite = suite_check(&pair, run_scoring.suite, &workers.database).await;
-                }
-            }
-            let judged = if judging {
-                let task = Task::JudgeTasks {
-                    pair: pair.clone(),
-                    scoring: scoring.clone(),
-                };
-                let Reply::Answer(Answer::JudgeTasks(tasks)) =
-                    workers.scorer.ask(Kind::JudgeTasks, task).await
-                else {
-                    return None;
-                };
-                judge_all(tasks, settings, &cache).await.outcomes
-            } else {
-                BTreeMap::new()
+            let task = Task::JudgeTasks {
+                pair: pair.clone(),
+                scoring: scoring.clone(),
             };
-            tests.push(TestToScore {
-                test: test.clone(),
-                question,
-                pair,
-                judged,
-                suite,
-            });
+            let Reply::Answer(Answer::JudgeTasks(tasks)) =
+                workers.scorer.ask(Kind::JudgeTasks, task).await
+            else {
+                return None;
+            };
+            judged.push(judge_all(tasks, settings, &cache).await.outcomes);
+            progress(judged.len(), total);
+        }
+        pipeline.set_judged(judged);
+    }
+    let mut records = Vec::with_capacity(total);
+    let items: Vec<usize> = (0..total).collect();
+    for batch in items.chunks(BATCH) {
+        if cancel.get() {
+            return None;
         }
         let task = Task::ScoreTests {
-            tests,
+            tests: batch.iter().map(|&item| pipeline.to_score(item)).collect(),
             scoring: scoring.clone(),
         };
         let Reply::Answer(Answer::Records(scored)) =
@@ -111,61 +121,29 @@ pub async fn score_run(
     Some(records)
 }
 
-/// Test-suite checking of a test on the loaded database (in the worker), as `qeval run --db
-/// --suite N` does: the same databases for the same seed (the command line's default, 1).
-async fn suite_check(
-    pair: &qeval_core::PairInput,
-    databases: u32,
+/// The pipeline's jobs done one by one in the database worker, their answers handed back to
+/// the pipeline.
+async fn run_jobs(
+    pipeline: &mut RunPipeline,
+    jobs: Vec<Job>,
     worker: &WorkerHandle,
-) -> Option<qeval_core::Metric> {
-    let (expected, generated) = suite_queries(pair)?;
-    let check = Check {
-        expected: expected.to_string(),
-        generated: generated.to_string(),
-        language: pair.language.unwrap_or(Language::Sql),
-        dialect: pair.dialect.unwrap_or(SqlDialect::Generic),
-        mode: pair.mode,
-        schema: String::new(),
-        checks: 0,
-        suite: databases,
-        seed: 1,
-        time_limit_s: 10.0,
-    };
-    match worker.ask(Kind::RunSuite, Task::Suite(check)).await {
-        Reply::Answer(Answer::Suite(metric)) => metric,
-        _ => None,
-    }
-}
-
-/// Runs the queries of a test that lacks results on the loaded database (in the worker), as
-/// `qeval run --db` does.
-async fn fill(pair: &mut qeval_core::PairInput, worker: &WorkerHandle) {
-    let fill = Fill {
-        expected_sql: pair
-            .expected_result
-            .is_none()
-            .then(|| pair.expected_sql.clone())
-            .flatten(),
-        generated_sql: (pair.generated_result.is_none()
-            && pair.generated_error.is_none()
-            && !pair.generated_sql.trim().is_empty())
-        .then(|| pair.generated_sql.clone()),
-        time_limit_s: 10.0,
-    };
-    if fill.expected_sql.is_none() && fill.generated_sql.is_none() {
-        return;
-    }
-    if let Reply::Answer(Answer::Filled(filled)) = worker.ask(Kind::Fill, Task::Fill(fill)).await {
-        if pair.expected_result.is_none() {
-            pair.expected_result = filled.expected_result;
-            pair.expected_vm_steps = filled.expected_vm_steps;
+    cancel: &Cell<bool>,
+    progress: &impl Fn(usize, usize),
+) -> Option<()> {
+    let total = jobs.len();
+    for (done, job) in jobs.into_iter().enumerate() {
+        if cancel.get() {
+            return None;
         }
-        if pair.generated_result.is_none() && pair.generated_error.is_none() {
-            pair.generated_result = filled.generated_result;
-            pair.generated_vm_steps = filled.generated_vm_steps;
-        }
-        pair.generated_error = pair.generated_error.take().or(filled.generated_error);
+        let Reply::Answer(Answer::JobDone(answer)) =
+            worker.ask(Kind::RunJob, Task::RunJob(job)).await
+        else {
+            return None;
+        };
+        pipeline.absorb([answer]);
+        progress(done + 1, total);
     }
+    Some(())
 }
 
 /// The records with Spider's hardness level given to those that lack it (records scored

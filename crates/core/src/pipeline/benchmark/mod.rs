@@ -13,7 +13,7 @@ pub use verdict::ExampleVerdict;
 
 use std::collections::BTreeMap;
 
-use super::job::{Check, CheckAnswer, Job, JobAnswer, Rule, Task, TaskAnswer};
+use super::job::{Check, CheckAnswer, Job, JobAnswer, JobPart, PartAnswer, Rule};
 use super::query::{QuerySettings, TextDecoding};
 use crate::bench::bird::{self, BirdGold, BirdMetric, BirdPredictions, QuestionEntry};
 use crate::bench::spider::{self, SpiderFiles, plug};
@@ -332,11 +332,11 @@ impl BenchmarkPipeline {
         for (database, mut checks) in by_database.into_iter().enumerate() {
             checks.sort_by(|a, b| self.prepared[a.0].gold.cmp(&self.prepared[b.0].gold));
             for chunk in checks.chunks(per_job.max(1)) {
-                let tasks = chunk
+                let parts = chunk
                     .iter()
                     .map(|&(item, slot)| {
                         let prepared = &self.prepared[item];
-                        Task::Check(Check {
+                        JobPart::Check(Check {
                             item,
                             slot,
                             gold: prepared.gold.clone(),
@@ -346,7 +346,7 @@ impl BenchmarkPipeline {
                         })
                     })
                     .collect();
-                jobs.push(Job { database, tasks });
+                jobs.push(Job { database, parts });
             }
         }
         jobs
@@ -355,8 +355,8 @@ impl BenchmarkPipeline {
     /// Takes the answers of jobs (in any order).
     pub fn absorb(&mut self, answers: impl IntoIterator<Item = JobAnswer>) {
         for answer in answers {
-            for task in answer.answers {
-                if let TaskAnswer::Check(check) = task
+            for part in answer.answers {
+                if let PartAnswer::Check(check) = part
                     && let Some(slot) = self
                         .answers
                         .get_mut(check.item)

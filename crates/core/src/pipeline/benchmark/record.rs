@@ -52,21 +52,16 @@ impl BenchmarkPipeline {
             }
             Benchmark::Bird(options) => {
                 benchmark.insert("name".into(), json!("bird"));
-                for metric in &options.metrics {
-                    let value = match metric {
-                        crate::bench::bird::BirdMetric::Ex => verdict.ex,
-                        crate::bench::bird::BirdMetric::SoftF1 => verdict.soft_f1,
-                        crate::bench::bird::BirdMetric::Ves => verdict.ves,
-                    };
-                    benchmark.insert(metric.key().into(), json!(value.unwrap_or(0.0)));
+                // EX (1 or 0, as BIRD's `res`) and Soft-F1 come from the same runs: both are
+                // always there; R-VES when asked for.
+                benchmark.insert("ex".into(), json!(u8::from(verdict.ex == Some(1.0))));
+                benchmark.insert("soft_f1".into(), json!(verdict.soft_f1.unwrap_or(0.0)));
+                if options
+                    .metrics
+                    .contains(&crate::bench::bird::BirdMetric::Ves)
+                {
+                    benchmark.insert("ves".into(), json!(verdict.ves.unwrap_or(0.0)));
                 }
-                // EX and Soft-F1 come from the same runs: both are always there.
-                benchmark
-                    .entry("ex")
-                    .or_insert(json!(verdict.ex.unwrap_or(0.0)));
-                benchmark
-                    .entry("soft_f1")
-                    .or_insert(json!(verdict.soft_f1.unwrap_or(0.0)));
                 benchmark.insert(
                     "efficiency".into(),
                     json!(verdict.efficiency.unwrap_or(0.0)),
