@@ -17,6 +17,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use qeval_core::metrics::TableMatch;
 use qeval_core::sql::SqlDialect;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// `qeval --version`: ours and the SQLite library's, which the page also shows.
 static LONG_VERSION: LazyLock<String> = LazyLock::new(|| {
     format!(

@@ -282,6 +282,8 @@ fn main() {
             .unwrap_or_else(|| "target/bench/benchmarks".into()),
     );
     generate(&out);
+    // The official scripts run from their own folder: every path they get is absolute.
+    let out = out.canonicalize().unwrap_or_else(|err| fail(&err.to_string()));
     // BIRD's scripts read the difficulty file as JSON Lines.
     let diff: Vec<serde_json::Value> = serde_json::from_str(
         &std::fs::read_to_string(out.join("bird/dev.json")).unwrap_or_default(),

@@ -70,10 +70,11 @@ pub enum Rule {
     /// Spider's `result_eq`: same rows as a multiset (as a list when order matters), any
     /// column permutation.
     Spider { order_matters: bool },
-    /// BIRD: EX (`set(pred) == set(gold)`) and Soft-F1 always; R-VES's timed runs when
-    /// `ves_iterations` is not 0. A prediction and its gold that together take longer than
+    /// BIRD: EX (`set(pred) == set(gold)`) always; Soft-F1 when `soft_f1`; R-VES's timed runs
+    /// when `ves_iterations` is not 0. A prediction and its gold that together take longer than
     /// `time_limit_ms` time out, as BIRD's `func_timeout` around both queries does.
     Bird {
+        soft_f1: bool,
         ves_iterations: usize,
         time_limit_ms: f64,
     },
@@ -191,7 +192,7 @@ impl Job {
     /// Does every part with `runner`, which stands for the job's database. The gold query of
     /// a benchmark runs once however many examples and prediction files share it.
     pub fn run(&self, runner: &mut dyn Runner) -> JobAnswer {
-        let mut golds: Vec<(String, Result<QueryRows, QueryError>)> = Vec::new();
+        let mut results = Results::default();
         let answers = self
             .parts
             .iter()
@@ -201,26 +202,50 @@ impl Job {
                     item: check.item,
                     metric: runner.suite(check),
                 },
-                JobPart::Check(check) => {
-                    let at = match golds.iter().position(|(sql, _)| *sql == check.gold) {
-                        Some(at) => at,
-                        None => {
-                            // Keep only the last gold: parts come grouped by gold.
-                            golds.clear();
-                            golds.push((
-                                check.gold.clone(),
-                                runner.query(&check.gold, &check.settings),
-                            ));
-                            0
-                        }
-                    };
-                    PartAnswer::Check(run_check(check, &golds[at].1, runner))
-                }
+                JobPart::Check(check) => PartAnswer::Check(run_check(check, &mut results, runner)),
             })
             .collect();
         JobAnswer {
             database: self.database,
             answers,
+        }
+    }
+}
+
+/// The results of the queries of one gold's checks, by their text: a query runs once however
+/// many examples, prediction files and `--plug_value` variants share it on this database, and a
+/// prediction written as its gold is not run again. The same text on the same database gives
+/// the same result. Checks come grouped by gold; the results go when the gold changes.
+#[derive(Default)]
+struct Results {
+    gold: Option<String>,
+    by_text: Vec<(String, Result<QueryRows, QueryError>)>,
+}
+
+/// Results kept beside a gold's: enough for a group's predictions, bounded in memory.
+const KEPT_RESULTS: usize = 16;
+
+impl Results {
+    /// Where the result of `sql` is, running it when it is not there yet.
+    fn of(&mut self, sql: &str, settings: &QuerySettings, runner: &mut dyn Runner) -> usize {
+        if let Some(at) = self.by_text.iter().position(|(text, _)| text == sql) {
+            return at;
+        }
+        let outcome = runner.query(sql, settings);
+        if self.by_text.len() > KEPT_RESULTS {
+            // The gold's stays first.
+            self.by_text.truncate(1);
+        }
+        self.by_text.push((sql.to_string(), outcome));
+        self.by_text.len() - 1
+    }
+
+    /// Starts the results of `gold`'s checks (keeping them when it is the gold before).
+    fn start(&mut self, gold: &str, settings: &QuerySettings, runner: &mut dyn Runner) {
+        if self.gold.as_deref() != Some(gold) {
+            self.by_text.clear();
+            self.gold = Some(gold.to_string());
+            self.of(gold, settings, runner);
         }
     }
 }
@@ -273,12 +298,9 @@ fn first_rows(result: &ResultSet) -> Vec<Json> {
     result.rows.iter().take(SHOWN_ROWS).map(row_json).collect()
 }
 
-fn run_check(
-    check: &Check,
-    gold: &Result<QueryRows, QueryError>,
-    runner: &mut dyn Runner,
-) -> CheckAnswer {
-    let gold_outcome = match gold {
+fn run_check(check: &Check, results: &mut Results, runner: &mut dyn Runner) -> CheckAnswer {
+    results.start(&check.gold, &check.settings, runner);
+    let gold_outcome = match &results.by_text[0].1 {
         Ok(rows) => GoldOutcome::Ran {
             rows: rows.result.rows.len(),
             first_rows: first_rows(&rows.result),
@@ -295,7 +317,8 @@ fn run_check(
             variants
                 .iter()
                 .map(|sql| {
-                    let outcome = runner.query(sql, &check.settings);
+                    let at = results.of(sql, &check.settings, runner);
+                    let (gold, outcome) = (&results.by_text[0].1, &results.by_text[at].1);
                     judge_variant(check, gold, outcome, sql, runner)
                 })
                 .collect()
@@ -312,7 +335,7 @@ fn run_check(
 fn judge_variant(
     check: &Check,
     gold: &Result<QueryRows, QueryError>,
-    outcome: Result<QueryRows, QueryError>,
+    outcome: &Result<QueryRows, QueryError>,
     sql: &str,
     runner: &mut dyn Runner,
 ) -> VariantOutcome {
@@ -326,14 +349,14 @@ fn judge_variant(
         ves: None,
         efficiency: None,
     };
-    let bird = matches!(check.rule, Rule::Bird { .. });
-    if bird {
+    let soft_f1 = matches!(check.rule, Rule::Bird { soft_f1: true, .. });
+    if soft_f1 {
         variant.soft_f1 = Some(0.0);
     }
     let predicted = match outcome {
         Ok(rows) => rows,
         Err(err) => {
-            variant.verdict = Verdict::Failed(err);
+            variant.verdict = Verdict::Failed(err.clone());
             return variant;
         }
     };
@@ -369,7 +392,7 @@ fn judge_variant(
         ..CompareOptions::default()
     };
     let comparison = compare(&gold.result, &predicted.result, &options);
-    if bird {
+    if soft_f1 {
         let soft = compare(
             &gold.result,
             &predicted.result,

@@ -221,6 +221,7 @@ impl BenchmarkPipeline {
             })
             .collect();
         let rule = Rule::Bird {
+            soft_f1: options.metrics.contains(&BirdMetric::SoftF1),
             ves_iterations: if options.metrics.contains(&BirdMetric::Ves) {
                 options.ves_iterations
             } else {

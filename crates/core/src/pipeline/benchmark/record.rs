@@ -163,18 +163,16 @@ impl BenchmarkPipeline {
                 ),
                 (None, None) => "Official verdict 0".into(),
             },
-            Benchmark::Bird(_) => match &verdict.first_difference {
-                Some(difference) => format!(
-                    "EX 0, Soft-F1 {:.4}: {}",
-                    verdict.soft_f1.unwrap_or(0.0),
-                    difference.reason
-                ),
-                None => format!(
-                    "EX {}, Soft-F1 {:.4}",
-                    verdict.ex.unwrap_or(0.0),
-                    verdict.soft_f1.unwrap_or(0.0)
-                ),
-            },
+            Benchmark::Bird(_) => {
+                let soft_f1 = verdict
+                    .soft_f1
+                    .map(|f1| format!(", Soft-F1 {f1:.4}"))
+                    .unwrap_or_default();
+                match &verdict.first_difference {
+                    Some(difference) => format!("EX 0{soft_f1}: {}", difference.reason),
+                    None => format!("EX {}{soft_f1}", verdict.ex.unwrap_or(0.0)),
+                }
+            }
         }
     }
 }

@@ -188,7 +188,7 @@ impl BenchmarkPipeline {
                 if self.is_bird() {
                     let agrees = variant.verdict.agrees();
                     verdict.ex = Some(f64::from(u8::from(agrees)));
-                    verdict.soft_f1 = Some(variant.soft_f1.unwrap_or(0.0));
+                    verdict.soft_f1 = variant.soft_f1;
                     verdict.ves = Some(if agrees {
                         variant.ves.unwrap_or(0.0)
                     } else {
@@ -239,6 +239,10 @@ impl BenchmarkPipeline {
         }
     }
 
+    fn soft_f1_asked(&self) -> bool {
+        matches!(&self.benchmark, super::Benchmark::Bird(options) if options.metrics.contains(&BirdMetric::SoftF1))
+    }
+
     fn bird_time_limit(&self) -> Option<f64> {
         match &self.benchmark {
             super::Benchmark::Bird(options) => Some(options.time_limit_ms),
@@ -249,7 +253,7 @@ impl BenchmarkPipeline {
     fn bird_zeros(&self, verdict: &mut ExampleVerdict) {
         if self.is_bird() {
             verdict.ex = Some(0.0);
-            verdict.soft_f1 = Some(0.0);
+            verdict.soft_f1 = self.soft_f1_asked().then_some(0.0);
             verdict.ves = Some(0.0);
             verdict.efficiency = Some(0.0);
         }
