@@ -274,6 +274,41 @@ fn official_bird(python: &str, peers: &Path, out: &Path, cpus: usize) -> Command
     command
 }
 
+/// Spider's comparison on 26-column results whose columns are alike, where its evaluator tries
+/// permutations until none is left: every column equal to every other (any permutation fits),
+/// and the same with one cell changed (none fits). The milliseconds of each.
+fn wide_results() -> Vec<(&'static str, f64)> {
+    use qeval_core::results::compare::{CompareOptions, Mode, compare};
+    use qeval_core::results::{ResultSet, Value};
+    let rows: Vec<Vec<Value>> = (0..1_000).map(|r| vec![Value::Int(r % 7); 26]).collect();
+    let columns: Vec<String> = (0..26).map(|c| format!("c{c}")).collect();
+    let expected = ResultSet::named(columns.clone(), rows.clone());
+    let mut changed = rows;
+    changed[500][25] = Value::Int(99);
+    let options = CompareOptions {
+        mode: Mode::Bag,
+        order_matters: false,
+        ..CompareOptions::default()
+    };
+    let mut out = Vec::new();
+    for (case, generated) in [
+        (
+            "alike columns, equal",
+            ResultSet::named(columns.clone(), expected.rows.clone()),
+        ),
+        (
+            "alike columns, one cell changed",
+            ResultSet::named(columns, changed),
+        ),
+    ] {
+        let started = Instant::now();
+        let comparison = compare(&expected, &generated, &options);
+        out.push((case, started.elapsed().as_secs_f64() * 1000.0));
+        std::hint::black_box(comparison);
+    }
+    out
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let qeval = PathBuf::from(args.next().unwrap_or_else(|| "target/release/qeval".into()));
@@ -283,7 +318,9 @@ fn main() {
     );
     generate(&out);
     // The official scripts run from their own folder: every path they get is absolute.
-    let out = out.canonicalize().unwrap_or_else(|err| fail(&err.to_string()));
+    let out = out
+        .canonicalize()
+        .unwrap_or_else(|err| fail(&err.to_string()));
     // BIRD's scripts read the difficulty file as JSON Lines.
     let diff: Vec<serde_json::Value> = serde_json::from_str(
         &std::fs::read_to_string(out.join("bird/dev.json")).unwrap_or_default(),
@@ -391,12 +428,17 @@ fn main() {
             );
         }
     }
+    let wide = wide_results();
+    for (case, ms) in &wide {
+        println!("Spider's result_eq on 26 columns x 1,000 rows, {case}: {ms:.1} ms");
+    }
     if let Ok(path) = std::env::var("QEVAL_BENCH_OUT") {
         let json: Vec<serde_json::Value> = figures
             .iter()
             .map(|(name, threads, time, peak)| {
                 serde_json::json!({"run": name, "threads": threads, "seconds": time.as_secs_f64(), "peak_mb": *peak as f64 / 1024.0})
             })
+            .chain(wide.iter().map(|(case, ms)| serde_json::json!({"run": "result_eq, 26 columns", "case": case, "ms": ms})))
             .collect();
         write(
             Path::new(&path),
