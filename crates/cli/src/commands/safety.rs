@@ -16,6 +16,10 @@ pub fn run(
         Language::Sql => check_read_only(&text, dialect, limits),
         Language::Kql => qeval_core::kql::check_read_only(&text, limits.max_bytes),
     };
+    if let Some(error) = report.parse_error() {
+        println!("not known: {}", crate::output::terminal(&error.reason));
+        return Ok(Outcome::SomeInputRejected);
+    }
     if report.safe {
         println!("safe: read-only query");
         for warning in &report.warnings {

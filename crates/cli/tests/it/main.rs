@@ -6,6 +6,7 @@ mod bench;
 mod cli;
 mod compare_runs;
 mod db;
+mod hostile;
 mod judge;
 mod pipes;
 mod run;

@@ -83,7 +83,12 @@ impl ScoreOptions {
             })
     }
 
-    fn error(&self, metric: MetricName, message: String, inputs: &[(&str, &str)]) -> Metric {
+    pub(crate) fn error(
+        &self,
+        metric: MetricName,
+        message: String,
+        inputs: &[(&str, &str)],
+    ) -> Metric {
         Metric::failed(MetricError {
             metric: metric.as_str().to_string(),
             message,
@@ -352,7 +357,10 @@ fn score_one(
         language,
         dialect,
         identical,
-        unsafe_query: metrics.get(&MetricName::Safety).and_then(|m| m.score) == Some(0.0),
+        // A query whose safety is not known (it does not parse) is not unsafe.
+        unsafe_query: metrics
+            .get(&MetricName::Safety)
+            .is_some_and(|m| m.error.is_none() && m.score == Some(0.0)),
         executed,
         generated: generated.report(),
         expected: expected.as_ref().map(Analysis::report),

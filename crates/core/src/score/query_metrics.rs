@@ -202,6 +202,14 @@ fn safety(pair: &PairInput, generated: &Analysis, options: &ScoreOptions) -> Met
         ),
         Language::Kql => crate::kql::check_read_only(&pair.generated_sql, options.limits.max_bytes),
     };
+    if let Some(error) = report.parse_error() {
+        // Not known: valid SQL the parser cannot read is no violation, and no pass either.
+        return options.error(
+            MetricName::Safety,
+            error.reason.clone(),
+            &[("generated_sql", &pair.generated_sql)],
+        );
+    }
     let explanation = match (report.violations.first(), report.warnings.first()) {
         (Some(violation), _) => violation.reason.clone(),
         (None, Some(warning)) => format!("Read-only query; warning: {}", warning.reason),

@@ -29,6 +29,8 @@ pub enum Class {
     Writes,
     /// Runs SQL text given as a string, which the policy cannot see.
     DynamicSql,
+    /// Reads stored credentials.
+    Secrets,
 }
 
 impl Class {
@@ -42,6 +44,7 @@ impl Class {
             Class::Administration => "administers the server",
             Class::Writes => "writes data although called from a query",
             Class::DynamicSql => "runs SQL text that cannot be checked",
+            Class::Secrets => "reads stored credentials",
         }
     }
 }
@@ -114,6 +117,14 @@ const RULES: &[Rule] = &[
         &["dbms_lock.sleep", "dbms_session.sleep"],
     ),
     rule(Class::Stall, &[Snowflake], &["system$wait"]),
+    rule(
+        Class::Stall,
+        &[Mysql],
+        &[
+            "wait_for_executed_gtid_set",
+            "wait_until_sql_thread_after_gtids",
+        ],
+    ),
     // Files.
     rule(Class::Files, &[Mysql], &["load_file"]),
     rule(
@@ -164,7 +175,17 @@ const RULES: &[Rule] = &[
             "iceberg_scan",
             "delta_scan",
             "getenv",
+            "st_read",
+            "st_read_meta",
+            "read_json_objects_auto",
+            "read_ndjson_auto",
+            "read_xlsx",
         ],
+    ),
+    rule(
+        Class::Secrets,
+        &[Duckdb],
+        &["duckdb_secrets", "which_secret"],
     ),
     Rule {
         class: Class::Files,
@@ -309,6 +330,7 @@ const RULES: &[Rule] = &[
             "lo_put",
             "lo_from_bytea",
             "pg_notify",
+            "pg_logical_emit_message",
         ],
     ),
     rule(Class::Writes, &[Duckdb], &["nextval"]),

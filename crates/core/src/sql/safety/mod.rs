@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 use sqlparser::ast::{
-    CopyTarget, Expr, ObjectName, Query, Select, Spanned, Statement, TableFactor, Visit, Visitor,
+    BinaryOperator, CopyTarget, Expr, ObjectName, Query, Select, Spanned, Statement, TableFactor,
+    Visit, Visitor,
 };
 use sqlparser::tokenizer::{Span, Token, Tokenizer};
 
@@ -43,6 +44,9 @@ pub enum ViolationKind {
     ProgramExecution,
     /// A KQL management command.
     ManagementCommand,
+    /// A MySQL or MariaDB executable comment (`/*! ... */`, `/*M! ... */`): the server runs
+    /// what it holds.
+    ExecutableComment,
     /// A warning: a condition made always true (`OR '1'='1'`).
     Tautology,
     /// A warning: query text cut off by a trailing comment.
@@ -105,6 +109,17 @@ pub struct SafetyReport {
     pub warnings: Vec<Violation>,
 }
 
+impl SafetyReport {
+    /// The parse error, when the query does not parse: its safety is then not known (not safe,
+    /// and not unsafe either: valid SQL the parser cannot read is not a violation).
+    pub fn parse_error(&self) -> Option<&Violation> {
+        match self.violations.as_slice() {
+            [only] if only.kind == ViolationKind::Unparseable => Some(only),
+            _ => None,
+        }
+    }
+}
+
 /// Checks `sql` against the read-only policy.
 pub fn check_read_only(sql: &str, dialect: SqlDialect, limits: ParseLimits) -> SafetyReport {
     let statements = match parse(sql, dialect, limits) {
@@ -112,9 +127,7 @@ pub fn check_read_only(sql: &str, dialect: SqlDialect, limits: ParseLimits) -> S
         Err(err) => {
             return report(vec![Violation {
                 kind: ViolationKind::Unparseable,
-                reason: format!(
-                    "The query cannot be parsed, so it cannot be shown to be safe ({err})"
-                ),
+                reason: format!("The query does not parse, so its safety is not known ({err})"),
                 place: Place::at(err.line, err.column),
             }]);
         }
@@ -141,9 +154,36 @@ pub fn check_read_only(sql: &str, dialect: SqlDialect, limits: ParseLimits) -> S
         checker.statement_start = starts.get(index).copied();
         let _ = statement.visit(&mut checker);
     }
+    if matches!(dialect, SqlDialect::Mysql | SqlDialect::Generic) {
+        checker.violations.extend(executable_comments(sql, dialect));
+    }
     let mut report = report(checker.violations);
     report.warnings = injection::warnings(sql, dialect, &statements);
     report
+}
+
+/// MySQL's and MariaDB's executable comments: `/*! ... */` (and `/*!50000 ... */`) and
+/// `/*M! ... */` hold SQL the server runs, which the parser saw as a comment.
+fn executable_comments(sql: &str, dialect: SqlDialect) -> Vec<Violation> {
+    let Ok(tokens) = Tokenizer::new(dialect.parser_dialect(), sql).tokenize_with_location() else {
+        return Vec::new();
+    };
+    tokens
+        .iter()
+        .filter_map(|token| match &token.token {
+            Token::Whitespace(sqlparser::tokenizer::Whitespace::MultiLineComment(text))
+                if text.starts_with('!') || text.starts_with("M!") =>
+            {
+                Some(Violation {
+                    kind: ViolationKind::ExecutableComment,
+                    reason: "An executable comment (/*! ... */) runs its SQL on MySQL and MariaDB"
+                        .to_string(),
+                    place: Place::of(token.span),
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The first token of each statement in `sql` (its keyword): sqlparser tracks no position for
@@ -207,14 +247,95 @@ impl Checker {
             .to_string()
             .to_lowercase()
             .replace(['"', '`', '[', ']'], "");
-        if let Some(class) = functions::side_effect(&full, self.dialect, position) {
+        // `U&"pg\005fread\005ffile"` is `pg_read_file` to Postgres: names are matched as the
+        // database reads them, Unicode escapes decoded.
+        let decoded = unicode_unescaped(&full);
+        let name_read = decoded.as_deref().unwrap_or(&full);
+        if let Some(class) = functions::side_effect(name_read, self.dialect, position) {
             self.flag(
                 ViolationKind::DangerousFunction,
-                format!("Calls {full}(), which {}", class.why()),
+                format!("Calls {name_read}(), which {}", class.why()),
                 name.span(),
             );
         }
     }
+
+    /// A table read from a file or URL named in place of a table: DuckDB's replacement scans
+    /// (`FROM 'x.parquet'`, `FROM 'https://.../x.csv'`) and Snowflake's stages (`FROM @stage`).
+    fn check_table_source(&mut self, name: &ObjectName) {
+        let parts: Vec<&sqlparser::ast::Ident> =
+            name.0.iter().filter_map(|part| part.as_ident()).collect();
+        let duckdb = matches!(self.dialect, SqlDialect::Duckdb | SqlDialect::Generic);
+        let snowflake = matches!(self.dialect, SqlDialect::Snowflake | SqlDialect::Generic);
+        let reason = match parts.as_slice() {
+            [first, ..] if snowflake && first.value.starts_with('@') => {
+                Some(format!("FROM {name} reads files from a stage"))
+            }
+            [only]
+                if duckdb && (only.quote_style == Some('\'') || looks_like_a_file(&only.value)) =>
+            {
+                Some(format!(
+                    "FROM '{}' reads a file or URL (a replacement scan), not a table",
+                    only.value
+                ))
+            }
+            _ => None,
+        };
+        if let Some(reason) = reason {
+            self.flag(ViolationKind::DangerousFunction, reason, name.span());
+        }
+    }
+}
+
+/// Whether a table name is a path or a URL: a separator, a scheme, or a data file's extension.
+fn looks_like_a_file(name: &str) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        ".csv", ".tsv", ".parquet", ".json", ".jsonl", ".ndjson", ".xlsx", ".arrow", ".gz", ".zst",
+        ".txt", ".db", ".sqlite", ".duckdb", ".shp", ".gpkg", ".avro",
+    ];
+    let lower = name.to_lowercase();
+    lower.contains('/')
+        || lower.contains('\\')
+        || lower.contains("://")
+        || EXTENSIONS.iter().any(|e| lower.ends_with(e))
+}
+
+/// A name with its Unicode escapes decoded, as `U&"..."` spells them: `\XXXX` (four hex digits),
+/// `\+XXXXXX` (six) and `\\`. `None` when there is nothing to decode.
+fn unicode_unescaped(name: &str) -> Option<String> {
+    if !name.contains('\\') {
+        return None;
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (digits, skip) = if let Some(six) = after.strip_prefix('+') {
+            (six.get(..6), 7)
+        } else {
+            (after.get(..4), 4)
+        };
+        match digits
+            .and_then(|d| u32::from_str_radix(d, 16).ok())
+            .and_then(char::from_u32)
+        {
+            Some(c) => {
+                out.push(c);
+                rest = &after[skip..];
+            }
+            None if after.starts_with('\\') => {
+                out.push('\\');
+                rest = &after[1..];
+            }
+            None => {
+                out.push('\\');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    (out != name).then_some(out)
 }
 
 /// The first words of a statement's SQL, which name its kind (`CREATE TABLE`, `GRANT`, ...).
@@ -254,6 +375,19 @@ fn statement_kind(statement: &Statement) -> (ViolationKind, String) {
     };
     (kind, format!("{what} {label}"))
 }
+
+/// SQL Server table hints that take update or exclusive locks, or hold locks to the end of the
+/// transaction.
+const LOCK_HINTS: &[&str] = &[
+    "UPDLOCK",
+    "XLOCK",
+    "HOLDLOCK",
+    "TABLOCKX",
+    "TABLOCK",
+    "PAGLOCK",
+    "SERIALIZABLE",
+    "REPEATABLEREAD",
+];
 
 impl Visitor for Checker {
     type Break = ();
@@ -323,8 +457,18 @@ impl Visitor for Checker {
     }
 
     fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
-        if let Expr::Function(function) = expr {
-            self.check_function(&function.name, Position::Anywhere);
+        match expr {
+            Expr::Function(function) => self.check_function(&function.name, Position::Anywhere),
+            // MySQL's `@a := 1` in a query sets a session variable.
+            Expr::BinaryOp {
+                op: BinaryOperator::Assignment,
+                ..
+            } => self.flag(
+                ViolationKind::Session,
+                "`:=` assigns a session variable".to_string(),
+                expr.span(),
+            ),
+            _ => {}
         }
         ControlFlow::Continue(())
     }
@@ -337,6 +481,21 @@ impl Visitor for Checker {
                 ..
             }
             | TableFactor::Function { name, .. } => self.check_function(name, Position::Table),
+            TableFactor::Table {
+                name, with_hints, ..
+            } => {
+                self.check_table_source(name);
+                for hint in with_hints {
+                    let word = hint.to_string().to_uppercase();
+                    if LOCK_HINTS.contains(&word.as_str()) {
+                        self.flag(
+                            ViolationKind::LockingRead,
+                            format!("WITH ({word}) takes locks a read does not need"),
+                            hint.span(),
+                        );
+                    }
+                }
+            }
             _ => {}
         }
         ControlFlow::Continue(())

@@ -1,0 +1,151 @@
+//! Hostile input through the command line: what an attacker or a careless file tried and what
+//! each must now get. One test per finding, named for what a user would notice.
+
+use std::process::{Command, Output};
+
+fn qeval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(args)
+        .output()
+        .expect("qeval runs")
+}
+
+fn safety(language: &str, dialect: &str, query: &str) -> (String, Option<i32>) {
+    let output = qeval(&[
+        "safety",
+        "--language",
+        language,
+        "--dialect",
+        dialect,
+        query,
+    ]);
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        output.status.code(),
+    )
+}
+
+fn assert_unsafe(language: &str, dialect: &str, query: &str, why: &str) {
+    let (printed, code) = safety(language, dialect, query);
+    assert!(
+        printed.starts_with("unsafe:") && printed.contains(why),
+        "{dialect}: {query}\n{printed}"
+    );
+    assert_eq!(code, Some(1), "{query}");
+}
+
+#[test]
+fn unicode_escaped_names_are_read_as_the_database_reads_them() {
+    for dialect in ["postgres", "generic"] {
+        assert_unsafe(
+            "sql",
+            dialect,
+            r#"SELECT U&"pg\005fread\005ffile"('/etc/passwd')"#,
+            "pg_read_file",
+        );
+    }
+}
+
+#[test]
+fn files_and_urls_named_in_place_of_a_table_are_refused() {
+    for query in [
+        "SELECT * FROM 'https://example.test/x.csv'",
+        "SELECT * FROM 'x.parquet'",
+        r#"SELECT * FROM "data/orders.parquet""#,
+        "SELECT * FROM st_read('roads.shp')",
+    ] {
+        assert_unsafe("sql", "duckdb", query, "");
+    }
+    assert_unsafe(
+        "sql",
+        "snowflake",
+        "SELECT $1 FROM @my_stage/data.csv",
+        "stage",
+    );
+    // An ordinary table stays a table.
+    let (printed, code) = safety("sql", "duckdb", "SELECT * FROM orders");
+    assert_eq!((printed.trim(), code), ("safe: read-only query", Some(0)));
+}
+
+#[test]
+fn kql_plugins_that_reach_outside_externaldata_and_hidden_commands_are_refused() {
+    for query in [
+        "evaluate sql_request('Server=tcp:x', 'SELECT 1')",
+        "T | evaluate mysql_request('x', 'SELECT 1')",
+        "T | evaluate postgresql_request('x', 'SELECT 1')",
+        "T | evaluate http_request_post('https://x', '', '{}')",
+        "range x from 1 to 1 step 1 | evaluate python(typeof(*), 'result = df')",
+        "range x from 1 to 1 step 1 | evaluate r(typeof(*), 'result <- df')",
+        "externaldata (a: string) [h@'https://x/a.csv'] with (format='csv')",
+        "// just a comment\n.drop table Traces",
+    ] {
+        assert_unsafe("kql", "generic", query, "");
+    }
+}
+
+#[test]
+fn executable_comments_lock_hints_and_session_writes_are_refused() {
+    for (dialect, query, why) in [
+        // MySQL's own hints are read as the code they hold; MariaDB's are refused whole.
+        ("mysql", "SELECT 1 /*! , SLEEP(5) */", "sleep()"),
+        ("mysql", "SELECT 1 /*M! , SLEEP(5) */", "executable comment"),
+        ("mysql", "SELECT 1 /*M! FROM t */", "executable comment"),
+        ("mssql", "SELECT * FROM t WITH (UPDLOCK)", "UPDLOCK"),
+        ("mssql", "SELECT * FROM t WITH (XLOCK)", "XLOCK"),
+        ("mssql", "SELECT * FROM t WITH (HOLDLOCK)", "HOLDLOCK"),
+        ("mssql", "SELECT * FROM t WITH (TABLOCKX)", "TABLOCKX"),
+        (
+            "mysql",
+            "SELECT WAIT_FOR_EXECUTED_GTID_SET('3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5', 60)",
+            "stalls",
+        ),
+        ("mysql", "SELECT @a := 1", "session variable"),
+        (
+            "postgres",
+            "SELECT pg_logical_emit_message(true, 'p', 'x')",
+            "writes",
+        ),
+        ("duckdb", "SELECT * FROM duckdb_secrets()", "credentials"),
+    ] {
+        assert_unsafe("sql", dialect, query, why);
+    }
+}
+
+#[test]
+fn read_only_sql_the_parser_cannot_read_is_a_parse_error_not_unsafe() {
+    for (dialect, query) in [
+        ("postgres", "TABLE t"),
+        ("mssql", "SELECT * FROM t OPTION (MAXRECURSION 0)"),
+        ("duckdb", "SUMMARIZE t"),
+    ] {
+        let (printed, code) = safety("sql", dialect, query);
+        if printed.starts_with("safe") {
+            continue; // the parser reads it: nothing to say
+        }
+        assert!(printed.starts_with("not known:"), "{query}: {printed}");
+        assert_eq!(code, Some(1));
+    }
+    // Scored, such a query has no safety verdict and is not marked UNSAFE.
+    let pairs =
+        std::env::temp_dir().join(format!("qeval-unparseable-{}.jsonl", std::process::id()));
+    std::fs::write(
+        &pairs,
+        r#"{"generated_sql": "SUMMARIZE t", "expected_sql": "SELECT * FROM t", "dialect": "duckdb"}"#,
+    )
+    .unwrap();
+    let output = qeval(&[
+        "score",
+        "--pairs",
+        pairs.to_str().unwrap(),
+        "--no-equivalence",
+    ]);
+    let _ = std::fs::remove_file(&pairs);
+    let card: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a scorecard");
+    assert_eq!(card["unsafe"], false);
+    assert!(
+        card["metrics"]["safety"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not parse")
+    );
+}
