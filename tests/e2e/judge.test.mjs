@@ -185,6 +185,24 @@ test("each fault is named in a banner, the structural score stands in, and the e
   assert.deepEqual(page.errors, []);
 });
 
+test("a redirect is not followed, so the key goes to no other host", async () => {
+  const thief = spawn(DOUBLE, [], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const thiefUrl = await new Promise((done) => createInterface({ input: thief.stdout }).once("line", done));
+    const port = new URL(thiefUrl).port;
+    const page = await freshPage();
+    await configure(page, { preset: "anthropic", model: `redirect-${port}`, key: "sk-must-stay-home" });
+    await enterPair(page, GENERATED, EXPECTED);
+    await waitForText(page, "[data-testid=judge-failure]", /redirect, which is not followed/, 20_000);
+    await waitForText(page, "[data-testid=metric-semantic_similarity-score]", "0.75");
+    const stolen = await (await fetch(`${thiefUrl}/_stats`)).json();
+    assert.equal(stolen.requests, 0, "nothing reached the other host");
+    assert.deepEqual(stolen.keys, []);
+  } finally {
+    thief.kill();
+  }
+});
+
 test("an endpoint outside the page's security policy is named before any call", async () => {
   const page = await freshPage();
   await configure(page, { url: "https://judge.example.net/v1" });

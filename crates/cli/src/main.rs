@@ -270,7 +270,7 @@ pub struct JudgeArgs {
     /// A query string for every call (Azure: api-version=2024-10-21).
     #[arg(long, value_name = "QUERY", help_heading = "LLM judge")]
     judge_query: Option<String>,
-    /// Seconds to wait for a verdict; past it the metric is 0.0 with "LLM judge timeout".
+    /// Seconds to wait for a verdict; past it the judging fails ("LLM judge timeout") and the structural judge's score stands.
     #[arg(
         long,
         default_value_t = 30.0,

@@ -9,7 +9,10 @@
 //! - `fault-timeout`: no answer for 120 s; `slow-<ms>`: the verdict after `<ms>` milliseconds;
 //! - `fault-429`: 429 with `Retry-After: 1`, then a verdict on the next call;
 //! - `fault-500`, `fault-malformed` (not JSON), `fault-truncated` (cut at the token limit),
-//!   `fault-refusal`, `fault-range` (a score of 7).
+//!   `fault-refusal`, `fault-range` (a score of 7);
+//! - `redirect-<port>`: 307 to the same path on `127.0.0.1:<port>`, another origin;
+//! - `fault-retry-hour`: 429 with `Retry-After: 3600`, every time;
+//! - `fault-gzip-bomb`: a 200 whose gzip body (about 64 KB) inflates to 64 MB.
 //!
 //! `GET /_stats` gives `{"requests": n, "keys": [...]}` (provider calls only, and the distinct
 //! API keys they carried); `POST /_reset` zeroes it;
@@ -145,6 +148,7 @@ fn respond(
     let reason = match status {
         200 => "OK",
         204 => "No Content",
+        307 => "Temporary Redirect",
         404 => "Not Found",
         429 => "Too Many Requests",
         _ => "Error",
@@ -162,6 +166,44 @@ fn respond(
     stream.write_all(head.as_bytes())?;
     stream.write_all(body.as_bytes())?;
     stream.flush()
+}
+
+/// 64 MB of spaces, gzip-compressed: a reply small on the wire and huge once inflated.
+fn respond_gzip_bomb(mut stream: &TcpStream) -> std::io::Result<()> {
+    let plain = vec![b' '; 64 * 1024 * 1024];
+    let deflated = miniz_oxide::deflate::compress_to_vec(&plain, 6);
+    let mut body = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    body.extend_from_slice(&deflated);
+    body.extend_from_slice(&crc32(&plain).to_le_bytes());
+    body.extend_from_slice(&(plain.len() as u32).to_le_bytes());
+    let head = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(&body)?;
+    stream.flush()
+}
+
+/// CRC-32 (IEEE), as gzip's trailer has it.
+fn crc32(data: &[u8]) -> u32 {
+    let mut table = [0u32; 256];
+    for (n, entry) in table.iter_mut().enumerate() {
+        let mut c = n as u32;
+        for _ in 0..8 {
+            c = if c & 1 == 1 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+        *entry = c;
+    }
+    let mut crc = !0u32;
+    for byte in data {
+        crc = table[((crc ^ u32::from(*byte)) & 0xff) as usize] ^ (crc >> 8);
+    }
+    !crc
 }
 
 fn serve(stream: TcpStream, state: &State) -> std::io::Result<()> {
@@ -280,7 +322,20 @@ fn serve(stream: TcpStream, state: &State) -> std::io::Result<()> {
     {
         thread::sleep(Duration::from_millis(ms));
     }
+    if let Some(port) = model.strip_prefix("redirect-") {
+        let to = format!("http://127.0.0.1:{port}{}", request.path);
+        return respond(&stream, 307, &[("location", &to)], "{}");
+    }
     match model.as_str() {
+        "fault-retry-hour" => {
+            return respond(
+                &stream,
+                429,
+                &[("retry-after", "3600")],
+                r#"{"error": {"message": "come back in an hour"}}"#,
+            );
+        }
+        "fault-gzip-bomb" => return respond_gzip_bomb(&stream),
         "fault-timeout" => {
             thread::sleep(Duration::from_secs(120));
             return Ok(());

@@ -42,6 +42,8 @@ pub struct Conversation {
     input: JudgeInput,
     retry: Option<Retry>,
     waits: u32,
+    /// Longest wait the caller accepts (its own time limit for a verdict).
+    max_wait_ms: u64,
     /// Requests sent so far.
     pub calls: u32,
 }
@@ -54,8 +56,16 @@ impl Conversation {
             input,
             retry: None,
             waits: 0,
+            max_wait_ms: MAX_WAIT_MS,
             calls: 0,
         }
+    }
+
+    /// Waits no longer than `ms` (the caller's time limit): a server that asks for a longer
+    /// wait gets no retry, and the judging fails at once, saying so.
+    pub fn with_max_wait(mut self, ms: u64) -> Conversation {
+        self.max_wait_ms = ms.min(MAX_WAIT_MS);
+        self
     }
 
     /// The first request, sent at once.
@@ -97,14 +107,21 @@ impl Conversation {
         }
         if error.retry_after_waiting() && self.waits < MAX_WAITS {
             self.waits += 1;
-            let wait_ms = retry_after
+            let asked = retry_after
                 .as_deref()
                 .and_then(|value| value.trim().parse::<f64>().ok())
-                .filter(|seconds| seconds.is_finite() && *seconds >= 0.0)
-                .map_or(1000 * u64::from(self.waits), |seconds| {
-                    (seconds * 1000.0) as u64
-                })
-                .min(MAX_WAIT_MS);
+                .filter(|seconds| seconds.is_finite() && *seconds >= 0.0);
+            if let Some(seconds) = asked
+                && seconds * 1000.0 > self.max_wait_ms as f64
+            {
+                return Step::Failed(ReplyError::Transport(format!(
+                    "{error}; the server asked to wait {seconds} s before trying again, longer than the {} s the judge waits",
+                    self.max_wait_ms as f64 / 1000.0
+                )));
+            }
+            let wait_ms = asked.map_or(1000 * u64::from(self.waits), |seconds| {
+                (seconds * 1000.0) as u64
+            });
             return self.send(wait_ms);
         }
         Step::Failed(error)
@@ -163,6 +180,24 @@ mod tests {
             Step::Failed(ReplyError::Invalid { .. })
         ));
         assert_eq!(c.calls, 2);
+    }
+
+    #[test]
+    fn a_retry_after_past_the_limit_fails_at_once() {
+        let mut c = conversation().with_max_wait(30_000);
+        c.start();
+        let busy = Outcome::Reply {
+            status: 429,
+            body: "{}".into(),
+            retry_after: Some("3600".into()),
+        };
+        let Step::Failed(error) = c.on_outcome(busy) else {
+            panic!("no wait of an hour");
+        };
+        assert!(
+            error.to_string().contains("asked to wait 3600 s"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -309,7 +309,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
             say!("qeval:   {}", judge.sentence());
         }
     }
-    // A run whose every judging failed is not a result: its LLM-judged metrics are all 0.0.
+    // A run whose every judging failed is not a result: no metric carries the LLM's verdict.
     let judgings = judged.iter().map(BTreeMap::len).sum::<usize>();
     let failed_judgings = judged
         .iter()
@@ -321,7 +321,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         say!("qeval: {}", judge.summary());
         if judge_failed {
             say!(
-                "qeval: every LLM judge call failed ({judgings} of {judgings}): the judged metrics are 0.0 with their errors, not scores; check the endpoint {}",
+                "qeval: every LLM judge call failed ({judgings} of {judgings}): the judged metrics carry the structural judge's score (details.llm_judge_error says why) or none, not the LLM's; check the endpoint {}",
                 judge.describe()
             );
         }

@@ -443,6 +443,23 @@ fn a_run_whose_every_judge_call_failed_exits_1_and_says_so() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("every LLM judge call failed"), "{stderr}");
+    // Standard error says what the scorecards hold: the structural judge's score, not 0.0.
+    assert!(
+        stderr.contains("carry the structural judge's score") && !stderr.contains("are 0.0"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for line in stdout.lines() {
+        let card: Value = serde_json::from_str(line).expect("JSON line");
+        let semantic = &card["metrics"]["semantic_similarity"];
+        assert_eq!(semantic["score"], 0.75, "{semantic}");
+        assert!(
+            semantic["details"]["llm_judge_error"]
+                .as_str()
+                .is_some_and(|e| e.contains("HTTP 500")),
+            "{semantic}"
+        );
+    }
     // With a working judge the same run exits 0.
     let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
         .args(["score", "--no-cache", "--pairs"])
@@ -675,4 +692,96 @@ fn a_judge_timeout_that_is_not_a_time_is_refused_before_any_call() {
         assert!(!stderr.contains("panicked"), "{timeout}: {stderr}");
     }
     assert_eq!(double.requests(), 0);
+}
+
+#[test]
+fn a_redirect_is_not_followed_so_no_key_header_reaches_another_host() {
+    let double = JudgeDouble::start().expect("double");
+    let thief = JudgeDouble::start().expect("a second server");
+    let port = thief.url.rsplit(':').next().unwrap_or_default().to_string();
+    let run = Run::new("redirect");
+    let pairs = run.pairs(&[pair(1)]);
+    // Each provider's own key header, and a custom one.
+    let cases: [(&str, &[&str]); 4] = [
+        ("anthropic", &[]),
+        ("gemini", &[]),
+        ("openai", &["--judge-key-header", "api-key"]),
+        ("openai", &["--judge-key-header", "x-team-secret"]),
+    ];
+    for (provider, extra) in cases {
+        let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
+            .args(["score", "--no-cache", "--pairs"])
+            .arg(&pairs)
+            .args(["--judge", provider, "--judge-url"])
+            .arg(base_url(&double, provider))
+            .args(["--judge-model", &format!("redirect-{port}")])
+            .args(["--judge-key-env", "QEVAL_TEST_KEY"])
+            .args(extra)
+            .env("QEVAL_TEST_KEY", "sk-must-stay-home")
+            .output()
+            .expect("qeval runs");
+        let card: Value = serde_json::from_slice(&output.stdout).expect("one scorecard");
+        let semantic = &card["metrics"]["semantic_similarity"];
+        assert_eq!(semantic["details"]["judge"], "structural", "{card}");
+        let explanation = semantic["explanation"].as_str().unwrap_or_default();
+        assert!(
+            explanation.contains("redirect") && explanation.contains("not followed"),
+            "{provider} {extra:?}: {explanation}"
+        );
+        assert_eq!(
+            double.keys(),
+            ["sk-must-stay-home"],
+            "the judge got the key"
+        );
+    }
+    assert_eq!(thief.requests(), 0, "nothing reached the other host");
+}
+
+#[test]
+fn a_gzip_reply_that_inflates_past_the_cap_is_an_error_not_memory() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("gzip-bomb");
+    let pairs = run.pairs(&[pair(1)]);
+    let (records, _) = run.score(
+        &pairs,
+        &double,
+        "openai",
+        "fault-gzip-bomb",
+        &["--no-cache"],
+    );
+    let semantic = &records[0]["metrics"]["semantic_similarity"];
+    assert_eq!(semantic["details"]["judge"], "structural", "{semantic}");
+    let explanation = semantic["explanation"].as_str().unwrap_or_default();
+    assert!(
+        explanation.contains("larger than 10 MB once decompressed"),
+        "{explanation}"
+    );
+}
+
+#[test]
+fn a_retry_after_longer_than_the_judge_timeout_fails_at_once() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("retry-hour");
+    let pairs = run.pairs(&[pair(1)]);
+    let started = Instant::now();
+    let (records, _) = run.score(
+        &pairs,
+        &double,
+        "openai",
+        "fault-retry-hour",
+        &["--no-cache", "--judge-timeout", "5"],
+    );
+    assert!(
+        started.elapsed().as_secs_f64() < 4.0,
+        "no wait for an hour, nor for the timeout"
+    );
+    assert_eq!(double.requests(), 1);
+    let explanation = records[0]["metrics"]["semantic_similarity"]["explanation"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        explanation.contains("asked to wait 3600 s"),
+        "{explanation}"
+    );
 }

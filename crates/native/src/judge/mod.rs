@@ -221,7 +221,8 @@ impl Judge {
             return Ok(verdict);
         }
         let mut conversation =
-            Conversation::new(self.config.clone(), task.task, task.input.clone());
+            Conversation::new(self.config.clone(), task.task, task.input.clone())
+                .with_max_wait(u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX));
         let mut step = conversation.start();
         loop {
             match step {

@@ -27,7 +27,11 @@ pub async fn send(
     let _deadline = Timeout::new(timeout_ms, move || controller.abort());
     let seconds = f64::from(timeout_ms) / 1000.0;
 
-    let mut builder = Request::post(&request.url).abort_signal(Some(&signal));
+    // No redirect is followed: it would carry the key's header (`x-api-key`, `api-key`, a
+    // custom one) to whatever host the server names, and take that host's reply as the verdict.
+    let mut builder = Request::post(&request.url)
+        .abort_signal(Some(&signal))
+        .redirect(web_sys::RequestRedirect::Error);
     for (name, value) in &request.headers {
         builder = builder.header(name, value);
     }
@@ -72,7 +76,7 @@ fn failure(
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
     ReplyError::Transport(format!(
-        "the browser could not reach {} ({err}). Either the server is not running at that address, or it does not allow calls from this page ({origin}) through CORS. {}",
+        "the browser could not reach {} ({err}). Either the server is not running at that address, or it does not allow calls from this page ({origin}) through CORS, or it answered with a redirect, which is not followed so that the key goes to no other host. {}",
         request.host(),
         preset.unreachable_hint(&origin)
     ))
