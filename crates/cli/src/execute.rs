@@ -24,6 +24,7 @@ pub struct DbArgs {
         long,
         default_value_t = 10.0,
         value_name = "SECONDS",
+        value_parser = crate::parse_seconds,
         help_heading = "Execution"
     )]
     pub time_limit: f64,

@@ -155,7 +155,7 @@ struct CompareArgs {
     #[arg(long, value_parser = parse_mode)]
     mode: Option<qeval_core::results::compare::Mode>,
     /// Relative tolerance for numbers in result tables.
-    #[arg(long, default_value_t = 1e-9)]
+    #[arg(long, default_value_t = 1e-9, value_parser = parse_tolerance)]
     tolerance: f64,
     /// Compare text in results ignoring case.
     #[arg(long)]
@@ -181,7 +181,7 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "FILE")]
     profile_file: Option<PathBuf>,
     /// Relative tolerance for a single number in execution similarity (default 1%).
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, value_parser = parse_tolerance)]
     numeric_tolerance: f64,
     /// How table names are matched for table accuracy.
     #[arg(long, value_enum, default_value_t = TableMatchArg::Name)]
@@ -212,7 +212,7 @@ pub struct RunArgs {
     #[command(flatten)]
     language: LanguageArgs,
     /// Exit 1 when the pass rate is under this (0.8 or 80 both mean 80%).
-    #[arg(long, value_name = "RATE")]
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     fail_under: Option<f64>,
     /// Where to write the records (default: RUN_DIR/evaluation-results.jsonl).
     #[arg(long, short, value_name = "FILE")]
@@ -275,6 +275,7 @@ pub struct JudgeArgs {
         long,
         default_value_t = 30.0,
         value_name = "SECONDS",
+        value_parser = parse_seconds,
         help_heading = "LLM judge"
     )]
     judge_timeout: f64,
@@ -303,6 +304,33 @@ pub struct JudgeArgs {
     /// keys from LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY.
     #[arg(long, value_name = "URL", help_heading = "Langfuse")]
     langfuse_host: Option<String>,
+}
+
+/// A number of seconds: finite and above 0 (`NaN`, `inf` and `0` would each mean "no limit" or
+/// "no time" somewhere down the line, silently).
+pub(crate) fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
+        _ => Err(format!("takes a number of seconds above 0, not `{text}`")),
+    }
+}
+
+/// A relative tolerance: finite and not negative (`NaN` compares unequal to everything).
+fn parse_tolerance(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(format!("takes a finite number of 0 or more, not `{text}`")),
+    }
+}
+
+/// A pass rate: 0..1, or a percentage 0..100.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if (0.0..=100.0).contains(&value) => Ok(value),
+        _ => Err(format!(
+            "takes a rate from 0 to 1 or a percentage from 0 to 100, not `{text}`"
+        )),
+    }
 }
 
 fn parse_prompt_version(text: &str) -> Result<qeval_judge::PromptVersion, String> {

@@ -11,7 +11,7 @@ use arrow_array::{Array, RecordBatchReader};
 use arrow_pyarrow::FromPyArrow;
 use arrow_schema::DataType;
 use pyo3::prelude::*;
-use qeval_core::results::{ResultSet, Rows, Value};
+use qeval_core::results::{MAX_COLUMNS, ResultSet, Rows, Value};
 
 /// Why Arrow data was not read here: the caller reads its rows through Python instead.
 pub enum Unread {
@@ -29,6 +29,12 @@ pub fn rows(value: &Bound<'_, PyAny>) -> PyResult<Result<ResultSet, Unread>> {
     }
     let reader = arrow_array::ffi_stream::ArrowArrayStreamReader::from_pyarrow_bound(value)?;
     let schema = reader.schema();
+    if schema.fields().len() > MAX_COLUMNS {
+        return Err(crate::input_error(format!(
+            "{} columns; a result table has at most {MAX_COLUMNS}",
+            schema.fields().len()
+        )));
+    }
     for field in schema.fields() {
         if !readable(field.data_type()) {
             return Ok(Err(Unread::Type(

@@ -12,19 +12,9 @@ use qeval_native::bench::{BirdRequest, Planned, Scored, SpiderRequest};
 use qeval_native::jobs::DatabaseSource;
 use serde_json::json;
 
-use crate::{input_error, parse};
+use crate::{input_error, parse, seconds};
 
 /// A time in seconds from Python: above 0 and finite.
-fn seconds(name: &str, value: f64) -> PyResult<f64> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(input_error(format!(
-            "{name} takes a number of seconds above 0, not {value}"
-        )))
-    }
-}
-
 /// A benchmark planned, then answered; `qeval.ray` hands its jobs to the cluster.
 #[pyclass(module = "qeval._native")]
 pub struct BenchPlan {

@@ -12,7 +12,9 @@ use qeval_core::MetricName;
 use qeval_core::analysis::analyse_as;
 use qeval_core::pairs::InputError as PairError;
 use qeval_core::pairs::pairs_file_line;
-use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare as compare_results};
+use qeval_core::results::compare::{
+    CompareOptions, Comparison, Mode, compare as compare_results, shape_problem,
+};
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 use qeval_core::{
     Language, PairInput, ScoreOptions, add_equivalence, parse_pair_line, score_pair_judged,
@@ -38,6 +40,28 @@ create_exception!(
 
 fn input_error(message: impl Into<String>) -> PyErr {
     InputError::new_err(message.into())
+}
+
+/// A number of seconds: finite and above 0, as the command line's flags take them.
+pub(crate) fn seconds(name: &str, value: f64) -> PyResult<f64> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(input_error(format!(
+            "{name} takes a number of seconds above 0, not {value}"
+        )))
+    }
+}
+
+/// A relative tolerance: finite and not negative (`nan` would compare unequal to everything).
+fn tolerance(name: &str, value: f64) -> PyResult<f64> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(input_error(format!(
+            "{name} takes a finite number of 0 or more, not {value}"
+        )))
+    }
 }
 
 fn parse<T: std::str::FromStr<Err: std::fmt::Display>>(text: &str) -> PyResult<T> {
@@ -98,8 +122,14 @@ impl Options {
                 Some(name) => parse(name)?,
                 None => defaults.language,
             },
-            tolerance: self.tolerance.unwrap_or(defaults.tolerance),
-            numeric_tolerance: self.numeric_tolerance.unwrap_or(defaults.numeric_tolerance),
+            tolerance: match self.tolerance {
+                Some(value) => tolerance("tolerance", value)?,
+                None => defaults.tolerance,
+            },
+            numeric_tolerance: match self.numeric_tolerance {
+                Some(value) => tolerance("numeric_tolerance", value)?,
+                None => defaults.numeric_tolerance,
+            },
             ignore_case: self.ignore_case.unwrap_or(defaults.ignore_case),
             // As the command line stamps its error records: when the scoring ran.
             evaluated_at: Some(now()),
@@ -238,6 +268,9 @@ fn compare_rows(
 ) -> PyResult<Comparison> {
     let expected = rows(expected, "expected")?;
     let generated = rows(generated, "generated")?;
+    if let Some(problem) = shape_problem(&expected, &generated, options) {
+        return Err(input_error(problem));
+    }
     Ok(py.detach(|| compare_results(&expected, &generated, options)))
 }
 
@@ -256,7 +289,7 @@ fn compare(
     let options = CompareOptions {
         mode: parse(mode)?,
         order_matters,
-        tolerance,
+        tolerance: crate::tolerance("tolerance", tolerance)?,
         ignore_case,
         ..CompareOptions::default()
     };
@@ -363,11 +396,7 @@ fn run_folder(
     time_limit: f64,
     max_rows: usize,
 ) -> PyResult<String> {
-    if !(time_limit > 0.0 && time_limit.is_finite()) {
-        return Err(input_error(format!(
-            "time_limit takes a number of seconds above 0, not {time_limit}"
-        )));
-    }
+    let time_limit = seconds("time_limit", time_limit)?;
     if max_rows == 0 {
         return Err(input_error("max_rows takes at least 1 row"));
     }

@@ -7,7 +7,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 use qeval_core::results::python::row_fingerprint;
-use qeval_core::results::{ResultSet, Rows, Value};
+use qeval_core::results::{MAX_COLUMNS, ResultSet, Rows, Value};
 
 pyo3::create_exception!(
     _native,
@@ -206,7 +206,7 @@ pub fn rows(value: &Bound<'_, PyAny>, side: &str) -> PyResult<ResultSet> {
     let mut rows = Rows::default();
     if let Ok(list) = value.cast::<PyList>() {
         if let Some(read) = list_of_tuples(list, &exact)? {
-            return Ok(ResultSet::unnamed(read));
+            return narrow_enough(read, side);
         }
         for (index, item) in list.iter().enumerate() {
             row(&mut rows, &item, &exact, side, index)?;
@@ -216,5 +216,17 @@ pub fn rows(value: &Bound<'_, PyAny>, side: &str) -> PyResult<ResultSet> {
             row(&mut rows, &item?, &exact, side, index)?;
         }
     }
-    Ok(ResultSet::unnamed(rows))
+    narrow_enough(rows, side)
+}
+
+/// The rows as a result, unless a row is wider than a result table can be (as the command
+/// line's reader refuses such a row).
+fn narrow_enough(rows: Rows, side: &str) -> PyResult<ResultSet> {
+    match rows.iter().position(|row| row.len() > MAX_COLUMNS) {
+        Some(index) => Err(crate::input_error(format!(
+            "{side} row at index {index} has {} values; a result table has at most {MAX_COLUMNS} columns",
+            rows.get(index).map_or(0, <[Value]>::len)
+        ))),
+        None => Ok(ResultSet::unnamed(rows)),
+    }
 }

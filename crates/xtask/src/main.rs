@@ -240,14 +240,17 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     Ok(())
 }
 
-/// Fuzzing, split between the two fuzz tests: the analysis, scoring and file readers (qeval-core,
-/// three fifths of the time) and the equivalence check and database loaders (qeval-sqlite). Each
-/// prints how many inputs it ran.
+/// Fuzzing, split between three fuzz tests: the analysis, scoring and file readers (qeval-core,
+/// half the time), the equivalence check and database loaders (qeval-sqlite, three tenths) and the
+/// Python entry points that take rows (the rest: ragged, wide and odd row shapes). Each prints
+/// how many inputs it ran.
 fn fuzz(steps: &mut Steps, seconds: u64) -> Result<(), String> {
-    let analysis = seconds * 3 / 5;
+    let analysis = seconds / 2;
+    let equivalence = seconds * 3 / 10;
+    let python_rows = seconds - analysis - equivalence;
     for (package, test, share) in [
         ("qeval-core", "fuzz_analysis", analysis),
-        ("qeval-sqlite", "fuzz_equivalence", seconds - analysis),
+        ("qeval-sqlite", "fuzz_equivalence", equivalence),
     ] {
         steps.run(
             &format!("fuzz {package}"),
@@ -260,8 +263,9 @@ fn fuzz(steps: &mut Steps, seconds: u64) -> Result<(), String> {
                         "-p",
                         package,
                         "--test",
-                        test,
+                        "it",
                         "--",
+                        &format!("{test}::"),
                         "--nocapture",
                     ])
                     .env("QEVAL_FUZZ_SECONDS", share.to_string())
@@ -269,5 +273,14 @@ fn fuzz(steps: &mut Steps, seconds: u64) -> Result<(), String> {
             },
         )?;
     }
-    Ok(())
+    steps.run(
+        "python package",
+        "maturin wheel (dev profile) into target/python-venv",
+        || python::install(python::Build::Test),
+    )?;
+    steps.run(
+        "fuzz python rows",
+        &format!("{python_rows} s of generated row shapes through qeval.compare and the drop-ins"),
+        || python::fuzz_rows(python_rows),
+    )
 }

@@ -101,3 +101,16 @@ pub fn tests() -> Result<(), String> {
         .env("QEVAL_JUDGE_DOUBLE", double)
         .status_ok("pytest crates/python/tests")
 }
+
+/// The row-shape fuzz test (`test_fuzz_rows.py`) for `seconds`, printing its seed.
+pub fn fuzz_rows(seconds: u64) -> Result<(), String> {
+    run::program(venv_program("python"))
+        .args(["-m", "pytest", "-q", "-s"])
+        .args([root()
+            .join("crates")
+            .join("python")
+            .join("tests")
+            .join("test_fuzz_rows.py")])
+        .env("QEVAL_FUZZ_SECONDS", seconds.to_string())
+        .status_ok("pytest test_fuzz_rows.py")
+}

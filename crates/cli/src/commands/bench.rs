@@ -86,7 +86,7 @@ pub struct SpiderArgs {
     )]
     progress_bar_for_each_datapoint: bool,
     /// Seconds a query may run before it is interrupted (Spider's `TIMEOUT`).
-    #[arg(long, default_value_t = qeval_core::bench::spider::TIMEOUT_SECONDS, value_name = "SECONDS")]
+    #[arg(long, default_value_t = qeval_core::bench::spider::TIMEOUT_SECONDS, value_name = "SECONDS", value_parser = crate::parse_seconds)]
     time_limit: f64,
     #[command(flatten)]
     output: BenchOutput,
@@ -117,7 +117,7 @@ pub struct BirdArgs {
     #[arg(long, default_value = "ex", value_parser = parse_metric, value_name = "METRIC")]
     metric: Vec<BirdMetric>,
     /// Seconds the prediction and its gold may take together.
-    #[arg(long = "meta-time-out", alias = "meta_time_out", default_value_t = qeval_core::bench::bird::TIMEOUT_SECONDS, value_name = "SECONDS")]
+    #[arg(long = "meta-time-out", alias = "meta_time_out", default_value_t = qeval_core::bench::bird::TIMEOUT_SECONDS, value_name = "SECONDS", value_parser = crate::parse_seconds)]
     meta_time_out: f64,
     /// The dialect of the queries: SQLite (the only one whose databases are files).
     #[arg(long = "sql-dialect", alias = "sql_dialect", default_value = "SQLite")]
@@ -141,16 +141,6 @@ fn parse_metric(text: &str) -> Result<BirdMetric, String> {
 }
 
 /// A time in seconds from the command line: above 0 and finite.
-fn seconds(flag: &str, value: f64) -> Result<f64, Failure> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(format!(
-            "{flag} takes a number of seconds above 0, not {value}"
-        ))
-    }
-}
-
 pub fn run(command: &BenchCommand) -> Result<Outcome, Failure> {
     match command {
         BenchCommand::Spider(args) => spider(args),
@@ -186,7 +176,7 @@ fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
         plug_limit: args.plug_value_limit,
         ..SpiderOptions::default()
     };
-    options.settings.time_limit_ms = seconds("--time-limit", args.time_limit)? * 1000.0;
+    options.settings.time_limit_ms = args.time_limit * 1000.0;
     options.settings.max_rows = args.output.max_rows;
     let request = SpiderRequest {
         gold: args.gold.clone(),
@@ -212,7 +202,7 @@ fn bird(args: &BirdArgs) -> Result<Outcome, Failure> {
             metrics.push(*metric);
         }
     }
-    let limit = seconds("--meta-time-out", args.meta_time_out)? * 1000.0;
+    let limit = args.meta_time_out * 1000.0;
     let mut options = BirdOptions {
         metrics,
         ves_iterations: args.ves_iterations,

@@ -149,3 +149,143 @@ fn read_only_sql_the_parser_cannot_read_is_a_parse_error_not_unsafe() {
             .contains("does not parse")
     );
 }
+
+#[test]
+fn limits_and_tolerances_that_are_not_numbers_are_refused_by_name() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["score", "--pairs", "-", "--time-limit", "NaN"],
+            "--time-limit",
+        ),
+        (
+            &["score", "--pairs", "-", "--time-limit", "inf"],
+            "--time-limit",
+        ),
+        (
+            &["score", "--pairs", "-", "--time-limit", "0"],
+            "--time-limit",
+        ),
+        (
+            &["score", "--pairs", "-", "--tolerance", "NaN"],
+            "--tolerance",
+        ),
+        (
+            &["score", "--pairs", "-", "--numeric-tolerance=-1"],
+            "--numeric-tolerance",
+        ),
+        (
+            &["compare", "--tolerance", "nan", "[[1]]", "[[1]]"],
+            "--tolerance",
+        ),
+        (&["run", ".", "--fail-under", "NaN"], "--fail-under"),
+        (
+            &[
+                "bench",
+                "spider",
+                "--gold",
+                "g",
+                "--pred",
+                "p",
+                "--db",
+                "d",
+                "--time-limit",
+                "inf",
+            ],
+            "--time-limit",
+        ),
+    ];
+    for (args, flag) in cases {
+        let output = qeval(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(flag) && stderr.contains("not `"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("qeval-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn wide_row(columns: usize) -> String {
+    let cells: Vec<String> = (0..columns).map(|i| i.to_string()).collect();
+    format!("[[{}]]", cells.join(","))
+}
+
+#[test]
+fn a_row_of_thousands_of_unnamed_columns_is_an_error_on_its_line_and_the_rest_is_scored() {
+    let dir = temp_dir("wide");
+    let wide = dir.join("wide.json");
+    std::fs::write(&wide, wide_row(30_000)).expect("write");
+    let output = qeval(&["compare", "--mode", "f1", path(&wide), path(&wide)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("30000 values; a result table has at most 4096 columns"),
+        "{stderr}"
+    );
+
+    // In a pairs file: that line's result metrics carry the error; the good lines are scored.
+    let good = r#"{"id": "good", "generated_sql": "SELECT 1", "expected_sql": "SELECT 1", "expected_result": [[1]], "generated_result": [[1]]}"#;
+    let bad = format!(
+        r#"{{"id": "wide", "generated_sql": "SELECT 1", "expected_sql": "SELECT 1", "expected_result": {w}, "generated_result": {w}}}"#,
+        w = wide_row(30_000)
+    );
+    let pairs = dir.join("pairs.jsonl");
+    std::fs::write(&pairs, format!("{good}\n{bad}\n{good}\n")).expect("write");
+    let output = qeval(&["score", "--no-equivalence", "--pairs", path(&pairs)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON line"))
+        .collect();
+    assert_eq!(records.len(), 3, "{stdout}");
+    assert_eq!(records[0]["id"], "good");
+    assert_eq!(records[2]["id"], "good");
+    assert_eq!(records[1]["line"], 2, "{}", records[1]);
+    let error = &records[1]["metrics"]["results_match"]["error"]["message"];
+    assert!(
+        error
+            .as_str()
+            .is_some_and(|m| m.contains("at most 4096 columns")),
+        "{}",
+        records[1]
+    );
+    assert_eq!(records[0]["metrics"]["results_match"]["score"], 1.0);
+
+    // 4,096 unnamed columns (the most a table has) compare in bounded memory and time.
+    let cells: Vec<String> = (0..4096).map(|i| (i % 7).to_string()).collect();
+    let rows = vec![format!("[{}]", cells.join(",")); 50];
+    let most = dir.join("most.json");
+    std::fs::write(&most, format!("[{}]", rows.join(","))).expect("write");
+    let output = qeval(&["compare", "--mode", "f1", path(&most), path(&most)]);
+    let card: serde_json::Value = serde_json::from_slice(&output.stdout).expect("comparison");
+    assert_eq!(card["score"], 1.0, "{}", card["explanation"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn path(path: &std::path::Path) -> &str {
+    path.to_str().unwrap_or_default()
+}
+
+#[test]
+fn f1_aligns_unnamed_columns_by_value_within_the_tolerance() {
+    let dir = temp_dir("tolerance");
+    let (expected, generated) = (dir.join("e.json"), dir.join("g.json"));
+    std::fs::write(&expected, "[[3.3333333333333335, 1], [2.0, 2]]").expect("write");
+    std::fs::write(
+        &generated,
+        "[[1, 3.333333333333333], [2.0000000000000004, 2]]",
+    )
+    .expect("write");
+    let output = qeval(&["compare", "--mode", "f1", path(&expected), path(&generated)]);
+    let card: serde_json::Value = serde_json::from_slice(&output.stdout).expect("comparison");
+    assert_eq!(card["score"], 1.0, "{card}");
+    assert_eq!(card["alignment"][0]["generated"], "col2", "{card}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

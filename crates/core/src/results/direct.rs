@@ -208,7 +208,12 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item, A::Error> {
         let rows = &mut self.table.rows;
         let start = rows.start_row();
+        let mut width = 0;
         while let Some(Cell(value)) = seq.next_element()? {
+            width += 1;
+            if width > MAX_COLUMNS {
+                return Err(give_up());
+            }
             rows.push_cell(value);
         }
         rows.end_row(start);
@@ -376,7 +381,7 @@ impl LineReader {
             .map_err(|err| {
                 if err.to_string().contains(&GiveUp.to_string()) {
                     fail(format!(
-                        "the rows have more than {MAX_COLUMNS} different keys; a result table has at most {MAX_COLUMNS} columns"
+                        "more than {MAX_COLUMNS} columns (values in the row, or keys in the records so far); a result table has at most {MAX_COLUMNS} columns"
                     ))
                 } else {
                     fail(format!("invalid JSON: {err}"))

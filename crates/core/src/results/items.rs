@@ -126,17 +126,19 @@ impl ItemReader {
         let start = table.rows.start_row();
         let read = self.cells(bytes, at, table);
         let width = table.rows.start_row() - start;
-        let fits = match self.items {
-            Items::Rows { width: Some(w) } => w == width,
-            _ => table.rows.is_empty() || table.rows.first_width() == width,
-        };
+        let fits = width <= super::MAX_COLUMNS
+            && match self.items {
+                Items::Rows { width: Some(w) } => w == width,
+                _ => table.rows.is_empty() || table.rows.first_width() == width,
+            };
         match read {
             Ok(end) if fits => {
                 table.rows.end_row(start);
                 Ok(end)
             }
             Ok(_) => {
-                // A ragged row is for the serde path, which leaves it to the full reader.
+                // A ragged or too wide row is for the serde path, which leaves it to the full
+                // reader and its error.
                 table.rows.abandon_row(start);
                 Err(Stop::Unsupported)
             }

@@ -16,6 +16,7 @@ mod value;
 
 use serde::Serialize;
 
+pub use direct::MAX_COLUMNS;
 pub use lines::LinesStream;
 pub use read::{ResultError, read_result, read_result_text};
 pub use rows::{RowIter, Rows};

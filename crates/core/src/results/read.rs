@@ -187,6 +187,15 @@ fn read_rows(
                 );
             }
         };
+        if values.len() > MAX_COLUMNS {
+            return fail(
+                &here,
+                format!(
+                    "the row has {} values; a result table has at most {MAX_COLUMNS} columns",
+                    values.len()
+                ),
+            );
+        }
         let expected = width
             .or_else(|| rows.first().map(Vec::len))
             .unwrap_or(values.len());
@@ -275,6 +284,15 @@ fn column_names(
             ),
         );
     };
+    if items.len() > MAX_COLUMNS {
+        return fail(
+            &format!("{path}.columns"),
+            format!(
+                "{} columns; a result table has at most {MAX_COLUMNS}",
+                items.len()
+            ),
+        );
+    }
     let mut names = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
         let name = match item {

@@ -59,7 +59,7 @@ pub fn compare(
                 alignment,
             )
         }
-        Verdict::Different(reason) => (false, reason, Vec::new()),
+        Verdict::Different(reason) | Verdict::Raises(reason) => (false, reason, Vec::new()),
     };
     Comparison {
         mode: Mode::Bag,
@@ -84,6 +84,8 @@ enum Verdict {
     /// For each expected column, the generated column that matches it.
     Equal(Vec<usize>),
     Different(String),
+    /// Spider's function raises here rather than answering.
+    Raises(String),
 }
 
 fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
@@ -103,6 +105,9 @@ fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
             "{width} expected columns, {} generated",
             pred[0].len()
         ));
+    }
+    if !gold.is_uniform() || !pred.is_uniform() {
+        return ragged(gold, pred, width, order);
     }
     let unpaired = match strict_match(gold, pred, width, order) {
         Strict::Equal(permutation) => return Verdict::Equal(permutation),
@@ -134,6 +139,115 @@ fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
         Search::OverBudget => Verdict::Different(format!(
             "Gave up after {SEARCH_BUDGET} column assignments: the columns are too alike to tell apart"
         )),
+    }
+}
+
+/// Rows of several widths, as Spider's `result_eq` takes them once the row counts and first
+/// widths agree. Its quick check (each row's values as a bag) comes first. When it passes, the
+/// rows' bags agree, so the expected rows are the ragged ones and every generated row is as long
+/// as some expected row. Then, in Spider's order:
+/// - an expected row shorter than the first: `{row[i] for row in result1}` raises `IndexError`;
+/// - one column: the rows are compared as they are, unpermuted (`result2_perm = result2`);
+/// - otherwise `permute_tuple` asserts that each generated row is as wide as the permutation, and
+///   a longer one fails it (`AssertionError`). With more than three columns Spider first rules
+///   out permutations by sampling 20 random rows (a column order stays while each sampled row's
+///   values lie in the expected columns'), and when that leaves no column order it answers
+///   False. If some column order survives every row, no sample rules it out: the assertion. If
+///   none does, the answer hangs on the draw; here it is False, the answer Spider gives when its
+///   20 draws meet the rows that rule the orders out (all of them, for a few rows).
+fn ragged(gold: &Rows, pred: &Rows, width: usize, order: bool) -> Verdict {
+    if !quick_check(gold, pred, order) {
+        return Verdict::Different(
+            "The rows differ (each row's values as a bag; the rows are of several widths)".into(),
+        );
+    }
+    if let Some(row) = gold.iter().position(|row| row.len() < width) {
+        return Verdict::Raises(format!(
+            "Spider's result_eq raises IndexError on these rows: the expected row at index {row} has fewer values than the first"
+        ));
+    }
+    if width == 1 {
+        let prints = |rows: &Rows| {
+            let mut prints: Vec<u128> = rows.iter().map(python::row_fingerprint).collect();
+            if !order {
+                prints.sort_unstable();
+            }
+            prints
+        };
+        return if prints(gold) == prints(pred) {
+            Verdict::Equal(vec![0])
+        } else {
+            Verdict::Different("The rows differ (compared as they are: one column)".into())
+        };
+    }
+    if width > 3 && !some_order_survives(gold, pred, width) {
+        return Verdict::Different(
+            "No column order keeps every generated row's values within the expected columns' (Spider's sampling rules them all out)".into(),
+        );
+    }
+    Verdict::Raises(format!(
+        "Spider's result_eq raises AssertionError on these rows: permute_tuple takes rows of {width} values, as wide as the first, and a generated row is longer"
+    ))
+}
+
+/// Whether some column order (each expected column its own generated column) keeps every
+/// generated row's value in that column among the expected column's values: the orders no
+/// sample of Spider's `get_constraint_permutation` can rule out.
+fn some_order_survives(gold: &Rows, pred: &Rows, width: usize) -> bool {
+    let mut values: Vec<HashMap<u64, Vec<&Value>>> = vec![HashMap::new(); width];
+    for row in gold.iter() {
+        for (column, value) in row.iter().take(width).enumerate() {
+            values[column]
+                .entry(python::hash64(value))
+                .or_default()
+                .push(value);
+        }
+    }
+    let holds = |column: usize, value: &Value| {
+        values[column]
+            .get(&python::hash64(value))
+            .is_some_and(|found| found.iter().any(|v| eq(v, value)))
+    };
+    let allowed: Vec<Vec<usize>> = (0..width)
+        .map(|expected| {
+            (0..width)
+                .filter(|&generated| {
+                    pred.iter()
+                        .all(|row| row.get(generated).is_some_and(|v| holds(expected, v)))
+                })
+                .collect()
+        })
+        .collect();
+    // A perfect matching of expected to generated columns (Kuhn's augmenting paths).
+    fn augment(
+        column: usize,
+        allowed: &[Vec<usize>],
+        taken_by: &mut [Option<usize>],
+        seen: &mut [bool],
+    ) -> bool {
+        for &generated in &allowed[column] {
+            if !seen[generated] {
+                seen[generated] = true;
+                if taken_by[generated].is_none_or(|other| augment(other, allowed, taken_by, seen)) {
+                    taken_by[generated] = Some(column);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut taken_by = vec![None; width];
+    (0..width).all(|column| augment(column, &allowed, &mut taken_by, &mut vec![false; width]))
+}
+
+/// Where Spider's `result_eq` raises instead of answering (see [`ragged`]).
+pub fn raises(gold: &Rows, pred: &Rows, order: bool) -> Option<String> {
+    if gold.is_uniform() && pred.is_uniform() {
+        return None;
+    }
+    match result_eq(gold, pred, order) {
+        Verdict::Raises(why) => Some(why),
+        _ => None,
     }
 }
 

@@ -165,12 +165,28 @@ pub struct Comparison {
     pub explanation: String,
 }
 
-/// Compares `generated` with `expected` under `options.mode`.
+/// Compares `generated` with `expected` under `options.mode`. Results this mode cannot compare
+/// (see [`shape_problem`]) are different, with the reason as the explanation.
 pub fn compare(
     expected: &ResultSet,
     generated: &ResultSet,
     options: &CompareOptions,
 ) -> Comparison {
+    if let Some(problem) = shape_problem(expected, generated, options) {
+        return Comparison {
+            mode: options.mode,
+            score: 0.0,
+            equal: false,
+            expected_rows: expected.rows.len(),
+            generated_rows: generated.rows.len(),
+            matched_rows: 0,
+            precision: None,
+            recall: None,
+            alignment: Vec::new(),
+            order_matters: options.order_matters,
+            explanation: problem,
+        };
+    }
     match options.mode {
         Mode::Seed => seed::compare(expected, generated, options),
         Mode::Bag => bag::compare(expected, generated, options),
@@ -178,6 +194,34 @@ pub fn compare(
         Mode::Subset => subset::compare(expected, generated, options),
         Mode::SoftF1 => soft_f1::compare(expected, generated),
         Mode::F1 => f1::compare(expected, generated, options),
+    }
+}
+
+/// Why `options.mode` cannot compare these results, if it cannot: rows of several widths (a
+/// Python list of tuples can hold them; a database's result cannot). `set` and `soft-f1` compare
+/// such rows as BIRD does; `bag` as Spider does, except where Spider's `result_eq` raises
+/// `IndexError` (a gold row shorter than the first, once its quick check passes); the other
+/// modes align columns and need every row as wide as the columns. Front ends that take rows
+/// from users (Python) turn this into an input error; [`compare`] into a verdict of "different".
+pub fn shape_problem(
+    expected: &ResultSet,
+    generated: &ResultSet,
+    options: &CompareOptions,
+) -> Option<String> {
+    match options.mode {
+        Mode::Set | Mode::SoftF1 => None,
+        Mode::Bag => bag::raises(&expected.rows, &generated.rows, options.order_matters),
+        Mode::F1 | Mode::Seed | Mode::Subset => [("expected", expected), ("generated", generated)]
+            .into_iter()
+            .find_map(|(side, result)| {
+                let width = result.columns.len();
+                let row = result.rows.iter().position(|row| row.len() != width)?;
+                let has = result.rows.get(row).map_or(0, <[_]>::len);
+                Some(format!(
+                    "{side} row at index {row} has {has} values, not {width} as the columns: the {} mode compares tables, whose rows are all as wide",
+                    options.mode
+                ))
+            }),
     }
 }
 
