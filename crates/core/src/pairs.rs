@@ -176,6 +176,24 @@ pub fn clean_line(raw: &str) -> Option<&str> {
     (!line.is_empty()).then_some(line)
 }
 
+/// The longest line of a pairs file read: a pair's queries and results take far less (a result
+/// is cut at 64 MB when it runs), and a line without end (`--pairs /dev/zero`) must not grow
+/// until memory runs out.
+pub const MAX_LINE_BYTES: usize = 128 << 20;
+
+/// The record for a line longer than [`MAX_LINE_BYTES`], which is not read.
+pub fn too_long(number: usize) -> Value {
+    rejection(
+        number,
+        &format!(
+            "the line is longer than {} MB; not read",
+            MAX_LINE_BYTES >> 20
+        ),
+        None,
+        None,
+    )
+}
+
 /// One raw line of a pairs file as `qeval score` reads it: `None` for a blank line, else the
 /// line cleaned (see [`clean_line`]), or the record written in its place when it is not UTF-8.
 pub fn pairs_file_line(number: usize, raw: &[u8]) -> Option<Result<&str, Value>> {

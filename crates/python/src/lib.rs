@@ -252,6 +252,9 @@ fn pairs_file_lines(data: &[u8]) -> Vec<(usize, Option<String>, Option<String>)>
         .enumerate()
         .filter_map(|(index, raw)| {
             let number = index + 1;
+            if raw.len() > qeval_core::pairs::MAX_LINE_BYTES {
+                return Some((number, None, Some(qeval_core::pairs::too_long(number).to_string())));
+            }
             pairs_file_line(number, raw).map(|line| match line {
                 Ok(line) => (number, Some(line.to_string()), None),
                 Err(record) => (number, None, Some(record.to_string())),

@@ -289,3 +289,48 @@ fn f1_aligns_unnamed_columns_by_value_within_the_tolerance() {
     assert_eq!(card["alignment"][0]["generated"], "col2", "{card}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn score_writes_each_record_as_its_line_is_scored_and_caps_a_line() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    let good = r#"{"id": "first", "generated_sql": "SELECT 1", "expected_sql": "SELECT 1"}"#;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(["score", "--no-equivalence", "--pairs", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("qeval starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(stdin, "{good}").expect("write a line");
+    stdin.flush().expect("flush");
+    // The first record comes while the input is still open.
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("a record");
+    let card: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+    assert_eq!(card["id"], "first");
+    // Then 100,000 junk lines: each gets its rejection, in order, after the good one.
+    // Written from another thread: the records come back while the junk goes in.
+    let writer = std::thread::spawn(move || {
+        let junk = "not json\n".repeat(100_000);
+        stdin.write_all(junk.as_bytes()).expect("write junk");
+    });
+    let rest: Vec<String> = stdout.lines().map_while(Result::ok).collect();
+    writer.join().expect("the junk was written");
+    assert_eq!(rest.len(), 100_000);
+    assert!(rest[0].starts_with(r#"{"line":2,"#), "{}", rest[0]);
+    assert!(rest[99_999].starts_with(r#"{"line":100001,"#));
+    assert_eq!(child.wait().expect("exits").code(), Some(1));
+
+    // A line with no end is cut at 128 MB, named, and reading stops.
+    let output = qeval(&["score", "--pairs", "/dev/zero"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with(r#"{"line":1,"error":{"message":"the line is longer than 128 MB"#),
+        "{stdout}"
+    );
+    assert_eq!(output.status.code(), Some(1));
+}

@@ -686,7 +686,8 @@ fn a_judge_timeout_that_is_not_a_time_is_refused_before_any_call() {
         let (records, stderr) = run.score(&pairs, &double, "openai", "m", &[timeout]);
         assert!(records.is_empty(), "{timeout}: nothing scored");
         assert!(
-            stderr.contains("--judge-timeout takes a number of seconds above 0"),
+            stderr.contains("--judge-timeout")
+                && stderr.contains("takes a number of seconds above 0"),
             "{timeout}: {stderr}"
         );
         assert!(!stderr.contains("panicked"), "{timeout}: {stderr}");
