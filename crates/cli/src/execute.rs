@@ -58,6 +58,16 @@ pub struct DbArgs {
     /// Skip the equivalence check on generated databases when no --db is given.
     #[arg(long, help_heading = "Execution")]
     pub no_equivalence: bool,
+    /// Seconds the equivalence or test-suite check of one pair may take in all (each query
+    /// keeps its own limit); past it the pair gets no verdict, saying so.
+    #[arg(
+        long,
+        default_value_t = 10.0,
+        value_name = "SECONDS",
+        value_parser = crate::parse_seconds,
+        help_heading = "Execution"
+    )]
+    pub check_budget: f64,
 }
 
 /// Without `--db`: the `equivalence` metric of each pair with two SQL queries, as the flags ask.
@@ -86,6 +96,7 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
         schema,
         databases,
         seed: args.seed,
+        budget_ms: args.check_budget * 1000.0,
     }))
 }
 
@@ -107,8 +118,7 @@ impl Executor {
         let Some(path) = &args.db else {
             return Ok(None);
         };
-        let bytes =
-            std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+        let bytes = Database::read_file(path)?;
         let database =
             Database::open_bytes(&bytes).map_err(|err| format!("{}: {err}", path.display()))?;
         say!(
@@ -149,6 +159,7 @@ impl Executor {
                 Some(databases) => Some(EquivalenceOptions {
                     databases,
                     seed: args.seed,
+                    budget_ms: args.check_budget * 1000.0,
                     ..EquivalenceOptions::default()
                 }),
                 None => None,

@@ -57,6 +57,14 @@ pub struct PairInput {
     pub expected_answer_type: Option<AnswerType>,
     /// The error the generated query failed with, if it did.
     pub generated_error: Option<String>,
+    /// The error the expected query failed with when it ran on a database (`--db`): its result
+    /// is unknown, so the results get no verdict.
+    pub expected_error: Option<String>,
+    /// Where the expected query's result, run on a database, was cut (at the row limit or the
+    /// size limit): a partial result gets no verdict.
+    pub expected_cut: Option<String>,
+    /// The same for the generated query's result.
+    pub generated_cut: Option<String>,
     /// Overrides the default profile for this pair.
     pub profile: Option<ProfileName>,
     /// Overrides the default comparison mode for this pair.
@@ -109,7 +117,25 @@ pub struct Expected {
     pub expected_result: Option<Value>,
 }
 
+/// Where a result run on a database was cut, for [`PairInput::expected_cut`]: its rows kept.
+pub fn cut_note(rows_kept: usize) -> String {
+    format!("cut after {}", crate::words::counted(rows_kept, "row"))
+}
+
 impl PairInput {
+    /// Whether the pair has something to be scored against: an expected query, tables or
+    /// result (or acceptable alternatives), or an agent's answer or workflow for a judge. A pair
+    /// without is given no verdict: `qeval score` rejects its line, `qeval run` leaves the test
+    /// unscored.
+    pub fn has_expectation(&self) -> bool {
+        self.expected_sql.is_some()
+            || self.expected_tables.is_some()
+            || self.expected_result.is_some()
+            || !self.alternatives.is_empty()
+            || self.answer.is_some()
+            || self.workflow.is_some()
+    }
+
     /// The pair with its expectation replaced by alternative `index` (0 is the pair itself),
     /// and no alternatives.
     pub fn with_expected(&self, index: usize) -> PairInput {
@@ -426,6 +452,9 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         generated_result,
         expected_answer_type,
         generated_error,
+        expected_error: None,
+        expected_cut: None,
+        generated_cut: None,
         profile,
         mode,
         ignore_order,

@@ -298,8 +298,7 @@ pub fn summary_json(scored: &Scored) -> String {
 /// order).
 pub fn write_records(scored: &Scored, paths: &[PathBuf]) -> Result<(), String> {
     for (records, path) in scored.records.iter().zip(paths) {
-        std::fs::write(path, records_text(records))
-            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        crate::folder::write_file(path, records_text(records).as_bytes())?;
     }
     Ok(())
 }

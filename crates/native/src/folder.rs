@@ -23,3 +23,42 @@ pub fn run_file(run_dir: &Path, kind: FileKind) -> Result<Option<PathBuf>, Strin
     }
     Ok(None)
 }
+
+/// Writes `bytes` to `path` as a new file renamed into place. A symlink planted at `path` (a
+/// run folder others can write to) is replaced, never written through, and a reader never sees
+/// half a file. A device or pipe (`/dev/stdout`) is written to as it is. The error names the
+/// path.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write as _;
+    let fail = |err: std::io::Error| format!("cannot write {}: {err}", path.display());
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && !meta.is_file()
+        && !meta.file_type().is_symlink()
+    {
+        return std::fs::write(path, bytes).map_err(fail);
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("cannot write {}: it names no file", path.display()))?;
+    let dir = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let temp = dir.join(format!(
+        ".{}.{}.partial",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    // `create_new` refuses an existing file or link at the temporary name as well.
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .and_then(|mut file| file.write_all(bytes))
+        .and_then(|()| std::fs::rename(&temp, path));
+    if let Err(err) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(fail(err));
+    }
+    Ok(())
+}

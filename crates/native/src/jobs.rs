@@ -23,8 +23,7 @@ impl DatabaseSource {
     fn open(&self) -> Result<Database, String> {
         match self {
             DatabaseSource::File(path) => {
-                let bytes = std::fs::read(path)
-                    .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+                let bytes = Database::read_file(path)?;
                 Database::open_bytes(&bytes).map_err(|err| format!("{}: {err}", path.display()))
             }
             DatabaseSource::Bytes(bytes) => Database::open_bytes(bytes).map_err(|err| err.0),

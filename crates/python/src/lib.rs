@@ -188,6 +188,7 @@ fn score_lines(
             schema: schema.clone(),
             databases: count.unwrap_or(PairCheck::default().databases),
             seed,
+            ..PairCheck::default()
         }),
     };
     if let Some(numbers) = &numbers
@@ -253,7 +254,11 @@ fn pairs_file_lines(data: &[u8]) -> Vec<(usize, Option<String>, Option<String>)>
         .filter_map(|(index, raw)| {
             let number = index + 1;
             if raw.len() > qeval_core::pairs::MAX_LINE_BYTES {
-                return Some((number, None, Some(qeval_core::pairs::too_long(number).to_string())));
+                return Some((
+                    number,
+                    None,
+                    Some(qeval_core::pairs::too_long(number).to_string()),
+                ));
             }
             pairs_file_line(number, raw).map(|line| match line {
                 Ok(line) => (number, Some(line.to_string()), None),

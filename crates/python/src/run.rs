@@ -130,7 +130,7 @@ pub fn run(
         let mut options = options.clone();
         let bytes = match db {
             Some(path) => {
-                let bytes = read(path)?;
+                let bytes = Database::read_file(path).map_err(input_error)?;
                 // As `qeval run --db`: the database's names check each generated query.
                 let database = Database::open_bytes(&bytes)
                     .map_err(|err| input_error(format!("{}: {err}", path.display())))?;
@@ -178,8 +178,7 @@ pub fn run(
             text.push('\n');
         }
         let output = output.unwrap_or_else(|| run_dir.join(EVALUATION_RESULTS));
-        std::fs::write(&output, text)
-            .map_err(|err| input_error(format!("cannot write {}: {err}", output.display())))?;
+        qeval_native::folder::write_file(&output, text.as_bytes()).map_err(input_error)?;
         report["output"] = output.display().to_string().into();
         // With a limit, the questions past it are not counted as unanswered, as `qeval run` does.
         if request.limit.is_none() {
@@ -259,8 +258,7 @@ pub fn run(
     let mut written = Vec::new();
     for (path, render) in exports {
         if let Some(path) = path {
-            std::fs::write(path, render())
-                .map_err(|err| input_error(format!("cannot write {}: {err}", path.display())))?;
+            qeval_native::folder::write_file(path, render().as_bytes()).map_err(input_error)?;
             written.push(path.display().to_string());
         }
     }

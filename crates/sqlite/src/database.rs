@@ -97,10 +97,57 @@ fn failed(err: rusqlite::Error) -> DbError {
     DbError(err.to_string())
 }
 
+/// The first 16 bytes of every SQLite database file.
+const MAGIC: &[u8] = b"SQLite format 3\0";
+
 impl Database {
     /// A copy of a database file's bytes, read-only. The bytes themselves are never written.
+    /// The bytes of the database file at `path`, after its header says it is one: a large file
+    /// that is not a database is refused on its first 16 bytes, not read whole first. A
+    /// database in WAL mode whose log (`path-wal`) still holds changes is refused too: those
+    /// changes are not in the file, and reading it alone would answer from an older state.
+    /// Errors name the path.
+    pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
+        use std::io::Read as _;
+        let fail = |err: std::io::Error| format!("cannot read {}: {err}", path.display());
+        let mut file = std::fs::File::open(path).map_err(fail)?;
+        let mut header = [0u8; 100];
+        let mut read = 0;
+        while read < header.len() {
+            match file.read(&mut header[read..]).map_err(fail)? {
+                0 => break,
+                n => read += n,
+            }
+        }
+        if !header[..read].starts_with(MAGIC) {
+            return Err(format!(
+                "{}: not a SQLite database (the file does not start with \"SQLite format 3\")",
+                path.display()
+            ));
+        }
+        if header[18..20] == [2, 2] {
+            let mut log = path.as_os_str().to_owned();
+            log.push("-wal");
+            let log = std::path::PathBuf::from(log);
+            if let Ok(meta) = std::fs::metadata(&log)
+                && meta.len() > 0
+            {
+                return Err(format!(
+                    "{} is in WAL mode and {} holds {} bytes of changes not yet in the file: checkpoint them first (sqlite3 {} \"PRAGMA wal_checkpoint(TRUNCATE)\"), or close what has it open",
+                    path.display(),
+                    log.display(),
+                    meta.len(),
+                    path.display()
+                ));
+            }
+        }
+        let mut bytes = header[..read].to_vec();
+        file.read_to_end(&mut bytes).map_err(fail)?;
+        Ok(bytes)
+    }
+
     pub fn open_bytes(bytes: &[u8]) -> Result<Database, DbError> {
-        if !bytes.starts_with(b"SQLite format 3\0") {
+        if !bytes.starts_with(MAGIC) {
             return Err(DbError(
                 "not a SQLite database (the file does not start with \"SQLite format 3\")".into(),
             ));
@@ -365,11 +412,18 @@ impl Database {
         let mut cut = 0;
         if pair.expected_result.is_none()
             && let Some(sql) = pair.expected_sql.clone()
-            && let Ok(out) = self.query(&sql, limits)
         {
-            cut += usize::from(out.truncated);
-            pair.expected_result = Some(out.to_json());
-            pair.expected_vm_steps = (!out.truncated).then_some(out.vm_steps);
+            match self.query(&sql, limits) {
+                Ok(out) => {
+                    cut += usize::from(out.truncated);
+                    if out.truncated {
+                        pair.expected_cut = Some(qeval_core::pairs::cut_note(out.rows.len()));
+                    }
+                    pair.expected_result = Some(out.to_json());
+                    pair.expected_vm_steps = (!out.truncated).then_some(out.vm_steps);
+                }
+                Err(err) => pair.expected_error = Some(err.to_string()),
+            }
         }
         // Each further acceptable query's result too, so the pair can match any of them.
         for alternative in &mut pair.alternatives {
@@ -388,6 +442,9 @@ impl Database {
             match self.query(&pair.generated_sql, limits) {
                 Ok(out) => {
                     cut += usize::from(out.truncated);
+                    if out.truncated {
+                        pair.generated_cut = Some(qeval_core::pairs::cut_note(out.rows.len()));
+                    }
                     pair.generated_result = Some(out.to_json());
                     pair.generated_vm_steps = (!out.truncated).then_some(out.vm_steps);
                 }

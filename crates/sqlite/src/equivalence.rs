@@ -37,6 +37,9 @@ pub struct EquivalenceOptions {
     /// Rows per table in an ordinary generated database, at most.
     pub max_rows: usize,
     pub limits: Limits,
+    /// Milliseconds the whole check of one pair may take (each query also keeps its own
+    /// `limits.time_ms`): past it the check ends with no verdict and says so.
+    pub budget_ms: f64,
     /// Told (databases checked, databases in all) after each generated database, for a
     /// progress display. Not told while an assumption is looked for.
     pub progress: Option<fn(usize, usize)>,
@@ -55,6 +58,7 @@ impl Default for EquivalenceOptions {
                 max_rows: 10_000,
                 ..Limits::default()
             },
+            budget_ms: 10_000.0,
             progress: None,
         }
     }
@@ -68,6 +72,8 @@ pub struct PairCheck {
     pub schema: Option<String>,
     pub databases: usize,
     pub seed: u64,
+    /// Milliseconds the check of one pair may take in all (see [`EquivalenceOptions`]).
+    pub budget_ms: f64,
 }
 
 impl Default for PairCheck {
@@ -77,6 +83,7 @@ impl Default for PairCheck {
             schema: None,
             databases: defaults.databases,
             seed: defaults.seed,
+            budget_ms: defaults.budget_ms,
         }
     }
 }
@@ -102,6 +109,7 @@ impl PairCheck {
         let check = EquivalenceOptions {
             databases: self.databases,
             seed: self.seed,
+            budget_ms: self.budget_ms,
             ..EquivalenceOptions::default()
         }
         .for_pair(pair, options);
@@ -289,6 +297,8 @@ pub fn check_equivalence(
         // A written or loaded schema is the truth: a generated query that cannot run on it is
         // wrong. An inferred one is a guess: a query failing on it proves nothing.
         generated_failure_differs: source != SchemaSource::Inferred,
+        deadline_ms: (options.limits.now)() + options.budget_ms,
+        budget_ms: options.budget_ms,
     };
     let mut report = EquivalenceReport::start(source, schema.to_sql(), notes, options);
     let plan = Plan {
@@ -396,6 +406,9 @@ struct Check<'a> {
     compare: CompareOptions,
     limits: Limits,
     generated_failure_differs: bool,
+    /// When the pair's budget ends, on `limits.now`'s clock.
+    deadline_ms: f64,
+    budget_ms: f64,
 }
 
 type Ran = Result<QueryOutput, String>;
@@ -416,17 +429,50 @@ impl Check<'_> {
             match outcome {
                 Outcome::Agree => {}
                 Outcome::Differ => return (index, SuiteOutcome::Differ(index)),
-                Outcome::Unusable(reason) => return (index, SuiteOutcome::NoVerdict(reason)),
+                Outcome::Unusable(reason) => {
+                    return (
+                        index,
+                        SuiteOutcome::NoVerdict(format!(
+                            "{reason} (generated database {} of {})",
+                            index + 1,
+                            suite.len()
+                        )),
+                    );
+                }
             }
         }
         (suite.len(), SuiteOutcome::Agree)
     }
 
+    /// Runs `sql` under its own time limit, and never past the pair's budget.
     fn run(&self, db: &mut Database, sql: &str) -> Ran {
+        let left = self.deadline_ms - (self.limits.now)();
+        let limits = Limits {
+            time_ms: self.limits.time_ms.min(left.max(1.0)),
+            ..self.limits
+        };
+        db.query(sql, &limits).map_err(|e| e.to_string())
+    }
+
+    /// Runs `sql` to show its result once the verdict is given: under its own time limit only.
+    fn run_for_display(&self, db: &mut Database, sql: &str) -> Ran {
         db.query(sql, &self.limits).map_err(|e| e.to_string())
     }
 
+    /// Why the check stops here, once the pair's budget is spent.
+    fn out_of_budget(&self) -> Option<Outcome> {
+        ((self.limits.now)() >= self.deadline_ms).then(|| {
+            Outcome::Unusable(format!(
+                "the check ran out of its {} s for this pair before it could decide",
+                self.budget_ms / 1000.0
+            ))
+        })
+    }
+
     fn database(&self, schema: &Schema, test: &TestDatabase) -> Outcome {
+        if let Some(spent) = self.out_of_budget() {
+            return spent;
+        }
         let mut db = match Database::scratch(&test.script(schema)) {
             Ok(db) => db,
             Err(e) => {
@@ -435,6 +481,10 @@ impl Check<'_> {
         };
         let expected = self.run(&mut db, self.expected);
         let generated = self.run(&mut db, self.generated);
+        // A query stopped by the budget failed for want of time, not for what it says.
+        if let Some(spent) = self.out_of_budget() {
+            return spent;
+        }
         let expected = match expected {
             Ok(out) => out,
             Err(e) => {
@@ -451,7 +501,23 @@ impl Check<'_> {
             }
         };
         if expected.truncated || generated.truncated {
-            return Outcome::Unusable("a result reached the row cap".into());
+            let cut = |side: &str, out: &QueryOutput| {
+                out.truncated.then(|| {
+                    format!(
+                        "the {side} query's result was {}",
+                        qeval_core::pairs::cut_note(out.rows.len())
+                    )
+                })
+            };
+            let sides: Vec<String> = [cut("expected", &expected), cut("generated", &generated)]
+                .into_iter()
+                .flatten()
+                .collect();
+            return Outcome::Unusable(format!(
+                "{} (the row limit, --max-rows {}, or 64 MB of values), and a partial result gets no verdict",
+                sides.join(" and "),
+                self.limits.max_rows
+            ));
         }
         if self.same(&expected, &generated) {
             return Outcome::Agree;
@@ -515,8 +581,8 @@ impl Check<'_> {
         let script = test.script(schema);
         let (expected, generated) = match Database::scratch(&script) {
             Ok(mut db) => (
-                self.run(&mut db, self.expected),
-                self.run(&mut db, self.generated),
+                self.run_for_display(&mut db, self.expected),
+                self.run_for_display(&mut db, self.generated),
             ),
             Err(e) => (Err(e.to_string()), Err(e.to_string())),
         };

@@ -113,8 +113,7 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outco
             .as_ref()
             .map(|(name, comparison)| (name.as_str(), comparison)),
     });
-    std::fs::write(output, page)
-        .map_err(|err| format!("cannot write {}: {err}", output.display()))?;
+    qeval_native::folder::write_file(output, page.as_bytes())?;
     say!(
         "qeval: wrote {} ({}, {} rejected)",
         output.display(),

@@ -15,8 +15,8 @@ use qeval_core::profiles::Profile;
 use qeval_core::run::folder::FileKind;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, Summary, TestResult, apply_labels, export, fill_hardness,
-    read_labels, read_questions, read_record_bytes, recheck, summarize_by,
+    EvaluationRecord, Lines, NOTHING_EXPECTED, Question, Summary, TestResult, apply_labels, export,
+    fill_hardness, read_labels, read_questions, read_record_bytes, recheck, summarize_by,
 };
 use qeval_native::run::{Drive, Stage};
 
@@ -106,7 +106,11 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
     if let Some(limit) = args.limit {
         tests.records.truncate(limit);
     }
-    let questions = questions(args)?;
+    let QuestionsFile {
+        path: questions_path,
+        questions,
+        rejected: questions_rejected,
+    } = questions(args)?;
     let executor = Executor::open(&args.db)?;
     // The names queries are checked against (and the judge is shown): --schema, else the
     // database's.
@@ -155,8 +159,7 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
         .output
         .clone()
         .unwrap_or_else(|| args.run_dir.join(EVALUATION_RESULTS));
-    std::fs::write(&output, text)
-        .map_err(|err| format!("cannot write {}: {err}", output.display()))?;
+    qeval_native::folder::write_file(&output, text.as_bytes())?;
     say!(
         "qeval: scored {} test{} from {} in {:.2} s into {}",
         records.len(),
@@ -193,7 +196,11 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
     if let Some(judge) = &judge {
         say!("qeval: {}", judge.summary());
     }
-    Ok((records, tests.rejected.len()))
+    let unscored = report_nothing_expected(&records, questions_path.as_deref());
+    Ok((
+        records,
+        tests.rejected.len() + questions_rejected + unscored,
+    ))
 }
 
 /// The pipeline driven on every core, with a progress line for each stage.
@@ -277,23 +284,72 @@ fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
     }
 }
 
+/// The questions file as read: its path (`None` when there is none), the questions by test id,
+/// and how many of its lines were rejected.
+struct QuestionsFile {
+    path: Option<PathBuf>,
+    questions: BTreeMap<String, Question>,
+    rejected: usize,
+}
+
 /// The questions file: `--questions`, else the run folder's, else its parent's. A JSON array,
 /// `{"questions": [...]}`, or JSONL.
-fn questions(args: &RunArgs) -> Result<BTreeMap<String, Question>, Failure> {
+fn questions(args: &RunArgs) -> Result<QuestionsFile, Failure> {
     let path: Option<PathBuf> = match &args.questions {
         Some(path) => Some(path.clone()),
         None => run_file(&args.run_dir, FileKind::Questions)?,
     };
     let Some(path) = path else {
-        return Ok(BTreeMap::new());
+        return Ok(QuestionsFile {
+            path: None,
+            questions: BTreeMap::new(),
+            rejected: 0,
+        });
     };
     let lines: Lines<Question> = read_questions(&file_text(&path)?);
     report_rejected(&path, &lines);
-    Ok(lines
-        .records
-        .into_iter()
-        .map(|(_, q)| (test_key(&q.id), q))
-        .collect())
+    Ok(QuestionsFile {
+        rejected: lines.rejected.len(),
+        questions: lines
+            .records
+            .into_iter()
+            .map(|(_, q)| (test_key(&q.id), q))
+            .collect(),
+        path: Some(path),
+    })
+}
+
+/// Says which tests had nothing to compare with (see [`NOTHING_EXPECTED`]) and why; returns
+/// how many.
+fn report_nothing_expected(records: &[EvaluationRecord], questions: Option<&Path>) -> usize {
+    let unscored = records
+        .iter()
+        .filter(|r| {
+            r.extra
+                .get("not_scored")
+                .and_then(serde_json::Value::as_str)
+                == Some(NOTHING_EXPECTED)
+        })
+        .count();
+    if unscored == 0 {
+        return 0;
+    }
+    let why = match questions {
+        None => "no questions file was found (give --questions, or put questions.json or questions.jsonl in the run folder or its parent)".to_string(),
+        Some(path) => format!(
+            "no question in {} has {} test_id",
+            path.display(),
+            if unscored == 1 { "its" } else { "their" }
+        ),
+    };
+    say!(
+        "qeval: {} test{} {} nothing to compare with and {} not scored, not failed: {why}",
+        unscored,
+        plural(unscored),
+        if unscored == 1 { "has" } else { "have" },
+        if unscored == 1 { "is" } else { "are" },
+    );
+    unscored
 }
 
 fn describe(summary: &Summary) -> String {
@@ -405,8 +461,7 @@ fn write_exports(
                 .write_all(text.as_bytes())
                 .map_err(crate::output::write_error)?;
         } else {
-            std::fs::write(path, text)
-                .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+            qeval_native::folder::write_file(path, text.as_bytes())?;
             say!("qeval: wrote {}", path.display());
         }
     }

@@ -334,3 +334,286 @@ fn score_writes_each_record_as_its_line_is_scored_and_caps_a_line() {
     );
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// The shop database (tests/fixtures/shop.sql) as a file in `dir`.
+fn shop(dir: &std::path::Path) -> std::path::PathBuf {
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/shop.sql"
+    ))
+    .expect("shop.sql");
+    let bytes = qeval_sqlite::Database::from_script(&script)
+        .and_then(|mut db| db.to_bytes())
+        .expect("a database");
+    let path = dir.join("shop.sqlite");
+    std::fs::write(&path, bytes).expect("write db");
+    path
+}
+
+fn score_lines(args: &[&str], pairs: &str) -> (Vec<serde_json::Value>, String, Option<i32>) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qeval"))
+        .args(args)
+        .args(["--pairs", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("qeval starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(pairs.as_bytes())
+        .expect("write pairs");
+    let output = child.wait_with_output().expect("qeval ends");
+    let records = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON line"))
+        .collect();
+    (
+        records,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code(),
+    )
+}
+
+#[test]
+fn a_result_cut_at_the_row_limit_gets_no_verdict_saying_which_side_and_where() {
+    let dir = temp_dir("cut");
+    let db = shop(&dir);
+    // 25 rows against 125: both cut at 10 rows, the kept rows alike.
+    let pairs = r#"{"generated_sql": "SELECT a.id FROM users a, users b", "expected_sql": "SELECT a.id FROM users a, users b, users c"}
+{"generated_sql": "SELECT a.id FROM users a, users b", "expected_sql": "SELECT id FROM users"}
+"#;
+    let (records, stderr, _) =
+        score_lines(&["score", "--db", path(&db), "--max-rows", "10"], pairs);
+    let both = &records[0]["metrics"]["results_match"];
+    assert!(both["score"].is_null(), "{both}");
+    let why = both["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("the expected result was cut after 10 rows")
+            && why.contains("the generated one cut after 10 rows"),
+        "{why}"
+    );
+    assert!(records[0]["metrics"]["execution"]["score"].is_null());
+    assert!(records[0]["profile"]["passed"].is_null(), "no PASS");
+    let one = records[1]["metrics"]["results_match"]["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        one.contains("the generated result was cut after 10 rows") && !one.contains("expected"),
+        "{one}"
+    );
+    assert!(stderr.contains("cut at --max-rows 10"), "{stderr}");
+
+    // The test-suite check says the same, naming the generated database.
+    let (records, _, _) = score_lines(
+        &[
+            "score",
+            "--db",
+            path(&db),
+            "--max-rows",
+            "10",
+            "--suite",
+            "3",
+        ],
+        pairs.lines().next().unwrap_or_default(),
+    );
+    let suite = records[0]["metrics"]["test_suite"]["explanation"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        suite.starts_with("No verdict: the expected query's result was cut after 10 rows")
+            && suite.contains("generated database 1 of 3"),
+        "{suite}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_expected_query_that_fails_on_the_database_says_so_in_the_result_metrics() {
+    let dir = temp_dir("expected-fails");
+    let db = shop(&dir);
+    let (records, _, _) = score_lines(
+        &["score", "--db", path(&db)],
+        r#"{"generated_sql": "SELECT name FROM users", "expected_sql": "SELECT nme FROM users"}"#,
+    );
+    for metric in ["execution", "results_match"] {
+        let message = &records[0]["metrics"][metric]["error"]["message"];
+        assert!(
+            message
+                .as_str()
+                .is_some_and(|m| m
+                    .contains("the expected query failed on the database (no such column: nme)")),
+            "{metric}: {}",
+            records[0]
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_equivalence_check_of_one_pair_ends_at_its_budget_and_says_so() {
+    // Alike but heavy: each run well under its own 2 s, forty databases far past the budget.
+    let cte = |step: &str| {
+        format!(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT {step} FROM c WHERE x < 300000) SELECT count(*) FROM c, t WHERE t.a = 1"
+        )
+    };
+    let pair = serde_json::json!({"generated_sql": cte("x + 1"), "expected_sql": cte("1 + x")});
+    let (records, _, _) = score_lines(&["score", "--check-budget", "1"], &pair.to_string());
+    let equivalence = &records[0]["metrics"]["equivalence"];
+    assert!(equivalence["score"].is_null(), "{equivalence}");
+    assert!(
+        equivalence["explanation"]
+            .as_str()
+            .is_some_and(|e| e.contains("ran out of its 1 s for this pair")),
+        "{equivalence}"
+    );
+}
+
+fn run_folder(name: &str) -> std::path::PathBuf {
+    let dir = temp_dir(name);
+    let run = dir.join("run-1");
+    std::fs::create_dir_all(&run).expect("run dir");
+    std::fs::write(
+        run.join("test-results.jsonl"),
+        r#"{"test_id": "q1", "generated_sql": "SELECT name FROM users", "actual_results": [{"name": "ann"}]}
+{"test_id": "q2", "generated_sql": "SELECT id FROM users", "actual_results": [{"id": 1}]}
+"#,
+    )
+    .expect("write tests");
+    run
+}
+
+#[test]
+fn a_run_without_expected_queries_is_not_scored_and_says_why_and_a_rejected_questions_file_exits_1()
+{
+    let run = run_folder("no-questions");
+    // No questions file anywhere: nothing to compare with, said on standard error, exit 1.
+    let output = qeval(&["run", path(&run)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("2 tests have nothing to compare with and are not scored, not failed: no questions file was found"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("0 passed, 0 failed, 2 not scored"),
+        "{stderr}"
+    );
+    let records = std::fs::read_to_string(run.join("evaluation-results.jsonl")).expect("records");
+    for line in records.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        assert!(record["qas_evaluation"].is_null(), "{record}");
+        assert!(
+            record["not_scored"]
+                .as_str()
+                .is_some_and(|n| n.contains("nothing to compare with"))
+        );
+    }
+    // `qeval score` says the same of a pair with nothing expected: the line is rejected.
+    let (_, stderr, code) = score_lines(&["score"], r#"{"generated_sql": "SELECT 1"}"#);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("field `expected_sql`: is missing"),
+        "{stderr}"
+    );
+
+    // A questions file whose lines are all rejected: named, and the run exits 1.
+    let questions = run.join("questions.jsonl");
+    std::fs::write(&questions, "{\"question\": \"no id\"}\n").expect("write questions");
+    let output = qeval(&["run", path(&run), "--questions", path(&questions)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("questions.jsonl:1: missing field `id`"),
+        "{stderr}"
+    );
+    // With a good questions file, the one test it covers is scored and the other named.
+    std::fs::write(
+        &questions,
+        r#"{"id": "q1", "question": "names", "expected_sql": "SELECT name FROM users"}"#,
+    )
+    .expect("write questions");
+    let output = qeval(&["run", path(&run), "--questions", path(&questions)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "1 test has nothing to compare with and is not scored, not failed: no question in"
+        ) && stderr.contains("has its test_id"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(run.parent().unwrap_or(&run));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_planted_in_the_run_folder_is_replaced_not_written_through() {
+    let run = run_folder("symlink");
+    let victim = run.parent().unwrap_or(&run).join("victim.txt");
+    std::fs::write(&victim, "precious").expect("write victim");
+    std::os::unix::fs::symlink(&victim, run.join("evaluation-results.jsonl")).expect("plant link");
+    let _ = qeval(&["run", path(&run)]);
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("victim"),
+        "precious",
+        "nothing written through the link"
+    );
+    let written = run.join("evaluation-results.jsonl");
+    assert!(
+        !std::fs::symlink_metadata(&written)
+            .expect("records")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(&written)
+            .expect("records")
+            .lines()
+            .count(),
+        2
+    );
+    let _ = std::fs::remove_dir_all(run.parent().unwrap_or(&run));
+}
+
+#[test]
+fn databases_in_wal_mode_open_and_a_file_that_is_not_one_is_refused_on_its_header() {
+    let dir = temp_dir("wal");
+    let db = shop(&dir);
+    // WAL mode is two bytes of the header (file format versions 2): what `PRAGMA
+    // journal_mode=WAL` leaves once its log is checkpointed.
+    let mut bytes = std::fs::read(&db).expect("db");
+    bytes[18] = 2;
+    bytes[19] = 2;
+    std::fs::write(&db, &bytes).expect("write");
+    let pair = r#"{"generated_sql": "SELECT name FROM users ORDER BY id", "expected_sql": "SELECT name FROM users ORDER BY id"}"#;
+    let (records, stderr, code) = score_lines(&["score", "--db", path(&db)], pair);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(records[0]["metrics"]["results_match"]["score"], 1.0);
+    assert_eq!(
+        std::fs::read(&db).expect("db"),
+        bytes,
+        "the file is untouched"
+    );
+    // A log still holding changes: refused, saying what to do.
+    std::fs::write(dir.join("shop.sqlite-wal"), [1u8; 64]).expect("wal");
+    let (_, stderr, code) = score_lines(&["score", "--db", path(&db)], pair);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("is in WAL mode") && stderr.contains("wal_checkpoint"),
+        "{stderr}"
+    );
+
+    // A big file that is not a database: refused on its first bytes.
+    let big = dir.join("big.sqlite");
+    let file = std::fs::File::create(&big).expect("create");
+    file.set_len(3 << 30).expect("a 3 GB sparse file");
+    let (_, stderr, code) = score_lines(&["score", "--db", path(&big)], pair);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("not a SQLite database"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::job::{Fill, Job, JobAnswer, JobPart, PartAnswer, SuiteCheck};
 use super::query::QuerySettings;
 use crate::metric::Metric;
-use crate::pairs::PairInput;
+use crate::pairs::{PairInput, cut_note};
 use crate::results::compare::Mode;
 use crate::run::record::test_key;
 use crate::run::{EvaluationRecord, Question, TestResult, pair_of_test, score_test, suite_queries};
@@ -187,10 +187,17 @@ impl RunPipeline {
             return;
         };
         let mut cut = 0;
-        if let Some(Ok(filled)) = fill.expected {
-            cut += usize::from(filled.truncated);
-            pair.expected_vm_steps = (!filled.truncated).then_some(filled.vm_steps);
-            pair.expected_result = Some(filled.result);
+        match fill.expected {
+            Some(Ok(filled)) => {
+                cut += usize::from(filled.truncated);
+                if filled.truncated {
+                    pair.expected_cut = Some(cut_note(rows_in(&filled.result)));
+                }
+                pair.expected_vm_steps = (!filled.truncated).then_some(filled.vm_steps);
+                pair.expected_result = Some(filled.result);
+            }
+            Some(Err(err)) => pair.expected_error = Some(err.to_string()),
+            None => {}
         }
         for (alternative, answer) in pair.alternatives.iter_mut().zip(fill.alternatives) {
             if let Some(Ok(filled)) = answer {
@@ -201,6 +208,9 @@ impl RunPipeline {
         match fill.generated {
             Some(Ok(filled)) => {
                 cut += usize::from(filled.truncated);
+                if filled.truncated {
+                    pair.generated_cut = Some(cut_note(rows_in(&filled.result)));
+                }
                 pair.generated_vm_steps = (!filled.truncated).then_some(filled.vm_steps);
                 pair.generated_result = Some(filled.result);
             }
@@ -281,4 +291,9 @@ fn chunks(parts: Vec<JobPart>, per_job: usize) -> Vec<Job> {
         });
     }
     jobs
+}
+
+/// The rows of a `{columns, rows}` result.
+fn rows_in(result: &serde_json::Value) -> usize {
+    result["rows"].as_array().map_or(0, Vec::len)
 }

@@ -150,6 +150,10 @@ fn expected_answer(test: &TestResult, question: Option<&Question>) -> Option<Str
         .map(|v| format!("The correct answer is the result: {v}"))
 }
 
+/// Why a test has no scores when nothing says what was expected: the rule `qeval score` applies
+/// to a pair without `expected_sql` (it rejects the line), so neither counts it as a failure.
+pub const NOTHING_EXPECTED: &str = "Not scored: nothing to compare with: no question with this test_id gives an expected query, tables or result, and the test result gives none";
+
 /// Why an answer without a query has no scores: no judge compared it with the expected answer.
 pub const ANSWER_NOT_SCORED: &str = "Not scored: the agent answered without a query; an LLM judge (--judge, or the page's LLM judge) scores the answer against the expected answer";
 
@@ -181,6 +185,13 @@ pub fn evaluate_test(
         ),
         None => (0.0, format!("Not scored: {absent}")),
     };
+    if !pair.has_expectation() {
+        let mut record = unscored_record(test, question, pair);
+        record
+            .extra
+            .insert("not_scored".into(), Value::String(NOTHING_EXPECTED.into()));
+        return record;
+    }
     if pair.answer.is_some() && !card.metrics.contains_key(&MetricName::SemanticSimilarity) {
         let mut record = unscored_record(test, question, pair);
         record

@@ -18,7 +18,9 @@ pub mod summary;
 
 pub use agreement::{JudgeAgreement, agreement, apply_labels, read_labels};
 pub use changes::{RunComparison, compare_runs};
-pub use evaluate::{Disagreement, evaluate_test, pair_of_test, recheck, score_test, suite_queries};
+pub use evaluate::{
+    Disagreement, NOTHING_EXPECTED, evaluate_test, pair_of_test, recheck, score_test, suite_queries,
+};
 pub use groups::{Group, Grouping, fill_hardness, group_by, groupings};
 pub use read::{Lines, Rejected, read_questions, read_record_bytes, read_records};
 pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult};

@@ -57,7 +57,16 @@ pub fn add(
         }
         return executed;
     }
-    if let (Some(expected), Some(generated)) = (&pair.expected_result, &pair.generated_result) {
+    if let Some(why) = no_verdict_on_results(pair) {
+        for name in [MetricName::ResultsMatch, MetricName::Execution] {
+            let mut metric = options.error(name, why.clone(), &[]);
+            metric.score = None;
+            metric.passed = None;
+            metrics.insert(name, metric);
+        }
+    } else if let (Some(expected), Some(generated)) =
+        (&pair.expected_result, &pair.generated_result)
+    {
         let projected;
         let expected = match &pair.condition_cols {
             None => expected,
@@ -146,6 +155,28 @@ pub fn add(
         _ => {}
     }
     executed
+}
+
+/// Why the results cannot be compared though the queries ran: the expected query failed on the
+/// database, or a result was cut (comparing what was kept would pass 200,000 rows against
+/// 150,000 when both were cut at 100,000).
+fn no_verdict_on_results(pair: &PairInput) -> Option<String> {
+    if let Some(error) = &pair.expected_error {
+        return Some(format!(
+            "Not scored: the expected query failed on the database ({error}), so there is no expected result to compare with"
+        ));
+    }
+    let side = match (&pair.expected_cut, &pair.generated_cut) {
+        (Some(expected), Some(generated)) => {
+            format!("the expected result was {expected} and the generated one {generated}")
+        }
+        (Some(expected), None) => format!("the expected result was {expected}"),
+        (None, Some(generated)) => format!("the generated result was {generated}"),
+        (None, None) => return None,
+    };
+    Some(format!(
+        "Not scored: {side} (at the row limit, --max-rows, or at 64 MB of values); a partial result gets no verdict"
+    ))
 }
 
 /// The expected result cut to the columns `condition_cols` names, as `{columns, rows}`.
