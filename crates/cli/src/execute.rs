@@ -70,6 +70,24 @@ pub struct DbArgs {
     pub check_budget: f64,
 }
 
+/// The text of `--schema`, checked: a file that is no schema (no table in it, or neither
+/// `CREATE TABLE` statements nor table-name JSON) is an error naming it.
+pub fn schema_text(args: &DbArgs) -> Result<Option<String>, String> {
+    let Some(path) = &args.schema else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+    // Read in the generic dialect, the widest: the check is that this is a schema at all; each
+    // use reads it again in its own dialect and says so per pair if that fails.
+    qeval_core::metrics::schema_validity::KnownNames::check(
+        &text,
+        qeval_core::sql::SqlDialect::Generic,
+    )
+    .map_err(|err| format!("--schema {} is not a schema: {err}", path.display()))?;
+    Ok(Some(text))
+}
+
 /// Without `--db`: the `equivalence` metric of each pair with two SQL queries, as the flags ask.
 pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
     if args.db.is_some() || args.no_equivalence {
@@ -82,16 +100,10 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
             PairCheck::MAX_DATABASES
         ));
     }
-    let schema = match &args.schema {
-        Some(path) => Some(
-            std::fs::read_to_string(path)
-                .map_err(|err| format!("cannot read {}: {err}", path.display()))?,
-        ),
-        None => None,
-    }
-    // Names only (JSON) say nothing of types and keys: the databases come from the schema
-    // inferred from the queries, and the names serve schema validity.
-    .filter(|text| !text.trim_start().starts_with(['{', '[']));
+    let schema = schema_text(args)?
+        // Names only (JSON) say nothing of types and keys: the databases come from the schema
+        // inferred from the queries, and the names serve schema validity.
+        .filter(|text| !text.trim_start().starts_with(['{', '[']));
     Ok(Some(PairCheck {
         schema,
         databases,

@@ -88,7 +88,7 @@ impl Analysis {
 
     pub fn report(&self) -> QueryReport {
         QueryReport {
-            normalized: self.normalized.clone(),
+            normalized: crate::words::echo(&self.normalized),
             tables: self.tables.clone(),
             parse_error: self.parse_error.clone(),
         }

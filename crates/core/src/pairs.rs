@@ -202,6 +202,20 @@ pub fn clean_line(raw: &str) -> Option<&str> {
     (!line.is_empty()).then_some(line)
 }
 
+/// Why `id` cannot serve as an id, if it cannot: a number JSON readers cannot keep exactly (an
+/// integer past 2^53 read as a float, `1e30` for `1000000000000000000000000000000`) would be
+/// written back as another text, and match another test.
+pub fn id_problem(id: &Value) -> Option<String> {
+    match id {
+        Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.abs() >= 2f64.powi(53)) => {
+            Some(format!(
+                "the id is a number too large to keep exactly (it reads back as {n}): write it as a string"
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// The longest line of a pairs file read: a pair's queries and results take far less (a result
 /// is cut at 64 MB when it runs), and a line without end (`--pairs /dev/zero`) must not grow
 /// until memory runs out.
@@ -432,7 +446,12 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         .map_err(|err| InputError::field("dialect", err.to_string()))?;
     let id = match object.get("id") {
         None | Some(Value::Null) => None,
-        Some(id @ (Value::String(_) | Value::Number(_))) => Some(id.clone()),
+        Some(id @ (Value::String(_) | Value::Number(_))) => {
+            if let Some(problem) = id_problem(id) {
+                return Err(InputError::field("id", problem));
+            }
+            Some(id.clone())
+        }
         Some(other) => {
             return Err(InputError::field(
                 "id",

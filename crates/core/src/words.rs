@@ -14,6 +14,23 @@ pub fn counted(count: usize, noun: &str) -> String {
     format!("{count} {noun}{}", plural(count))
 }
 
+/// The most bytes of an input a scorecard repeats (a normalized query, an error's inputs):
+/// a 50 MB query is echoed as its first 64 KB, so one line does not carry it four times.
+pub const MAX_ECHO_BYTES: usize = 64 * 1024;
+
+/// `text` as a scorecard echoes it: whole, or its first [`MAX_ECHO_BYTES`] (at a character
+/// boundary) and a note of how long it was.
+pub fn echo(text: &str) -> String {
+    if text.len() <= MAX_ECHO_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_ECHO_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… [cut here: {} bytes in all]", &text[..end], text.len())
+}
+
 /// The JSON type of a value, as an error message names it.
 pub fn json_kind(value: &Value) -> &'static str {
     match value {

@@ -9,7 +9,8 @@
 //! - `fault-timeout`: no answer for 120 s; `slow-<ms>`: the verdict after `<ms>` milliseconds;
 //! - `fault-429`: 429 with `Retry-After: 1`, then a verdict on the next call;
 //! - `fault-500`, `fault-malformed` (not JSON), `fault-truncated` (cut at the token limit),
-//!   `fault-refusal`, `fault-range` (a score of 7);
+//!   `fault-refusal`, `fault-range` (a score of 7), `fault-string-score` (the score as the
+//!   string `"1.0"`);
 //! - `redirect-<port>`: 307 to the same path on `127.0.0.1:<port>`, another origin;
 //! - `fault-retry-hour`: 429 with `Retry-After: 3600`, every time;
 //! - `fault-gzip-bomb`: a 200 whose gzip body (about 64 KB) inflates to 64 MB.
@@ -438,5 +439,8 @@ fn verdict(prompt: &str, model: &str) -> Value {
     } else {
         "The queries differ."
     };
+    if model == "fault-string-score" {
+        return json!({"reasoning": reasoning, "score": "1.0"});
+    }
     json!({"reasoning": reasoning, "score": score})
 }

@@ -107,10 +107,14 @@ pub fn read_verdict(task: Task, value: &Value) -> Result<Verdict, ReplyError> {
     for field in task.score_fields() {
         let score = match object.get(*field) {
             Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
-            Some(Value::String(text)) => text
-                .trim()
-                .parse::<f64>()
-                .map_err(|_| invalid(format!("`{field}` is not a number")))?,
+            // The schema asks for a number; text that reads as one is still not what was
+            // asked, and taking it would let any reply through that quotes a number.
+            Some(Value::String(text)) => {
+                return Err(invalid(format!(
+                    "`{field}` is the string {}, not a number",
+                    Value::String(text.clone())
+                )));
+            }
             Some(_) => return Err(invalid(format!("`{field}` is not a number"))),
             None => return Err(invalid(format!("`{field}` is missing"))),
         };

@@ -176,6 +176,11 @@ fn score_lines(
         ignore_case,
     }
     .score_options()?;
+    // As `qeval score --schema`: text that is no schema is refused before any pair is scored.
+    if let Some(text) = &schema {
+        qeval_core::metrics::schema_validity::KnownNames::check(text, SqlDialect::Generic)
+            .map_err(|err| input_error(format!("schema is not a schema: {err}")))?;
+    }
     let check = match databases {
         Some(count) if !(1..=PairCheck::MAX_DATABASES).contains(&count) => {
             return Err(input_error(format!(

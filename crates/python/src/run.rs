@@ -15,7 +15,7 @@ use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, Question, TestResult, apply_labels, export, fill_hardness,
-    read_labels, read_questions, read_record_bytes, recheck, summarize_by,
+    read_labels, read_questions, read_record_bytes, read_test_results, recheck, summarize_by,
 };
 use qeval_native::jobs::DatabaseSource;
 use qeval_native::run::Drive;
@@ -121,7 +121,7 @@ pub fn run(
     let mut records: Vec<EvaluationRecord> = if let Some(raw) =
         run_file(run_dir, FileKind::TestResults)?
     {
-        let mut tests: Lines<TestResult> = read_record_bytes(&read(&raw)?);
+        let mut tests: Lines<TestResult> = read_test_results(&read(&raw)?);
         rejected.extend(rejected_of(&raw, &tests));
         if let Some(limit) = request.limit {
             tests.records.truncate(limit);

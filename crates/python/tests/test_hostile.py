@@ -77,3 +77,9 @@ def test_f1_aligns_unnamed_columns_within_the_tolerance():
     expected = [(3.3333333333333335, 1), (2.0, 2)]
     generated = [(1, 3.333333333333333), (2.0000000000000004, 2)]
     assert qeval.compare(expected, generated, mode="f1")["score"] == 1.0
+
+
+@pytest.mark.parametrize("schema", ["hello, this is not SQL", "SELECT 1;", '{"orders": 5}', "{}"])
+def test_a_schema_that_is_no_schema_is_refused(schema):
+    with pytest.raises(qeval.InputError, match="schema is not a schema"):
+        qeval.score_pairs([{"generated_sql": "SELECT id FROM orders", "expected_sql": "SELECT id FROM orders"}], schema=schema)

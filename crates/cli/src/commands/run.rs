@@ -16,7 +16,8 @@ use qeval_core::run::folder::FileKind;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
     EvaluationRecord, Lines, NOTHING_EXPECTED, Question, Summary, TestResult, apply_labels, export,
-    fill_hardness, read_labels, read_questions, read_record_bytes, recheck, summarize_by,
+    fill_hardness, read_labels, read_questions, read_record_bytes, read_test_results, recheck,
+    summarize_by,
 };
 use qeval_native::run::{Drive, Stage};
 
@@ -101,7 +102,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
 /// Scores `test-results.jsonl` and writes the records. Returns them and the rejected count.
 fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
     let started = Instant::now();
-    let mut tests: Lines<TestResult> = read_record_bytes(&file_bytes(raw)?);
+    let mut tests: Lines<TestResult> = read_test_results(&file_bytes(raw)?);
     report_rejected(raw, &tests);
     if let Some(limit) = args.limit {
         tests.records.truncate(limit);
@@ -114,8 +115,8 @@ fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, us
     let executor = Executor::open(&args.db)?;
     // The names queries are checked against (and the judge is shown): --schema, else the
     // database's.
-    let schema = match &args.db.schema {
-        Some(path) => Some(file_text(path)?),
+    let schema = match crate::execute::schema_text(&args.db)? {
+        Some(text) => Some(text),
         None => executor.as_ref().map(|e| e.schema.clone()),
     };
     let options = ScoreOptions {
@@ -354,8 +355,8 @@ fn report_nothing_expected(records: &[EvaluationRecord], questions: Option<&Path
 
 fn describe(summary: &Summary) -> String {
     let mut text = format!(
-        "qeval: {} tests, {} passed, {} failed{}, pass rate {:.1}%; mean final {:.3} (semantic {:.3}, execution {:.3}, datatype {:.3}); {} with errors",
-        summary.tests,
+        "qeval: {}, {} passed, {} failed{}, pass rate {:.1}%; mean final {:.3} (semantic {:.3}, execution {:.3}, datatype {:.3}); {} with errors",
+        qeval_core::words::counted(summary.tests, "test"),
         summary.passed,
         summary.failed,
         match summary.tests - summary.scored {

@@ -617,3 +617,126 @@ fn databases_in_wal_mode_open_and_a_file_that_is_not_one_is_refused_on_its_heade
     assert!(stderr.contains("not a SQLite database"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn repeated_ids_are_rejected_on_their_second_line_and_huge_numeric_ids_are_refused() {
+    let run = run_folder("repeated");
+    std::fs::write(
+        run.join("test-results.jsonl"),
+        r#"{"test_id": "q1", "generated_sql": "SELECT name FROM users"}
+{"test_id": "q1", "generated_sql": "SELECT id FROM users"}
+{"test_id": 1000000000000000000000000000000, "generated_sql": "SELECT id FROM users"}
+"#,
+    )
+    .expect("write tests");
+    let questions = run.join("questions.jsonl");
+    std::fs::write(
+        &questions,
+        r#"{"id": "q1", "question": "names", "expected_sql": "SELECT name FROM users"}
+{"id": "q1", "question": "ids", "expected_sql": "SELECT id FROM users"}
+"#,
+    )
+    .expect("write questions");
+    let output = qeval(&["run", path(&run)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("test-results.jsonl:2: test_id \"q1\" is already on line 1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("questions.jsonl:2: id \"q1\" is already on line 1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("test-results.jsonl:3: the id is a number too large to keep exactly"),
+        "{stderr}"
+    );
+    let records = std::fs::read_to_string(run.join("evaluation-results.jsonl")).expect("records");
+    assert_eq!(records.lines().count(), 1, "{records}");
+    assert!(
+        records.contains(r#""expected_sql":"SELECT name FROM users""#),
+        "the first question"
+    );
+
+    let (_, stderr, code) = score_lines(
+        &["score"],
+        r#"{"id": 1000000000000000000000000000000, "generated_sql": "SELECT 1", "expected_sql": "SELECT 1"}"#,
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("field `id`: the id is a number too large"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(run.parent().unwrap_or(&run));
+}
+
+#[test]
+fn a_schema_file_that_is_no_schema_is_refused_before_anything_is_scored() {
+    let dir = temp_dir("schema");
+    let cases = [
+        (
+            "prose.sql",
+            "hello, this is not SQL",
+            "expected an SQL statement",
+        ),
+        ("select.sql", "SELECT 1;", "is not CREATE TABLE"),
+        (
+            "numbers.json",
+            r#"{"orders": 5}"#,
+            "expected a list of column names",
+        ),
+        ("empty.json", "{}", "names no table"),
+    ];
+    let pair =
+        r#"{"generated_sql": "SELECT id FROM orders", "expected_sql": "SELECT id FROM orders"}"#;
+    for (name, text, why) in cases {
+        let schema = dir.join(name);
+        std::fs::write(&schema, text).expect("write schema");
+        for command in ["score", "run"] {
+            let output = if command == "score" {
+                let (records, stderr, code) =
+                    score_lines(&["score", "--schema", path(&schema)], pair);
+                assert!(records.is_empty(), "{name}");
+                (stderr, code)
+            } else {
+                let run = run_folder(&format!("schema-{name}"));
+                let output = qeval(&["run", path(&run), "--schema", path(&schema)]);
+                let _ = std::fs::remove_dir_all(run.parent().unwrap_or(&run));
+                (
+                    String::from_utf8_lossy(&output.stderr).into_owned(),
+                    output.status.code(),
+                )
+            };
+            assert_eq!(output.1, Some(2), "{command} {name}: {}", output.0);
+            assert!(
+                output
+                    .0
+                    .contains(&format!("--schema {} is not a schema", schema.display()))
+                    && output.0.contains(why),
+                "{command} {name}: {}",
+                output.0
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_huge_query_is_echoed_as_a_capped_prefix() {
+    let columns: Vec<String> = (0..200_000).map(|i| format!("c{i}")).collect();
+    let query = format!("SELECT {} FROM t", columns.join(" + "));
+    let pair = serde_json::json!({"generated_sql": query, "expected_sql": "SELECT 1 FROM t"});
+    let (records, _, _) = score_lines(&["score", "--no-equivalence"], &pair.to_string());
+    let line = records[0].to_string();
+    assert!(query.len() > 1_500_000);
+    assert!(line.len() < 600_000, "{} bytes", line.len());
+    let normalized = records[0]["generated"]["normalized"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        normalized.ends_with(&format!("… [cut here: {} bytes in all]", query.len())),
+        "{}",
+        &normalized[normalized.len().saturating_sub(80)..]
+    );
+}

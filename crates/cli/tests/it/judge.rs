@@ -786,3 +786,26 @@ fn a_retry_after_longer_than_the_judge_timeout_fails_at_once() {
         "{explanation}"
     );
 }
+
+#[test]
+fn a_score_given_as_a_string_is_not_a_verdict() {
+    let double = JudgeDouble::start().expect("double");
+    let run = Run::new("string-score");
+    let pairs = run.pairs(&[pair(1)]);
+    let (records, _) = run.score(
+        &pairs,
+        &double,
+        "openai",
+        "fault-string-score",
+        &["--no-cache"],
+    );
+    let semantic = &records[0]["metrics"]["semantic_similarity"];
+    assert_eq!(semantic["details"]["judge"], "structural", "{semantic}");
+    assert!(
+        semantic["explanation"]
+            .as_str()
+            .is_some_and(|e| e.contains("`score` is the string \"1.0\", not a number")),
+        "{semantic}"
+    );
+    assert_eq!(double.requests(), 2, "asked once more, quoting the error");
+}

@@ -105,6 +105,17 @@ impl KnownNames {
         Ok(KnownNames { tables })
     }
 
+    /// Reads a schema a user gives for a whole run (`--schema`): as [`KnownNames::parse`], and
+    /// it must name a table, so that text which is no schema at all is refused at once rather
+    /// than scoring every query against nothing.
+    pub fn check(text: &str, dialect: SqlDialect) -> Result<KnownNames, String> {
+        let known = KnownNames::parse(text, dialect)?;
+        if known.tables.is_empty() {
+            return Err("it names no table: give CREATE TABLE statements, or JSON like {\"orders\": [\"id\", \"total\"]}".into());
+        }
+        Ok(known)
+    }
+
     fn has_table(&self, name: &str) -> bool {
         self.tables.contains_key(&name.to_lowercase())
     }

@@ -22,7 +22,9 @@ pub use evaluate::{
     Disagreement, NOTHING_EXPECTED, evaluate_test, pair_of_test, recheck, score_test, suite_queries,
 };
 pub use groups::{Group, Grouping, fill_hardness, group_by, groupings};
-pub use read::{Lines, Rejected, read_questions, read_record_bytes, read_records};
+pub use read::{
+    Lines, Rejected, read_questions, read_record_bytes, read_records, read_test_results,
+};
 pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult};
 pub use stats::{PairedStats, TestDelta, mcnemar_exact, paired_stats};
 pub use summary::{Summary, summarize, summarize_by};

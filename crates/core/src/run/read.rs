@@ -37,6 +37,41 @@ impl<T> Default for Lines<T> {
     }
 }
 
+impl<T> Lines<T> {
+    /// Rejects each record whose id (`key`) an earlier line already has, naming that line: two
+    /// tests or questions of one id would otherwise collapse into one without a word. The first
+    /// is kept.
+    pub fn reject_repeated(&mut self, key: impl Fn(&T) -> String, what: &str) {
+        let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut kept = Vec::with_capacity(self.records.len());
+        for (line, record) in std::mem::take(&mut self.records) {
+            let id = key(&record);
+            match first.get(&id) {
+                Some(&earlier) => self.rejected.push(Rejected {
+                    line,
+                    reason: format!(
+                        "{what} {id:?} is already on line {earlier}; only that line is used"
+                    ),
+                }),
+                None => {
+                    first.insert(id, line);
+                    kept.push((line, record));
+                }
+            }
+        }
+        self.records = kept;
+        self.rejected.sort_by_key(|r| r.line);
+    }
+}
+
+/// Reads `test-results.jsonl` (see [`read_record_bytes`]); a test id on two lines is rejected
+/// on the second.
+pub fn read_test_results(bytes: &[u8]) -> Lines<super::record::TestResult> {
+    let mut lines: Lines<super::record::TestResult> = read_record_bytes(bytes);
+    lines.reject_repeated(|t| super::record::test_key(&t.test_id), "test_id");
+    lines
+}
+
 impl<T: DeserializeOwned> Lines<T> {
     /// Reads one line (already split, with its number) into the records or the rejected.
     pub fn push_line(&mut self, number: usize, raw: &str) {
@@ -94,16 +129,20 @@ pub fn read_record_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Lines<T> {
     lines
 }
 
-/// Reads a questions file: a JSON array, `{"questions": [...]}`, or JSON Lines.
+/// Reads a questions file: a JSON array, `{"questions": [...]}`, or JSON Lines. An id on two
+/// questions is rejected on the second.
 pub fn read_questions(text: &str) -> Lines<super::record::Question> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim_start().starts_with('{')
+    let mut lines: Lines<super::record::Question> = if text.trim_start().starts_with('{')
         && let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(text)
         && let Some(questions) = object.remove("questions")
     {
-        return read_records(&questions.to_string());
-    }
-    read_records(text)
+        read_records(&questions.to_string())
+    } else {
+        read_records(text)
+    };
+    lines.reject_repeated(|q| super::record::test_key(&q.id), "id");
+    lines
 }
 
 fn read_array<T: DeserializeOwned>(text: &str) -> Lines<T> {

@@ -12,6 +12,7 @@ use crate::results::compare::Mode;
 /// One line of `evaluation-results.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvaluationRecord {
+    #[serde(deserialize_with = "exact_id")]
     pub test_id: Value,
     #[serde(default)]
     pub question: String,
@@ -67,7 +68,7 @@ pub struct Breakdown {
 /// One line of `test-results.jsonl`: what an agent produced for a test.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestResult {
-    #[serde(alias = "id")]
+    #[serde(alias = "id", deserialize_with = "exact_id")]
     pub test_id: Value,
     #[serde(default)]
     pub question: Option<String>,
@@ -128,7 +129,7 @@ impl TestOptions {
 /// One test of the questions file (`test_questions_answers.json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Question {
-    #[serde(alias = "test_id")]
+    #[serde(alias = "test_id", deserialize_with = "exact_id")]
     pub id: Value,
     #[serde(default)]
     pub question: String,
@@ -152,6 +153,14 @@ pub struct Question {
 }
 
 /// A test id as a key: `1` and `"1"` are the same test.
+fn exact_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+    let id = Value::deserialize(deserializer)?;
+    match crate::pairs::id_problem(&id) {
+        Some(problem) => Err(serde::de::Error::custom(problem)),
+        None => Ok(id),
+    }
+}
+
 pub fn test_key(id: &Value) -> String {
     match id {
         Value::String(text) => text.trim().to_string(),

@@ -94,7 +94,7 @@ impl ScoreOptions {
             message,
             inputs: inputs
                 .iter()
-                .map(|(n, v)| ((*n).to_string(), (*v).to_string()))
+                .map(|(n, v)| ((*n).to_string(), crate::words::echo(v)))
                 .collect(),
             at: self.evaluated_at.clone(),
         })

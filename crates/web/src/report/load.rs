@@ -92,7 +92,8 @@ pub async fn read_run(
                 labels.extend(lines.records.into_iter().map(|(_, l)| l));
             }
             FileKind::TestResults => {
-                let lines: Lines<TestResult> = read_lines(&source.blob, &report).await?;
+                let mut lines: Lines<TestResult> = read_lines(&source.blob, &report).await?;
+                lines.reject_repeated(|t| test_key(&t.test_id), "test_id");
                 tally(&mut of_tests, &source.path, &lines);
                 tests.extend(lines.records.into_iter().map(|(_, t)| t));
             }

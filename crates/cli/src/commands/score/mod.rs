@@ -52,10 +52,7 @@ fn options(args: &ScoreArgs) -> Result<ScoreOptions, Failure> {
         ignore_case: args.compare.ignore_case,
         evaluated_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
         judge_prompt: args.judge.judge_prompt,
-        schema: match &args.db.schema {
-            Some(path) => Some(file_text(path)?),
-            None => None,
-        },
+        schema: crate::execute::schema_text(&args.db)?,
         ..ScoreOptions::default()
     })
 }
