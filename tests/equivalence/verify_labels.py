@@ -50,6 +50,7 @@ VSCHEMAS = os.path.join(HERE, "verify_schemas.json")
 N_EQUIV = 3000
 N_DIFF = 3000
 N_EQIF = 2000
+N_BOUNDARY = 20000  # the boundary class: databases a mode for the targeted search
 
 LABELS = ("equivalent", "different", "equivalent_if")
 DIALECTS = ("sqlite", "generic", "postgres", "mysql", "mssql", "duckdb")
@@ -186,6 +187,301 @@ def literals(sql):
         elif t[0] == "str":
             strs.append(t[1][1:-1].replace("''", "'"))
     return nums, strs
+
+
+# ---------------------------------------------------------------------------------------------
+# Constructs of classes.jsonl: translated to SQLite only for pairs with a `class` (pairs.jsonl
+# and heldout.jsonl run exactly as before). FULL JOIN, TRUE/FALSE, IS [NOT] DISTINCT FROM,
+# names with $ and SQLite's `a IS b` run on SQLite 3.39+ as written.
+
+
+def match_paren(tokens, i):
+    """Index of the ')' closing the '(' at i."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j][1] == "(":
+            depth += 1
+        elif tokens[j][1] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    raise SqlError("unbalanced parentheses")
+
+
+def translate_values(tokens):
+    """(VALUES r, ...) [AS] t (c1, ...), and the bare FROM VALUES r, ... [AS] t (c1, ...), become
+    (SELECT column1 AS c1, ... FROM (VALUES r, ...)) AS t; MySQL's ROW(...) rows lose ROW."""
+    skip = set()
+    while True:
+        sig = sig_indices(tokens)
+        hit = None
+        for k, i in enumerate(sig):
+            if i in skip or not is_kw(tokens[i], "VALUES") or k == 0:
+                continue
+            prev = tokens[sig[k - 1]]
+            if prev[1] == "(":
+                start = sig[k - 1]
+                body_end = match_paren(tokens, start)  # the ')' closing (VALUES ...)
+                body = tokens[i:body_end]
+                after = body_end + 1
+            elif is_kw(prev, "FROM", "JOIN") or prev[1] == ",":
+                start = i
+                kk = k + 1
+                end = None
+                while kk < len(sig):
+                    if is_kw(tokens[sig[kk]], "ROW"):
+                        kk += 1
+                    if kk >= len(sig) or tokens[sig[kk]][1] != "(":
+                        break
+                    end = match_paren(tokens, sig[kk])
+                    kk = next((x for x, j in enumerate(sig) if j > end), len(sig))
+                    if kk < len(sig) and tokens[sig[kk]][1] == "," and kk + 1 < len(sig) and (
+                        tokens[sig[kk + 1]][1] == "(" or is_kw(tokens[sig[kk + 1]], "ROW")
+                    ):
+                        kk += 1
+                        continue
+                    break
+                if end is None:
+                    skip.add(i)
+                    continue
+                body = tokens[i : end + 1]
+                after = end + 1
+            else:
+                skip.add(i)
+                continue
+            rest = [j for j in sig if j >= after]
+            r = 0
+            if r < len(rest) and is_kw(tokens[rest[r]], "AS"):
+                r += 1
+            if not (r + 1 < len(rest) and tokens[rest[r]][0] in ("word", "qid")
+                    and tokens[rest[r + 1]][1] == "("):
+                skip.add(i)
+                continue
+            alias = tokens[rest[r]][1]
+            close = match_paren(tokens, rest[r + 1])
+            cols = [t[1] for t in tokens[rest[r + 1] + 1 : close] if t[0] in ("word", "qid")]
+            hit = (start, close, body, alias, cols)
+            break
+        if hit is None:
+            return tokens
+        start, close, body, alias, cols = hit
+        btoks = [t for k, t in enumerate(body)
+                 if not (is_kw(t, "ROW") and k + 1 < len(body) and body[k + 1][1] == "(")]
+        repl = "(SELECT %s FROM (%s)) AS %s" % (
+            ", ".join("column%d AS %s" % (n + 1, c) for n, c in enumerate(cols)),
+            untokenize(btoks).strip(), alias)
+        tokens = tokens[:start] + tokenize(repl) + tokens[close + 1 :]
+
+
+STRING_TYPES = ("VARCHAR", "NVARCHAR", "CHARACTER VARYING", "CHAR VARYING")
+DECIMAL_TYPES = ("DECIMAL", "NUMERIC", "DEC")
+
+
+def translate_casts(tokens, dialect):
+    """CAST(x AS VARCHAR(n)) truncates to n characters (PostgreSQL, SQL Server; MySQL's
+    CAST(x AS CHAR(n)) too): SUBSTR(CAST(x AS TEXT), 1, n). CAST(x AS DECIMAL(p, s)) rounds to s
+    places: ROUND(x, s). SQLite itself ignores the sizes, so sqlite pairs keep the cast."""
+    if dialect == "sqlite":
+        return tokens
+    limit = len(tokens)
+    while True:
+        sig = sig_indices(tokens)
+        cand = None
+        for k in range(len(sig) - 2, -1, -1):
+            if sig[k] < limit and is_kw(tokens[sig[k]], "CAST") and tokens[sig[k + 1]][1] == "(":
+                cand = k
+                break
+        if cand is None:
+            return tokens
+        limit = sig[cand]
+        open_i = sig[cand + 1]
+        close_i = match_paren(tokens, open_i)
+        d = depths(tokens)
+        inner = [j for j in sig if open_i < j < close_i and d[j] == d[open_i] + 1]
+        as_pos = [j for j in inner if is_kw(tokens[j], "AS")]
+        if not as_pos:
+            raise SqlError("CAST without AS")
+        as_i = as_pos[-1]
+        ttoks = [tokens[j] for j in sig if as_i < j < close_i]
+        names = []
+        while ttoks and ttoks[0][0] == "word":
+            names.append(ttoks.pop(0)[1].upper())
+        args = [int(t[1]) for t in ttoks if t[0] == "num"]
+        if not args:
+            continue
+        tname = " ".join(names)
+        expr = untokenize(tokens[open_i + 1 : as_i]).strip()
+        if tname in ("CHAR", "CHARACTER"):
+            if dialect != "mysql":
+                raise SqlError("CAST AS CHAR(n) pads with spaces outside MySQL; not translated")
+            tname = "VARCHAR"
+        if tname in STRING_TYPES:
+            repl = "SUBSTR(CAST(%s AS TEXT), 1, %d)" % (expr, args[0])
+        elif tname in DECIMAL_TYPES:
+            repl = "ROUND(%s, %d)" % (expr, args[1] if len(args) > 1 else 0)
+        else:
+            continue
+        tokens = tokens[: sig[cand]] + tokenize(repl) + tokens[close_i + 1 :]
+
+
+def count_select_items(tokens):
+    sig = [i for i in sig_indices(tokens)]
+    d = depths(tokens)
+    if not sig:
+        raise SqlError("empty set operand")
+    base = d[sig[0]]
+    sel = next((i for i in sig if d[i] == base and is_kw(tokens[i], "SELECT")), None)
+    if sel is None:
+        raise SqlError("set operand is not a SELECT")
+    end = next((i for i in sig if i > sel and d[i] == base and is_kw(tokens[i], "FROM", "WHERE",
+                                                                        "GROUP", "ORDER", "LIMIT")), len(tokens))
+    n = 1 + sum(1 for i in sig if sel < i < end and d[i] == base and tokens[i][1] == ",")
+    if any(tokens[i][1] == "*" and sel < i < end and d[i] == base for i in sig):
+        raise SqlError("set operand selects *")
+    return n
+
+
+def translate_set_all(tokens):
+    """A INTERSECT ALL B and A EXCEPT ALL B (two operands) become
+    WITH l(c...) AS (A), r(c...) AS (B) SELECT c... FROM (SELECT c..., ROW_NUMBER() OVER
+    (PARTITION BY c...) FROM l INTERSECT|EXCEPT SELECT c..., ROW_NUMBER() ... FROM r):
+    the k-th copy of a row survives as often as the multiset operation keeps it."""
+    counter = 0
+    while True:
+        sig = sig_indices(tokens)
+        d = depths(tokens)
+        pos = None
+        for k in range(len(sig) - 1):
+            if is_kw(tokens[sig[k]], "INTERSECT", "EXCEPT") and is_kw(tokens[sig[k + 1]], "ALL"):
+                pos = k
+                break
+        if pos is None:
+            return tokens
+        op = sig[pos]
+        all_i = sig[pos + 1]
+        level = d[op]
+        lo, hi = 0, len(tokens)
+        for j in range(op - 1, -1, -1):
+            if tokens[j][1] == "(" and d[j] == level - 1:
+                lo = j + 1
+                break
+        for j in range(op + 1, len(tokens)):
+            if tokens[j][1] == ")" and d[j] == level - 1:
+                hi = j
+                break
+        span = [j for j in sig if lo <= j < hi]
+        body = span[0]
+        head = ""
+        if is_kw(tokens[body], "WITH"):
+            first = next((j for j in span if j > body and d[j] == level and is_kw(tokens[j], "SELECT")), None)
+            if first is None:
+                raise SqlError("WITH without a SELECT")
+            head = untokenize(tokens[body:first]).strip()
+            body = first
+        ops = [j for j in span if j >= body and d[j] == level
+               and is_kw(tokens[j], "UNION", "INTERSECT", "EXCEPT")]
+        if len(ops) != 1:
+            raise SqlError("INTERSECT ALL / EXCEPT ALL with more than two operands")
+        if any(j > all_i and d[j] == level and is_kw(tokens[j], "ORDER", "LIMIT") for j in span):
+            raise SqlError("ORDER BY or LIMIT after INTERSECT ALL / EXCEPT ALL")
+        a = tokens[body:op]
+        b = tokens[all_i + 1 : hi]
+        n = count_select_items(a)
+        counter += 1
+        cols = ", ".join("_c%d" % (x + 1) for x in range(n))
+        left, right = "_setall_l%d" % counter, "_setall_r%d" % counter
+        ctes = "%s(%s) AS (%s), %s(%s) AS (%s)" % (
+            left, cols, untokenize(a).strip(), right, cols, untokenize(b).strip())
+        head = head + ", " + ctes if head else "WITH " + ctes
+        num = "ROW_NUMBER() OVER (PARTITION BY %s)" % cols
+        repl = "%s SELECT %s FROM (SELECT %s, %s AS _k FROM %s %s SELECT %s, %s AS _k FROM %s)" % (
+            head, cols, cols, num, left, tokens[op][1].upper(), cols, num, right)
+        tokens = tokens[:lo] + tokenize(repl) + tokens[hi:]
+
+
+def translate_fetch(tokens):
+    """[OFFSET m ROW[S]] [FETCH FIRST|NEXT [n] ROW[S] ONLY] become LIMIT n OFFSET m."""
+    while True:
+        sig = sig_indices(tokens)
+        hit = None
+        for k, i in enumerate(sig):
+            if not is_kw(tokens[i], "OFFSET", "FETCH"):
+                continue
+            kk = k
+            off = None
+            cnt = None
+            if is_kw(tokens[i], "OFFSET"):
+                if not (kk + 2 < len(sig) and tokens[sig[kk + 1]][0] == "num"
+                        and is_kw(tokens[sig[kk + 2]], "ROW", "ROWS")):
+                    continue  # LIMIT n OFFSET m
+                off = tokens[sig[kk + 1]][1]
+                kk += 3
+            if kk < len(sig) and is_kw(tokens[sig[kk]], "FETCH"):
+                if not (kk + 1 < len(sig) and is_kw(tokens[sig[kk + 1]], "FIRST", "NEXT")):
+                    raise SqlError("FETCH without FIRST or NEXT")
+                kk += 2
+                cnt = "1"
+                if kk < len(sig) and tokens[sig[kk]][0] == "num":
+                    cnt = tokens[sig[kk]][1]
+                    kk += 1
+                if not (kk + 1 < len(sig) and is_kw(tokens[sig[kk]], "ROW", "ROWS")
+                        and is_kw(tokens[sig[kk + 1]], "ONLY")):
+                    raise SqlError("FETCH ... WITH TIES or an unknown FETCH clause")
+                kk += 2
+            repl = "LIMIT %s" % (cnt if cnt is not None else "9223372036854775807")
+            if off is not None:
+                repl += " OFFSET %s" % off
+            hit = (i, sig[kk - 1], repl)
+            break
+        if hit is None:
+            return tokens
+        a, b, repl = hit
+        tokens = tokens[:a] + tokenize(repl) + tokens[b + 1 :]
+
+
+def translate_null_order(tokens):
+    """PostgreSQL sorts NULLs as larger than every value: an ORDER BY item without NULLS FIRST/LAST
+    gets NULLS LAST when ascending and NULLS FIRST when descending (SQLite does the opposite)."""
+    sig = sig_indices(tokens)
+    d = depths(tokens)
+    inserts = []
+    for k in range(len(sig) - 1):
+        if not (is_kw(tokens[sig[k]], "ORDER") and is_kw(tokens[sig[k + 1]], "BY")):
+            continue
+        level = d[sig[k]]
+        items, cur = [], []
+        for j in sig[k + 2 :]:
+            if d[j] < level:
+                break
+            if d[j] == level and (tokens[j][1] == ";" or is_kw(
+                    tokens[j], "LIMIT", "OFFSET", "FETCH", "ROWS", "RANGE", "GROUPS", "UNION",
+                    "INTERSECT", "EXCEPT")):
+                break
+            if d[j] == level and tokens[j][1] == ",":
+                items.append(cur)
+                cur = []
+                continue
+            cur.append(j)
+        items.append(cur)
+        for it in items:
+            if not it or any(is_kw(tokens[j], "NULLS") for j in it if d[j] == level):
+                continue
+            inserts.append((it[-1], " NULLS FIRST" if is_kw(tokens[it[-1]], "DESC") else " NULLS LAST"))
+    for pos, text in sorted(inserts, reverse=True):
+        tokens.insert(pos + 1, ["ws", text])
+    return tokenize(untokenize(tokens))
+
+
+def translate_constructs(sql, dialect):
+    """The constructs of classes.jsonl to SQLite (after translate())."""
+    tokens = tokenize(sql)
+    tokens = translate_values(tokens)
+    tokens = translate_casts(tokens, dialect)
+    tokens = translate_set_all(tokens)
+    tokens = translate_fetch(tokens)
+    if dialect == "postgres":
+        tokens = translate_null_order(tokens)
+    return untokenize(tokens).strip()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -592,14 +888,28 @@ def variants(s):
     return out
 
 
-def make_pools(nums, strs):
+def make_pools(nums, strs, halves=False, boundary=False):
+    """halves (classes.jsonl): non-integers next to the integer literals too (3.5 for `x > 3`).
+    boundary (the boundary class): values that sums, multiples and differences of a few rows
+    need to land exactly on a literal (L // k and its neighbours, L - M, L + M)."""
     ints = set(range(0, 6))
     reals = set()
     for v in nums:
         if isinstance(v, int):
             ints.update({v - 1, v, v + 1})
+            if halves:
+                reals.update({v - 0.5, v + 0.5})
         else:
             reals.update({v, v - 0.5, v + 0.5, float(int(v)), float(int(v) + 1)})
+    if boundary:
+        small = sorted({v for v in nums if isinstance(v, int) and abs(v) <= 100000})
+        for v in small:
+            ints.update({v - 3, v - 2, v + 2, v + 3})
+            for k in range(2, 7):
+                q = v // k
+                ints.update({q - 1, q, q + 1})
+        for a, b in itertools.combinations(small, 2):
+            ints.update({a - b, b - a, a + b})
     reals.update(ints)
     reals.update({0.5, 1.5, 2.5})
     texts = {"x", "y", "ab"}
@@ -614,16 +924,26 @@ def make_pools(nums, strs):
     return {"int": sorted(ints), "real": sorted(reals), "text": sorted(texts)}
 
 
+def sum_parts(rng, target, k):
+    """k integers that add up to target (the last one takes the rest)."""
+    if k <= 1:
+        return [target]
+    cuts = sorted(rng.randint(0, max(0, target)) for _ in range(k - 1)) if target >= 0 else [0] * (k - 1)
+    parts = [b - a for a, b in zip([0] + cuts, cuts + [target])]
+    return parts
+
+
 ROWCOUNTS = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 8, 9, 10]
 
 
 class Generator:
-    def __init__(self, tables, pools, rng, assume=None, constrained=True):
+    def __init__(self, tables, pools, rng, assume=None, constrained=True, boundary=None):
         self.tables = tables
         self.pools = pools
         self.rng = rng
-        self.assume = assume or {}  # (table, col) lower -> set of 'notnull', 'unique'
+        self.assume = assume or {}  # (table, col) lower -> set of 'notnull', 'unique', 'integer'
         self.constrained = constrained
+        self.boundary = boundary  # the boundary class: integer literals to build sums towards
 
     def database(self):
         rng = self.rng
@@ -647,9 +967,12 @@ class Generator:
             colpools, colnull, kinds = [], [], []
             for c in t.cols:
                 kind = c.kind
+                a = self.assume.get((t.name.lower(), c.name.lower()), ())
                 # without a declared schema a numeric column may hold non-integers too
                 if kind == "int" and not self.constrained and rng.random() < 0.15:
                     kind = "real"
+                if "integer" in a:
+                    kind = "int"
                 kinds.append(kind)
                 pool = self.pools[kind]
                 if skew:
@@ -659,7 +982,6 @@ class Generator:
                 else:
                     cp = rng.sample(pool, min(len(pool), rng.choice([1, 2, 3, 4, 6, len(pool)])))
                 colpools.append(cp)
-                a = self.assume.get((t.name.lower(), c.name.lower()), ())
                 nn = (c.notnull and self.constrained) or "notnull" in a
                 colnull.append(0 if nn else (pnull if rng.random() < 0.7 else 0))
             uniques = list(t.uniques) if self.constrained else []
@@ -722,8 +1044,38 @@ class Generator:
                 for _ in range(rng.randint(1, 3)):
                     rows.append(rng.choice(rows))
                 rng.shuffle(rows)
+            if self.boundary is not None:
+                rows = self.toward_boundary(t, rows, kinds, uniques)
             data[t.name] = rows
         return data
+
+    def toward_boundary(self, t, rows, kinds, uniques):
+        """The boundary class: sometimes more rows in one group (up to 12), and an integer column
+        whose values in the group add up to a literal of the queries (or one off)."""
+        rng = self.rng
+        if uniques or rng.random() < 0.4:
+            return rows
+        if rows and rng.random() < 0.5:
+            proto = rng.choice(rows)
+            rows = rows + [proto] * rng.randint(1, 6)
+        nums = [i for i, k in enumerate(kinds) if k == "int"]
+        if rows and nums and self.boundary and rng.random() < 0.7:
+            col = rng.choice(nums)
+            target = rng.choice(self.boundary) + rng.choice([0, 0, 0, -1, 1])
+            k = rng.randint(1, min(len(rows), 6))
+            parts = sum_parts(rng, target, k)
+            key = [i for i in range(len(kinds)) if i != col]
+            pick = rng.sample(range(len(rows)), k)
+            base = rows[pick[0]]
+            rows = list(rows)
+            for idx, v in zip(pick, parts):
+                r = list(rows[idx])
+                for i in key:
+                    if rng.random() < 0.8:
+                        r[i] = base[i]
+                r[col] = v
+                rows[idx] = tuple(r)
+        return rows
 
 
 def fill(conn, tables, data):
@@ -762,20 +1114,39 @@ def dump(tables, data):
 # Checking one pair
 
 
-ASSUME_RE = re.compile(
-    r"(\w+)\.(\w+) is (unique and never NULL|never NULL and unique|never NULL|unique)", re.I)
+ASSUME_KINDS = {"never null": "notnull", "unique": "unique", "an integer": "integer"}
+
+
+def parse_assumption_full(text):
+    """An assumption is parts joined with " and ": "t.c is never NULL", "t.c is unique",
+    "t.c is an integer" (a part without "t.c is" continues the previous column, as in
+    "t.c is unique and never NULL"), and "t has no other columns". Returns
+    ({(t, c): {'notnull', 'unique', 'integer'}}, {t with no other columns}, all parts understood)."""
+    cols, tables = {}, set()
+    subject = None
+    ok = bool(text and text.strip())
+    for part in re.split(r"\s+and\s+", (text or "").strip()):
+        m = re.fullmatch(r"(\w+)\.(\w+) is (.+)", part.strip())
+        if m:
+            subject = (m.group(1).lower(), m.group(2).lower())
+            what = m.group(3)
+        else:
+            m = re.fullmatch(r"(\w+) has no other columns", part.strip())
+            if m:
+                tables.add(m.group(1).lower())
+                subject = None
+                continue
+            what = re.sub(r"^is\s+", "", part.strip())
+        kind = ASSUME_KINDS.get(what.strip().lower())
+        if kind is None or subject is None:
+            ok = False
+            continue
+        cols.setdefault(subject, set()).add(kind)
+    return cols, tables, ok
 
 
 def parse_assumption(text):
-    out = {}
-    for tab, col, what in ASSUME_RE.findall(text or ""):
-        s = out.setdefault((tab.lower(), col.lower()), set())
-        w = what.lower()
-        if "null" in w:
-            s.add("notnull")
-        if "unique" in w:
-            s.add("unique")
-    return out
+    return parse_assumption_full(text)[0]
 
 
 def modes_for(pair, exp_sql, gen_sql):
@@ -797,13 +1168,63 @@ def open_db(ddl, mode, fk):
     return conn
 
 
+def named_identifiers(*sqls):
+    """Every name written in the queries (lower case, unquoted)."""
+    out = set()
+    for q in sqls:
+        for t in tokenize(q):
+            if t[0] == "word":
+                out.add(t[1].lower())
+            elif t[0] == "qid":
+                out.add(t[1][1:-1].replace('""', '"').lower())
+    return out
+
+
+def tables_ddl(tables):
+    """Constraint-free CREATE TABLE statements for tables."""
+    def q(name):
+        return '"%s"' % name.replace('"', '""')
+    return "\n".join("CREATE TABLE %s (%s);" % (
+        q(t.name), ", ".join(("%s %s" % (q(c.name), c.decl)).strip() for c in t.cols))
+        for t in tables)
+
+
+def split_statements(sql):
+    parts, cur = [], []
+    for t in tokenize(sql):
+        if t[1] == ";":
+            parts.append(untokenize(cur).strip())
+            cur = []
+        else:
+            cur.append(t)
+    parts.append(untokenize(cur).strip())
+    return [p for p in parts if p]
+
+
+def strongest_assumption(tables):
+    """Every column unique and never NULL, every numeric column an integer: a `different` pair of
+    the constraint class must still be separated (no constraint of those kinds fixes it)."""
+    out = {}
+    for t in tables:
+        for c in t.cols:
+            s = {"notnull", "unique"}
+            if c.kind != "text":
+                s.add("integer")
+            out[(t.name.lower(), c.name.lower())] = s
+    return out
+
+
 def check_pair(pair, vschemas, scale=1.0):
     """Returns (ok, message, stats)."""
     pid = pair["id"]
     label = pair["label"]
+    cls = pair.get("class")
     try:
         exp_sql = translate(pair["expected_sql"], pair["dialect"])
         gen_sql = translate(pair["generated_sql"], pair["dialect"])
+        if cls is not None:
+            exp_sql = translate_constructs(exp_sql, pair["dialect"])
+            gen_sql = translate_constructs(gen_sql, pair["dialect"])
         exp_shape = Shape(exp_sql)
         gen_shape = Shape(gen_sql)
     except SqlError as e:
@@ -820,59 +1241,112 @@ def check_pair(pair, vschemas, scale=1.0):
     tables = load_schema(ddl)
     nums, strs = literals(exp_sql)
     n2, s2 = literals(gen_sql)
-    pools = make_pools(nums + n2, strs + s2)
-    assume = parse_assumption(pair.get("assumption"))
-    known = {(t.name.lower(), c.name.lower()) for t in tables for c in t.cols}
-    for key in assume:
+    pools = make_pools(nums + n2, strs + s2, halves=cls is not None, boundary=cls == "boundary")
+    boundary = None
+    if cls == "boundary":
+        boundary = sorted({v for v in nums + n2 if isinstance(v, int)}) or [0]
+    assume, no_other, understood = parse_assumption_full(pair.get("assumption"))
+    if pair.get("assumption") and not understood:
+        return False, "assumption %r not understood" % pair["assumption"], {}
+    known = {(t.name.lower(), c.name.lower()): c for t in tables for c in t.cols}
+    for key, kinds in assume.items():
         if key not in known:
             return False, "assumption names %s.%s, which is not in the schema" % key, {}
+        if "integer" in kinds and known[key].kind == "text":
+            return False, "assumption: %s.%s is a text column" % key, {}
+    # "t has no other columns": the databases satisfying it have only the columns of t that the
+    # queries name; without it t keeps the other columns of its verification schema.
+    agree_ddl, agree_tables = ddl, tables
+    if no_other:
+        named = named_identifiers(exp_sql, gen_sql)
+        reduced = []
+        for tn in no_other:
+            if not any(t.name.lower() == tn for t in tables):
+                return False, "assumption names table %s, which is not in the schema" % tn, {}
+        for t in tables:
+            if t.name.lower() in no_other:
+                keep = [c for c in t.cols if c.name.lower() in named]
+                if not keep or len(keep) == len(t.cols):
+                    return False, "verification table %s needs named and unnamed columns" % t.name, {}
+                nt = Table(t.name)
+                nt.cols = keep
+                reduced.append(nt)
+            else:
+                reduced.append(t)
+        agree_ddl = tables_ddl(reduced)
+        agree_tables = load_schema(agree_ddl)
     modes = modes_for(pair, exp_sql, gen_sql)
     stats = {}
     seed = pid + ":" + pair["label"]
 
-    def execute(conn, data, mode):
+    def execute(conn, data, mode, tabs):
         conn.execute("BEGIN")
         try:
-            fill(conn, tables, data)
+            fill(conn, tabs, data)
             e = run(conn, exp_shape, mode == "nocase")
             g = run(conn, gen_shape, mode == "nocase")
         finally:
             conn.execute("ROLLBACK")
         return e, g
 
-    def search_witness(mode, n, assume_):
+    def search_witness(mode, n, assume_, tag="w"):
         conn = open_db(ddl, mode, constrained)
-        rng = random.Random(seed + ":w:" + mode)
-        gen = Generator(tables, pools, rng, assume_, constrained)
+        rng = random.Random(seed + ":" + tag + ":" + mode)
+        gen = Generator(tables, pools, rng, assume_, constrained, boundary)
         try:
             for k in range(n):
                 data = gen.database()
-                e, g = execute(conn, data, mode)
+                e, g = execute(conn, data, mode, tables)
                 if compare(e, g) == "differ":
                     return k + 1, data, e, g
         finally:
             conn.close()
         return None
 
-    def all_agree(n, assume_):
-        conns = {m: open_db(ddl, m, constrained) for m in modes}
+    def check_witness(mode):
+        """The pair's `witness`: CREATE TABLE statements naming the verification tables and
+        columns, and INSERT statements run on the verification schema; it must separate."""
+        stmts = split_statements(pair["witness"])
+        creates = [s for s in stmts if re.match(r"(?i)\s*CREATE\s+TABLE\b", s)]
+        inserts = [s for s in stmts if re.match(r"(?i)\s*INSERT\s+INTO\b", s)]
+        if len(creates) + len(inserts) != len(stmts):
+            return "witness holds statements other than CREATE TABLE and INSERT"
+        shape = {t.name.lower(): [c.name.lower() for c in t.cols] for t in load_schema(";\n".join(creates) + ";")}
+        if shape != {t.name.lower(): [c.name.lower() for c in t.cols] for t in tables}:
+            return "witness tables differ from the verification schema"
+        conn = open_db(ddl, mode, constrained)
+        try:
+            conn.execute("BEGIN")
+            for s in inserts:
+                conn.execute(s)
+            e = run(conn, exp_shape, mode == "nocase")
+            g = run(conn, gen_shape, mode == "nocase")
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+        if compare(e, g) != "differ":
+            return "witness does not separate them [%s]: expected %r, generated %r" % (mode, e.rows, g.rows)
+        return None
+
+    def all_agree(n, assume_, ddl_, tables_):
+        conns = {m: open_db(ddl_, m, constrained) for m in modes}
         rngs = {m: random.Random(seed + ":e:" + m) for m in modes}
-        gens = {m: Generator(tables, pools, rngs[m], assume_, constrained) for m in modes}
+        gens = {m: Generator(tables_, pools, rngs[m], assume_, constrained) for m in modes}
         try:
             for k in range(n):
                 m = modes[k % len(modes)]
                 data = gens[m].database()
-                e, g = execute(conns[m], data, m)
+                e, g = execute(conns[m], data, m, tables_)
                 if not e.determined:
                     return "expected result not determined (LIMIT cuts a tie) [%s] db: %s => %r" % (
-                        m, dump(tables, data), e.rows)
+                        m, dump(tables_, data), e.rows)
                 if not g.determined:
                     return "generated result not determined (LIMIT cuts a tie) [%s] db: %s => %r" % (
-                        m, dump(tables, data), g.rows)
+                        m, dump(tables_, data), g.rows)
                 v = compare(e, g)
                 if v not in ("same",):
                     return "results %s [%s] db: %s\n      expected: %r\n      generated: %r" % (
-                        v, m, dump(tables, data), e.rows, g.rows)
+                        v, m, dump(tables_, data), e.rows, g.rows)
         finally:
             for c in conns.values():
                 c.close()
@@ -880,20 +1354,33 @@ def check_pair(pair, vschemas, scale=1.0):
 
     try:
         if label == "equivalent":
-            bad = all_agree(int(N_EQUIV * scale), {})
+            bad = all_agree(int(N_EQUIV * scale), {}, ddl, tables)
             if bad:
                 return False, "labelled equivalent, but " + bad, stats
             return True, "", stats
         if label in ("different", "equivalent_if"):
-            if label == "equivalent_if" and not assume:
+            if label == "equivalent_if" and not (assume or no_other):
                 return False, "equivalent_if without a usable assumption", stats
+            ndiff = N_BOUNDARY if cls == "boundary" else N_DIFF
             for m in modes:
-                w = search_witness(m, int(N_DIFF * scale) if scale < 1 else N_DIFF, {})
+                if "witness" in pair:
+                    bad = check_witness(m)
+                    if bad:
+                        return False, bad, stats
+                    stats[m] = 0  # checked on its witness
+                    continue
+                w = search_witness(m, int(ndiff * scale) if scale < 1 else ndiff, {})
                 if w is None:
                     return False, "labelled %s, but no separating database found [%s]" % (label, m), stats
                 stats[m] = w[0]
+                if cls == "constraint" and label == "different":
+                    w = search_witness(m, int(N_DIFF * scale) if scale < 1 else N_DIFF,
+                                       strongest_assumption(tables), "strong")
+                    if w is None:
+                        return False, ("labelled different, but no database with every column unique, "
+                                       "never NULL and (numeric ones) integer separates them [%s]" % m), stats
             if label == "equivalent_if":
-                bad = all_agree(int(N_EQIF * scale), assume)
+                bad = all_agree(int(N_EQIF * scale), assume, agree_ddl, agree_tables)
                 if bad:
                     return False, "assumption %r does not make them agree: %s" % (
                         pair["assumption"], bad), stats
@@ -926,7 +1413,8 @@ def lint(pairs, vschemas):
         if p.get("label") == "equivalent_if":
             if "schema" in p:
                 errors.append("%s equivalent_if with a schema" % where)
-            if not parse_assumption(p.get("assumption")):
+            acols, atabs, aok = parse_assumption_full(p.get("assumption"))
+            if not aok or not (acols or atabs):
                 errors.append("%s equivalent_if needs an assumption like 't.c is never NULL'" % where)
         elif "assumption" in p:
             errors.append("%s assumption on a pair that is not equivalent_if" % where)
@@ -962,7 +1450,98 @@ def lint(pairs, vschemas):
             sig = [t for t in toks if t[0] not in ("ws", "comment")]
             for a, b in zip(sig, sig[1:]):
                 if b[1] == "*" and (is_kw(a, "SELECT", "DISTINCT") or a[1] in (".", ",")):
-                    errors.append("%s %s selects *" % (where, f))
+                    if p.get("class") != "star":
+                        errors.append("%s %s selects *" % (where, f))
+    if any("class" in p for p in pairs):
+        errors.extend(lint_classes(pairs, vschemas))
+    return errors
+
+
+CLASSES = ("constraint", "star", "construct", "boundary", "provable")
+CONSTRUCTS = ("values_alias", "cast_sized", "intersect_all", "except_all", "full_join", "true_false",
+              "distinct_from", "fetch_first", "top_n", "dollar_names", "quoted_names", "is_operator")
+# words a select-project-join query of the provable class may not use (nor any parenthesis)
+SPJ_FORBIDDEN = {"GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "TOP", "UNION", "INTERSECT",
+                 "EXCEPT", "LEFT", "RIGHT", "FULL", "OUTER", "NATURAL", "USING", "OR", "NOT", "IS",
+                 "NULL", "IN", "EXISTS", "LIKE", "GLOB", "BETWEEN", "CASE", "WITH", "OVER", "ALL",
+                 "ANY", "SOME", "VALUES", "COLLATE"}
+
+
+def selects_star(sql):
+    sig = [t for t in tokenize(sql) if t[0] not in ("ws", "comment")]
+    return any(b[1] == "*" and (is_kw(a, "SELECT", "DISTINCT") or a[1] in (".", ","))
+               for a, b in zip(sig, sig[1:]))
+
+
+def lint_classes(pairs, vschemas):
+    """Checks on classes.jsonl: its extra fields and the rules of each class."""
+    errors = []
+    for p in pairs:
+        where = "%s:" % p.get("id")
+        cls = p.get("class")
+        label = p.get("label")
+        d = p.get("dialect")
+        if cls not in CLASSES:
+            errors.append("%s class must be one of %s" % (where, ", ".join(CLASSES)))
+            continue
+        if not re.fullmatch(r"cls-\d{4}", p.get("id", "")):
+            errors.append("%s id must look like cls-0001" % where)
+        queries = [p.get("expected_sql", ""), p.get("generated_sql", "")]
+        try:
+            toks = [[t for t in tokenize(q) if t[0] not in ("ws", "comment")] for q in queries]
+        except SqlError:
+            continue
+        words = [[t[1].upper() for t in ts if t[0] == "word"] for ts in toks]
+        text = [" ".join(w) for w in words]
+        # spj: exactly the provable class, and the queries select-project-join only
+        if cls == "provable":
+            if p.get("spj") is not True:
+                errors.append("%s provable pairs carry spj: true" % where)
+            for f, ts, ws in zip(("expected_sql", "generated_sql"), toks, words):
+                bad = sorted(set(ws) & SPJ_FORBIDDEN)
+                if bad or any(t[1] in ("(", ")") for t in ts) or ws.count("SELECT") != 1:
+                    errors.append("%s %s is not select-project-join (%s)" % (
+                        where, f, ", ".join(bad) or "parentheses or subquery"))
+        elif "spj" in p:
+            errors.append("%s spj outside the provable class" % where)
+        if "witness" in p and (cls != "boundary" or label != "different"):
+            errors.append("%s witness outside a different pair of the boundary class" % where)
+        if cls == "boundary" and label != "different":
+            errors.append("%s boundary pairs are different" % where)
+        if cls == "constraint" and label not in ("equivalent_if", "different"):
+            errors.append("%s constraint pairs are equivalent_if or different" % where)
+        if cls == "construct" and p.get("category") not in CONSTRUCTS:
+            errors.append("%s construct category must be one of %s" % (where, ", ".join(CONSTRUCTS)))
+        acols, atabs, _ok = parse_assumption_full(p.get("assumption"))
+        if atabs and cls != "star":
+            errors.append("%s 'has no other columns' outside the star class" % where)
+        if cls == "star":
+            if not any(selects_star(q) for q in queries):
+                errors.append("%s star pair without SELECT * or t.*" % where)
+            if "schema" not in p and p.get("id") in vschemas["pairs"]:
+                named = named_identifiers(*queries)
+                vt = load_schema(vschemas["schemas"][vschemas["pairs"][p["id"]]])
+                for t in vt:
+                    if t.name.lower() in named and all(c.name.lower() in named for c in t.cols):
+                        errors.append("%s verification table %s has no column the queries leave "
+                                      "unnamed" % (where, t.name))
+        # dialects: each construct only where the dialect has it
+        for ts, ws, tx in zip(toks, words, text):
+            def has(pattern):
+                return re.search(pattern, tx) is not None
+            pairs_ = list(zip(ts, ts[1:]))
+            if has(r"\b(INTERSECT|EXCEPT) ALL\b") and d in ("sqlite", "mssql"):
+                errors.append("%s INTERSECT/EXCEPT ALL in %s" % (where, d))
+            if "FETCH" in ws and d in ("sqlite", "mysql"):
+                errors.append("%s FETCH in %s" % (where, d))
+            if "FULL" in ws and d == "mysql":
+                errors.append("%s FULL JOIN in mysql" % where)
+            if has(r"\bDISTINCT FROM\b") and d == "mysql":
+                errors.append("%s IS DISTINCT FROM in mysql" % where)
+            if any(is_kw(a, "ROW") and b[1] == "(" for a, b in pairs_) and d != "mysql":
+                errors.append("%s VALUES ROW(...) outside mysql" % where)
+            if any(is_kw(a, "FROM", "JOIN") and is_kw(b, "VALUES") for a, b in pairs_) and d != "generic":
+                errors.append("%s VALUES without parentheses outside generic" % where)
     return errors
 
 
@@ -983,18 +1562,17 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a tenth of the databases")
     ap.add_argument("--slowest", type=int, default=0, help="list the N slowest pairs")
     ap.add_argument("--pairs", default=PAIRS, help="pairs file (default: pairs.jsonl here)")
-    ap.add_argument("--vschemas", default=None, help="verification schemas (default: verify_schemas.json here, or heldout_verify_schemas.json for heldout.jsonl)")
+    ap.add_argument("--vschemas", default=None, help="verification schemas (default: verify_schemas.json here, heldout_verify_schemas.json for heldout.jsonl, classes_verify_schemas.json for classes.jsonl)")
     ap.add_argument("--hardest", type=int, default=0,
                     help="list the N separated pairs that needed the most databases")
     a = ap.parse_args()
     t0 = time.time()
     with open(a.pairs) as f:
         pairs = [json.loads(line) for line in f if line.strip()]
-    vschemas = a.vschemas or (
-        os.path.join(HERE, "heldout_verify_schemas.json")
-        if os.path.basename(a.pairs) == "heldout.jsonl"
-        else VSCHEMAS
-    )
+    vschemas = a.vschemas or {
+        "heldout.jsonl": os.path.join(HERE, "heldout_verify_schemas.json"),
+        "classes.jsonl": os.path.join(HERE, "classes_verify_schemas.json"),
+    }.get(os.path.basename(a.pairs), VSCHEMAS)
     with open(vschemas) as f:
         vschemas = json.load(f)
     errors = lint(pairs, vschemas)

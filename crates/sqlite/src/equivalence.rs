@@ -11,17 +11,17 @@
 use qeval_core::results::compare::{CompareOptions, Mode, compare};
 use qeval_core::results::read_result;
 use qeval_core::sql::{
-    Hints, ParseLimits, Schema, SqlDialect, hints_for_schema, infer_schema, orders_its_output,
-    parse, to_sqlite,
+    ParseLimits, Schema, SqlDialect, hints_for_schema, infer_schema, orders_its_output, parse,
+    to_sqlite,
 };
 use serde_json::{Value, json};
 
+use crate::assumption::find_assumption;
 use crate::database::{Database, Limits};
-use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate, id_like};
+use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate};
 use crate::output::QueryOutput;
 use crate::report::{
-    Assumption, Counterexample, EquivalenceReport, SchemaSource, ShownResult, ShownTable, Verdict,
-    unmatched,
+    Counterexample, EquivalenceReport, SchemaSource, ShownResult, ShownTable, Verdict, unmatched,
 };
 
 /// How the check runs. `Default` gives the documented defaults.
@@ -239,14 +239,18 @@ pub fn check_equivalence(
         (Ok(e), Ok(g)) => (e, g),
         (Err(e), _) | (_, Err(e)) => return EquivalenceReport::no_verdict(e, source, options),
     };
+    let mut unnamed = Vec::new();
     let (schema, hints, notes, known) = match schema {
         SchemaChoice::Infer => match infer_schema(&expected_ast, &generated_ast) {
-            Ok(inference) => (
-                inference.schema,
-                inference.hints,
-                inference.notes,
-                Vec::new(),
-            ),
+            Ok(inference) => {
+                unnamed = inference.unnamed_columns;
+                (
+                    inference.schema,
+                    inference.hints,
+                    inference.notes,
+                    Vec::new(),
+                )
+            }
             Err(e) => {
                 return EquivalenceReport::no_verdict(
                     format!("no schema could be inferred: {e}"),
@@ -306,6 +310,7 @@ pub fn check_equivalence(
         databases: options.databases,
         max_rows: options.max_rows,
         fractional: source == SchemaSource::Inferred,
+        whole_numbers: Vec::new(),
     };
     let suite = generate(&schema, &hints, &known, &plan);
     let (agreed, outcome) = check.suite(&schema, &suite, options.progress);
@@ -332,8 +337,19 @@ pub fn check_equivalence(
                 "generated": shown(&counterexample.generated),
             }));
             report.counterexample = Some(counterexample);
+            // Twice the databases, none of the loaded values: calling a pair equivalent under
+            // an assumption needs more evidence than finding it different.
+            let agrees = |candidate: &Schema, plan: &Plan| {
+                let suite = generate(candidate, &hints, &Vec::new(), plan);
+                matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
+            };
+            let doubled = Plan {
+                databases: options.databases * 2,
+                ..plan.clone()
+            };
             if source == SchemaSource::Inferred
-                && let Some(assumption) = find_assumption(&schema, &hints, &check, options)
+                && let Some(assumption) =
+                    find_assumption(&schema, &hints, &unnamed, &doubled, &agrees)
             {
                 report.verdict = Verdict::EquivalentUnderAssumption;
                 report.assumption = Some(assumption);
@@ -681,213 +697,4 @@ fn shrink(
         }
     }
     current
-}
-
-/// Key-like columns of an inferred schema: named like identifiers, or join keys.
-fn key_columns(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
-    let mut keys = Vec::new();
-    for (t, table) in schema.tables.iter().enumerate() {
-        for (c, column) in table.columns.iter().enumerate() {
-            let key = (table.name.to_lowercase(), column.name.to_lowercase());
-            let joined = hints.joins.iter().any(|(a, b)| *a == key || *b == key);
-            // A NULL test on a join key is how anti-joins are written; elsewhere it says the
-            // column's NULLs are the point of the query.
-            let about_nulls = hints.null_tested.contains(&key) && !joined;
-            if (id_like(&column.name) || joined) && !about_nulls {
-                keys.push((t, c));
-            }
-        }
-    }
-    keys
-}
-
-/// How well a table's name matches an identifier column's (`department` for `dept_id`): 3 for
-/// `id` or the table's own name, 2 when the table's name starts with the column's stem, 1 when
-/// it contains it, 0 otherwise.
-fn ownership(table: &str, column: &str) -> u8 {
-    let (table, column) = (table.to_lowercase(), column.to_lowercase());
-    let stem = table.trim_end_matches('s');
-    let prefix = column.trim_end_matches("id").trim_end_matches('_');
-    if column == "id" || prefix == stem || prefix == table {
-        3
-    } else if prefix.is_empty() || table.starts_with(&format!("{prefix}_")) {
-        // `invoice_lines.invoice_id`, `singer_in_concert.singer_id`: a child table's reference
-        // to its parent, not its own key.
-        0
-    } else if stem.starts_with(prefix) || abbreviates(prefix, stem) {
-        2
-    } else if stem.contains(prefix) {
-        1
-    } else {
-        0
-    }
-}
-
-/// `dept` for `department`, `emp` for `employee`: same first letter, the rest in order.
-fn abbreviates(short: &str, long: &str) -> bool {
-    let mut long_chars = long.chars();
-    short.chars().next() == long.chars().next() && short.chars().all(|c| long_chars.any(|l| l == c))
-}
-
-/// Each table's own key, when its name says which column it is: the identifier column that
-/// matches the table's name better than any other table with a column of that name matches
-/// its own (`singer.singer_id` owns `singer_id`, not `singer_in_concert`; `department` owns
-/// `dept_id`, not `employee`).
-fn own_keys(schema: &Schema, keys: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let name = |(t, c): (usize, usize)| schema.tables[t].columns[c].name.to_lowercase();
-    let score = |(t, c): (usize, usize)| {
-        ownership(&schema.tables[t].name, &schema.tables[t].columns[c].name)
-    };
-    let mut own = Vec::new();
-    for t in 0..schema.tables.len() {
-        let best = keys
-            .iter()
-            .copied()
-            .filter(|k| k.0 == t && score(*k) > 0)
-            .filter(|k| {
-                keys.iter().all(|other| {
-                    other.0 == t || name(*other) != name(*k) || score(*other) < score(*k)
-                })
-            })
-            .max_by_key(|k| score(*k));
-        own.extend(best);
-    }
-    own
-}
-
-/// Join partners where one column is named after the other's table and column
-/// (`city.country_code = country.code`): the named one is that table's own key.
-fn referenced_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
-    let mut keys = Vec::new();
-    for (a, b) in &hints.joins {
-        for (referencing, referenced) in [(a, b), (b, a)] {
-            let stem = referenced.0.trim_end_matches('s');
-            let named = [
-                format!("{}_{}", referenced.0, referenced.1),
-                format!("{stem}_{}", referenced.1),
-                format!("{stem}{}", referenced.1),
-            ];
-            if named.contains(&referencing.1)
-                && let Some(t) = schema.table_index(&referenced.0)
-                && let Some(c) = schema.tables[t].column_index(&referenced.1)
-                && !keys.contains(&(t, c))
-            {
-                keys.push((t, c));
-            }
-        }
-    }
-    keys
-}
-
-/// When the queries differ on an inferred schema: do they agree once key-like columns are never
-/// NULL, or once a table's own key is unique too? If so, the narrowest such assumption.
-fn find_assumption(
-    schema: &Schema,
-    hints: &Hints,
-    check: &Check<'_>,
-    options: &EquivalenceOptions,
-) -> Option<Assumption> {
-    let keys = key_columns(schema, hints);
-    if keys.is_empty() {
-        return None;
-    }
-    // Twice the databases: calling a pair equivalent under an assumption needs more evidence
-    // than finding it different.
-    let plan = Plan {
-        seed: options.seed,
-        databases: options.databases * 2,
-        max_rows: options.max_rows,
-        fractional: true,
-    };
-    let agrees = |candidate: &Schema| {
-        let suite = generate(candidate, hints, &Vec::new(), &plan);
-        matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
-    };
-    let name = |(t, c): (usize, usize)| {
-        format!(
-            "`{}.{}`",
-            schema.tables[t].name, schema.tables[t].columns[c].name
-        )
-    };
-    let with_not_null = |columns: &[(usize, usize)]| {
-        let mut s = schema.clone();
-        for &(t, c) in columns {
-            s.tables[t].columns[c].not_null = true;
-        }
-        s
-    };
-    let all_not_null = with_not_null(&keys);
-    if agrees(&all_not_null) {
-        return Some(narrowest(
-            &keys,
-            with_not_null,
-            &agrees,
-            &name,
-            "never NULL",
-        ));
-    }
-    let mut own = own_keys(schema, &keys);
-    for key in referenced_keys(schema, hints) {
-        if !own.iter().any(|(t, _)| *t == key.0) {
-            own.push(key);
-        }
-    }
-    let with_keys = |tables: &[(usize, usize)]| {
-        let mut s = all_not_null.clone();
-        for &(t, c) in tables {
-            s.tables[t].primary_key = vec![s.tables[t].columns[c].name.clone()];
-        }
-        s
-    };
-    if own.is_empty() || !agrees(&with_keys(&own)) {
-        return None;
-    }
-    Some(narrowest(
-        &own,
-        with_keys,
-        &agrees,
-        &name,
-        "a key (unique, never NULL)",
-    ))
-}
-
-/// The assumption on one column of `columns` that makes the queries agree, or else on all of
-/// them (which the caller has found enough).
-fn narrowest(
-    columns: &[(usize, usize)],
-    assume: impl Fn(&[(usize, usize)]) -> Schema,
-    agrees: &impl Fn(&Schema) -> bool,
-    name: &impl Fn((usize, usize)) -> String,
-    what: &str,
-) -> Assumption {
-    for &column in columns {
-        let candidate = assume(&[column]);
-        if agrees(&candidate) {
-            return Assumption {
-                text: format!("{} is {what}", name(column)),
-                schema: candidate.to_sql(),
-            };
-        }
-    }
-    let names: Vec<String> = columns.iter().map(|c| name(*c)).collect();
-    let plural = what.replacen("a key", "keys", 1);
-    Assumption {
-        text: format!("{} are {plural}", names.join(", ")),
-        schema: assume(columns).to_sql(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tables_own_the_identifiers_named_after_them() {
-        assert_eq!(ownership("department", "dept_id"), 2);
-        assert_eq!(ownership("employee", "dept_id"), 0);
-        assert_eq!(ownership("singer", "singer_id"), 3);
-        assert_eq!(ownership("singer_in_concert", "singer_id"), 0);
-        assert_eq!(ownership("invoice_lines", "invoice_id"), 0);
-        assert_eq!(ownership("movie", "mid"), 2);
-    }
 }

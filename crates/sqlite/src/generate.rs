@@ -205,7 +205,7 @@ impl Pool {
 }
 
 /// How many databases to make, and how.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Plan {
     pub seed: u64,
     pub databases: usize,
@@ -215,6 +215,9 @@ pub struct Plan {
     /// with whole numbers: a schema nobody declared does not promise integers (`rating >= 3` and
     /// `rating > 2` differ on 2.5).
     pub fractional: bool,
+    /// Columns held to whole numbers even so: an assumption being tried (`t.x` is a whole
+    /// number).
+    pub whole_numbers: Vec<ColumnKey>,
 }
 
 /// Generates `plan.databases` databases for `schema`.
@@ -225,7 +228,7 @@ pub fn generate(
     plan: &Plan,
 ) -> Vec<TestDatabase> {
     let (seed, count, max_rows) = (plan.seed, plan.databases, plan.max_rows);
-    let pools = pools(schema, hints, known, plan.fractional);
+    let pools = pools(schema, hints, known, plan);
     let grouped = column_set(schema, &hints.grouped, &hints.links);
     let link_keys: Vec<ColumnKey> = hints
         .links
@@ -258,6 +261,10 @@ pub fn generate(
             };
             for &t in &order {
                 let table = &schema.tables[t];
+                if table.columns.is_empty() {
+                    // Nothing to fill (no SQL table has no column; a schema built in code may).
+                    continue;
+                }
                 let rows = match shape {
                     Shape::OneEmpty if t == empty_table => 0,
                     Shape::OneRow => 1,
@@ -580,7 +587,7 @@ fn column_set(
 /// Each column's pool: plain values of its type, the literals compared with it and their
 /// neighbours, `LIKE` pattern variants, values a loaded database holds, all shared across
 /// columns that are compared with each other.
-fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, fractional: bool) -> Vec<Vec<Pool>> {
+fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Vec<Vec<Pool>> {
     let mut pools: Vec<Vec<Pool>> = schema
         .tables
         .iter()
@@ -593,8 +600,10 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, fractional: bool) 
                 .map(|(c, column)| {
                     let mut pool = Pool::default();
                     let key = (table.name.to_lowercase(), column.name.to_lowercase());
-                    let fractions =
-                        fractional && column.kind == ColumnType::Integer && !id_like(&column.name);
+                    let fractions = plan.fractional
+                        && column.kind == ColumnType::Integer
+                        && !id_like(&column.name)
+                        && !plan.whole_numbers.contains(&key);
                     for literal in hints.values.get(&key).into_iter().flatten() {
                         for cell in neighbours(literal, column.kind) {
                             Pool::add(&mut pool.focus, cell);
@@ -888,6 +897,7 @@ mod tests {
             databases: 10,
             max_rows: 8,
             fractional: true,
+            whole_numbers: Vec::new(),
         }
     }
 

@@ -13,6 +13,8 @@
 //! bundle; the engine runs in its worker).
 
 #[cfg(feature = "engine")]
+mod assumption;
+#[cfg(feature = "engine")]
 mod authorizer;
 #[cfg(feature = "engine")]
 mod csv;

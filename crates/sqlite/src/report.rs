@@ -142,7 +142,7 @@ impl EquivalenceReport {
                 self.databases, self.seed
             ),
             Verdict::EquivalentUnderAssumption => format!(
-                "Equivalent if {}: the results differ only when it is not ({of})",
+                "Equivalent if {}: the results differ only when that does not hold ({of})",
                 self.assumption.as_ref().map_or("", |a| a.text.as_str())
             ),
             Verdict::Different => {

@@ -2,6 +2,7 @@
 //! binary per file would link the crate and its dependencies once per file (about 40 MB
 //! each, and a link each). Run one concern with `cargo test -p qeval-cli --test it <module>::`.
 
+mod assumptions;
 mod bench;
 mod cli;
 mod compare_runs;

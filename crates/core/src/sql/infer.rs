@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use sqlparser::ast::{
     BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
-    JoinConstraint, LimitClause, ObjectName, OrderByKind, Query, Select, SelectItem, SetExpr,
-    Statement, TableFactor, TopQuantity, UnaryOperator, Value,
+    JoinConstraint, LimitClause, ObjectName, OrderByKind, Query, Select, SelectItem,
+    SelectItemQualifiedWildcardKind, SetExpr, Statement, TableFactor, TopQuantity, UnaryOperator,
+    Value,
 };
 
 use super::join_constraint;
@@ -51,6 +52,9 @@ pub struct Hints {
     /// Join keys: columns of two tables compared for equality (`ON a.x = b.y`, `x IN (SELECT
     /// y ...)`, `USING`).
     pub joins: Vec<(ColumnKey, ColumnKey)>,
+    /// Columns cast to an integer type (`CAST(x AS INT)`): a cast that changes nothing when the
+    /// column holds whole numbers, which the queries cannot show.
+    pub cast_to_integer: Vec<ColumnKey>,
 }
 
 /// A schema inferred from two queries, with the hints and what the inference had to guess.
@@ -59,10 +63,19 @@ pub struct Inference {
     pub schema: Schema,
     pub hints: Hints,
     pub notes: Vec<String>,
+    /// Columns added to tables a query reads with `*` (`(table, column)`): the queries name no
+    /// such column, and without it `SELECT *` and `SELECT a` would agree only because the
+    /// inferred table has nothing else. Dropping one is the assumption "`t` has no other
+    /// columns".
+    pub unnamed_columns: Vec<(String, String)>,
 }
 
+/// The name of the column added to a table read with `*` (see [`Inference::unnamed_columns`]).
+pub const UNNAMED_COLUMN: &str = "other_column";
+
 /// Infers the tables and typed columns the two queries read. CTE and derived-table names are
-/// not tables. Returns an error when the queries read no table at all.
+/// not tables. Queries that read no table at all (`SELECT 1`, `VALUES (1, 2)`) get a schema of
+/// no tables: every database is the same empty one, and it decides.
 pub fn infer_schema(expected: &[Statement], generated: &[Statement]) -> Result<Inference, String> {
     let mut walker = Walker::new(Catalog::Open(Vec::new()));
     // Two passes: the first learns which table has which column from qualified references (and
@@ -77,13 +90,20 @@ pub fn infer_schema(expected: &[Statement], generated: &[Statement]) -> Result<I
         return Err("internal: the catalog is fixed".into());
     };
     if tables.is_empty() {
-        return Err("the queries read no table".into());
+        return Ok(Inference {
+            schema: Schema::default(),
+            hints: walker.hints,
+            notes: vec!["the queries read no table: they are run on a database with none".into()],
+            unnamed_columns: Vec::new(),
+        });
     }
     let types = walker.types();
+    let mut unnamed_columns = Vec::new();
     let schema = Schema {
         tables: tables
             .iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(index, t)| {
                 let mut table = SchemaTable::new(&t.name);
                 table.columns = t
                     .columns
@@ -97,7 +117,14 @@ pub fn infer_schema(expected: &[Statement], generated: &[Statement]) -> Result<I
                         not_null: false,
                     })
                     .collect();
-                if table.columns.is_empty() {
+                if walker.starred.contains(&index) && table.column_index(UNNAMED_COLUMN).is_none() {
+                    table.columns.push(SchemaColumn {
+                        name: UNNAMED_COLUMN.into(),
+                        kind: ColumnType::Integer,
+                        not_null: false,
+                    });
+                    unnamed_columns.push((table.name.clone(), UNNAMED_COLUMN.to_string()));
+                } else if table.columns.is_empty() {
                     // `SELECT COUNT(*) FROM t` names no column; SQLite needs one.
                     table.columns.push(SchemaColumn {
                         name: "id".into(),
@@ -109,10 +136,17 @@ pub fn infer_schema(expected: &[Statement], generated: &[Statement]) -> Result<I
             })
             .collect(),
     };
+    let mut notes = walker.notes;
+    for (table, _) in &unnamed_columns {
+        notes.push(format!(
+            "`{table}` is read with `*`: it is given a column the queries do not name ({UNNAMED_COLUMN}), so `*` does not stand for the named columns only"
+        ));
+    }
     Ok(Inference {
         schema,
         hints: walker.hints,
-        notes: walker.notes,
+        notes,
+        unnamed_columns,
     })
 }
 
@@ -277,6 +311,8 @@ struct Walker {
     hints: Hints,
     notes: Vec<String>,
     depth: usize,
+    /// Base tables (catalog indices) a query reads with `*` or `t.*`.
+    starred: Vec<usize>,
 }
 
 impl Walker {
@@ -290,6 +326,7 @@ impl Walker {
             hints: Hints::default(),
             notes: Vec::new(),
             depth: 0,
+            starred: Vec::new(),
         }
     }
 
@@ -424,6 +461,28 @@ impl Walker {
         Ok(shape)
     }
 
+    /// Notes the base tables a `*` (or `name.*`) in the innermost scope reads, through derived
+    /// tables too.
+    fn star(&mut self, name: Option<&str>) {
+        let Some(scope) = self.scopes.last() else {
+            return;
+        };
+        let tables: Vec<usize> = scope
+            .bindings
+            .iter()
+            .filter(|b| name.is_none_or(|n| b.name == n))
+            .flat_map(|b| match &b.source {
+                Source::Base(t) => vec![*t],
+                Source::Derived(d) => d.sources.clone(),
+            })
+            .collect();
+        for t in tables {
+            if !self.starred.contains(&t) {
+                self.starred.push(t);
+            }
+        }
+    }
+
     fn count_literal(&mut self, expr: &Expr) {
         if let Expr::Value(v) = expr
             && let Value::Number(n, _) = &v.value
@@ -544,6 +603,18 @@ impl Walker {
                     if let Some(names) = &mut names {
                         names.push(alias.value.to_lowercase());
                     }
+                }
+                SelectItem::Wildcard(_) => {
+                    self.star(None);
+                    names = None;
+                }
+                SelectItem::QualifiedWildcard(kind, _) => {
+                    if let SelectItemQualifiedWildcardKind::ObjectName(name) = kind
+                        && let Some(table) = last_part(name)
+                    {
+                        self.star(Some(&table.to_lowercase()));
+                    }
+                    names = None;
                 }
                 _ => names = None,
             }
@@ -1132,7 +1203,19 @@ impl Walker {
                     other => other,
                 }
             }
-            Expr::Cast { expr, .. } | Expr::Collate { expr, .. } | Expr::Convert { expr, .. } => {
+            Expr::Cast {
+                expr, data_type, ..
+            } => {
+                if let Operand::Column(t, c) = self.expr(expr)?
+                    && integer_type(data_type)
+                    && !self.learning
+                {
+                    let key = self.key(t, &c);
+                    self.hints.cast_to_integer.push(key);
+                }
+                Operand::Other
+            }
+            Expr::Collate { expr, .. } | Expr::Convert { expr, .. } => {
                 self.expr(expr)?;
                 Operand::Other
             }
@@ -1391,6 +1474,15 @@ pub fn looks_like_date(text: &str) -> bool {
         && b[8..10].iter().all(u8::is_ascii_digit)
 }
 
+/// `INT`, `INTEGER`, `BIGINT`, `SIGNED`...: the types a cast to which drops a fraction.
+fn integer_type(data_type: &sqlparser::ast::DataType) -> bool {
+    let name = data_type.to_string().to_ascii_uppercase();
+    let base = name.split(['(', ' ']).next().unwrap_or_default();
+    base.ends_with("INT")
+        || base.starts_with("INT") && base != "INTERVAL"
+        || matches!(base, "SIGNED" | "UNSIGNED")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1410,6 +1502,19 @@ mod tests {
             .iter()
             .map(|c| (c.name.clone(), c.kind))
             .collect()
+    }
+
+    #[test]
+    fn columns_cast_to_an_integer_type_are_hinted() {
+        let inference = infer(
+            "SELECT CAST(sal AS INTEGER), CAST(bonus AS VARCHAR(3)) FROM emp",
+            "SELECT CAST(comm AS BIGINT), CAST(hired AS INTERVAL) FROM emp",
+        );
+        let key = |c: &str| ("emp".to_string(), c.to_string());
+        assert_eq!(
+            inference.hints.cast_to_integer,
+            vec![key("sal"), key("comm")]
+        );
     }
 
     #[test]
@@ -1489,8 +1594,9 @@ mod tests {
     }
 
     #[test]
-    fn a_query_on_no_table_has_no_schema() {
+    fn a_query_on_no_table_gets_a_schema_of_no_tables() {
         let p = |s: &str| parse(s, SqlDialect::Generic, ParseLimits::default()).expect("parses");
-        assert!(infer_schema(&p("SELECT 1"), &p("SELECT 2")).is_err());
+        let none = infer_schema(&p("SELECT 1"), &p("SELECT 2")).expect("no tables is a schema");
+        assert!(none.schema.tables.is_empty());
     }
 }

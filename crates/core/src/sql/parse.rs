@@ -80,10 +80,13 @@ pub fn parse(
         });
     }
     // Tokenized once: the operator count and the parser read the same tokens.
-    let tokens = Tokenizer::new(dialect.parser_dialect(), sql)
+    let mut tokens = Tokenizer::new(dialect.parser_dialect(), sql)
         .tokenize_with_location()
         .map_err(|err| from_parser_error(err.into(), sql, limits))?;
     check_operator_count(&tokens)?;
+    if matches!(dialect, SqlDialect::Sqlite | SqlDialect::Generic) {
+        tokens = sqlite_is_operator(tokens);
+    }
     let statements = Parser::new(dialect.parser_dialect())
         .with_recursion_limit(limits.max_depth)
         .with_tokens_with_locations(tokens)
@@ -97,6 +100,82 @@ pub fn parse(
         });
     }
     Ok(statements)
+}
+
+/// SQLite's `a IS b` and `a IS NOT b` compare any two values, NULL equal to NULL: the
+/// standard's `IS NOT DISTINCT FROM` and `IS DISTINCT FROM`, which is what the parser reads
+/// (and SQLite runs, since 3.39). `IS NULL`, `IS TRUE`, `IS DISTINCT FROM`... are left alone.
+fn sqlite_is_operator(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let next_word = |from: usize| {
+        tokens[from..]
+            .iter()
+            .position(|t| !matches!(t.token, Token::Whitespace(_)))
+            .map(|k| from + k)
+    };
+    let keyword = |i: Option<usize>| match i.map(|i| &tokens[i].token) {
+        Some(Token::Word(word)) => Some(word.keyword),
+        _ => None,
+    };
+    // (index of the operand, index of the NOT in `IS NOT x`)
+    let mut rewrites: Vec<(usize, Option<usize>)> = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        if !matches!(&token.token, Token::Word(w) if w.keyword == Keyword::IS) {
+            continue;
+        }
+        let mut operand = next_word(i + 1);
+        let mut not = None;
+        if keyword(operand) == Some(Keyword::NOT) {
+            not = operand;
+            operand = operand.and_then(|k| next_word(k + 1));
+        }
+        let Some(at) = operand else { continue };
+        let kept = [
+            Keyword::NULL,
+            Keyword::TRUE,
+            Keyword::FALSE,
+            Keyword::UNKNOWN,
+            Keyword::DISTINCT,
+            Keyword::JSON,
+            Keyword::NORMALIZED,
+            Keyword::NFC,
+            Keyword::NFD,
+            Keyword::NFKC,
+            Keyword::NFKD,
+        ];
+        if !keyword(Some(at)).is_some_and(|k| kept.contains(&k)) {
+            rewrites.push((at, not));
+        }
+    }
+    if rewrites.is_empty() {
+        return tokens;
+    }
+    let nots: Vec<usize> = rewrites.iter().filter_map(|r| r.1).collect();
+    let operands: Vec<(usize, bool)> = rewrites.iter().map(|r| (r.0, r.1.is_some())).collect();
+    let mut out = Vec::with_capacity(tokens.len() + 6 * rewrites.len());
+    for (i, token) in tokens.into_iter().enumerate() {
+        let span = token.span;
+        let word = |text: &str| TokenWithSpan {
+            token: Token::make_keyword(text),
+            span,
+        };
+        let space = || TokenWithSpan {
+            token: Token::Whitespace(sqlparser::tokenizer::Whitespace::Space),
+            span,
+        };
+        if nots.contains(&i) {
+            // `IS NOT x` is `IS DISTINCT FROM x`: the NOT becomes DISTINCT.
+            out.push(word("DISTINCT"));
+            continue;
+        }
+        if let Some(&(_, negated)) = operands.iter().find(|(at, _)| *at == i) {
+            if !negated {
+                out.extend([word("NOT"), space(), word("DISTINCT"), space()]);
+            }
+            out.extend([word("FROM"), space()]);
+        }
+        out.push(token);
+    }
+    out
 }
 
 /// Most binary operators a query may have. The parser builds `1 + 1 + ... + 1` as a chain as
@@ -214,6 +293,23 @@ mod tests {
 
     fn parse_err(sql: &str) -> ParseError {
         parse(sql, SqlDialect::Generic, ParseLimits::default()).unwrap_err()
+    }
+
+    fn printed(sql: &str) -> String {
+        let statements = parse(sql, SqlDialect::Sqlite, ParseLimits::default()).unwrap();
+        statements[0].to_string()
+    }
+
+    #[test]
+    fn sqlites_is_between_values_reads_as_not_distinct_from() {
+        assert_eq!(
+            printed("SELECT 1 FROM t WHERE a IS b.c AND d IS NOT 'x'"),
+            "SELECT 1 FROM t WHERE a IS NOT DISTINCT FROM b.c AND d IS DISTINCT FROM 'x'"
+        );
+        assert_eq!(
+            printed("SELECT a IS NULL, a IS NOT TRUE, a IS DISTINCT FROM b FROM t"),
+            "SELECT a IS NULL, a IS NOT TRUE, a IS DISTINCT FROM b FROM t"
+        );
     }
 
     #[test]

@@ -7,7 +7,9 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    CastKind, Expr, LimitClause, Query, SetExpr, TopQuantity, VisitMut, VisitorMut,
+    CastKind, CharacterLength, DataType, ExactNumberInfo, Expr, Ident, LimitClause, OffsetRows,
+    OrderBy, OrderByExpr, OrderByKind, OrderBySort, Query, SelectItem, SetExpr, SetOperator,
+    SetQuantifier, Statement, TableFactor, TopQuantity, VisitMut, VisitorMut, WindowType,
 };
 
 use super::{ParseError, ParseLimits, SqlDialect, parse};
@@ -21,20 +23,39 @@ pub fn orders_its_output(statements: &[sqlparser::ast::Statement]) -> bool {
     })
 }
 
-/// The text SQLite should run for `sql` written in `dialect`.
+/// The text SQLite should run for `sql` written in `dialect`. SQLite's own SQL (and generic SQL
+/// the parser cannot read) is passed through as written; otherwise the constructs SQLite lacks
+/// are rewritten, and the text is printed again only when one was.
 pub fn to_sqlite(
     sql: &str,
     dialect: SqlDialect,
     limits: ParseLimits,
 ) -> Result<String, ParseError> {
-    if matches!(
+    let passes_through = matches!(
         dialect,
         SqlDialect::Sqlite | SqlDialect::Generic | SqlDialect::Ansi
-    ) {
+    );
+    let mut statements = match parse(sql, dialect, limits) {
+        Ok(statements) => statements,
+        Err(_) if passes_through => return Ok(sql.to_string()),
+        Err(err) => return Err(err),
+    };
+    let mut spelling = Spelling {
+        changed: false,
+        names: 0,
+        spell_dialect: !passes_through,
+        standard_casts: dialect != SqlDialect::Sqlite,
+        mysql: dialect == SqlDialect::Mysql,
+        nulls_order: match dialect {
+            SqlDialect::Postgres => Some(NullsOrder::Largest),
+            SqlDialect::Duckdb => Some(NullsOrder::Last),
+            _ => None,
+        },
+    };
+    let _ = statements.visit(&mut spelling);
+    if !spelling.changed {
         return Ok(sql.to_string());
     }
-    let mut statements = parse(sql, dialect, limits)?;
-    let _ = statements.visit(&mut Spelling);
     Ok(statements
         .iter()
         .map(ToString::to_string)
@@ -42,34 +63,60 @@ pub fn to_sqlite(
         .join(";\n"))
 }
 
-struct Spelling;
+struct Spelling {
+    /// Whether anything was rewritten.
+    changed: bool,
+    /// Names made so far (`qeval_set_1`...), each new.
+    names: usize,
+    /// Where the dialect sorts NULLs when the query does not say: PostgreSQL's NULLs sort as
+    /// the largest value (last ascending, first descending), DuckDB's last either way; SQLite,
+    /// MySQL and SQL Server sort them as the smallest. `None`: as SQLite does.
+    nulls_order: Option<NullsOrder>,
+    /// MySQL's `CAST(x AS CHAR(n))` cuts to `n` characters; elsewhere `CHAR(n)` pads.
+    mysql: bool,
+    /// Whether to respell what another dialect writes differently (`TOP`, `ILIKE`, `::`);
+    /// SQLite's own text keeps its spelling.
+    spell_dialect: bool,
+    /// Whether a CAST means what it means outside SQLite: to a date or time type, a date; to
+    /// `VARCHAR(n)` or `DECIMAL(p, s)`, a value cut to `n` characters or rounded to `s` places
+    /// (SQLite ignores the sizes).
+    standard_casts: bool,
+}
+
+impl Spelling {
+    fn fresh(&mut self, stem: &str) -> String {
+        self.names += 1;
+        format!("qeval_{stem}_{}", self.names)
+    }
+}
 
 impl VisitorMut for Spelling {
     type Break = ();
 
     fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
-        if let SetExpr::Select(select) = query.body.as_mut()
-            && query.limit_clause.is_none()
-            && let Some(top) = &select.top
-            && !top.percent
-            && !top.with_ties
+        if self.spell_dialect {
+            top_to_limit(query, &mut self.changed);
+        }
+        fetch_to_limit(query, &mut self.changed);
+        offset_without_rows(query, &mut self.changed);
+        if let Some(order) = self.nulls_order {
+            nulls_where_the_dialect_puts_them(query, order, &mut self.changed);
+        }
+        if let SetExpr::Values(values) = query.body.as_mut()
+            && values.explicit_row
         {
-            let limit = match &top.quantity {
-                Some(TopQuantity::Constant(n)) => Some(Expr::value(sqlparser::ast::Value::Number(
-                    n.to_string(),
-                    false,
-                ))),
-                Some(TopQuantity::Expr(e)) => Some(e.clone()),
-                None => None,
-            };
-            if limit.is_some() {
-                select.top = None;
-                query.limit_clause = Some(LimitClause::LimitOffset {
-                    limit,
-                    offset: None,
-                    limit_by: Vec::new(),
-                });
-            }
+            // MySQL's `VALUES ROW(1), ROW(2)`.
+            values.explicit_row = false;
+            self.changed = true;
+        }
+        rewrite_set_operations(&mut query.body, self);
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
+        if let Some(rewritten) = derived_with_columns(factor) {
+            *factor = rewritten;
+            self.changed = true;
         }
         ControlFlow::Continue(())
     }
@@ -82,7 +129,7 @@ impl VisitorMut for Spelling {
                 expr: inner,
                 pattern,
                 escape_char,
-            } => {
+            } if self.spell_dialect => {
                 *expr = Expr::Like {
                     negated: *negated,
                     any: *any,
@@ -90,12 +137,322 @@ impl VisitorMut for Spelling {
                     pattern: pattern.clone(),
                     escape_char: escape_char.clone(),
                 };
+                self.changed = true;
             }
-            Expr::Cast { kind, .. } if *kind == CastKind::DoubleColon => *kind = CastKind::Cast,
+            Expr::Function(function) if self.nulls_order.is_some() => {
+                // A window's ORDER BY sorts NULLs as the dialect's ORDER BY does.
+                if let (Some(WindowType::WindowSpec(spec)), Some(order)) =
+                    (&mut function.over, self.nulls_order)
+                {
+                    spell_nulls(&mut spec.order_by, order, &mut self.changed);
+                }
+            }
+            Expr::Cast { kind, .. } if self.spell_dialect && *kind == CastKind::DoubleColon => {
+                *kind = CastKind::Cast;
+                self.changed = true;
+            }
+            Expr::Cast {
+                expr: inner,
+                data_type,
+                ..
+            } if self.standard_casts => {
+                if let Some(call) = standard_cast(inner, data_type, self.mysql) {
+                    *expr = call;
+                    self.changed = true;
+                }
+            }
             _ => {}
         }
         ControlFlow::Continue(())
     }
+}
+
+/// A CAST whose meaning outside SQLite SQLite's CAST does not give, as the SQLite that gives it:
+/// to a date or time type (SQLite reads `2020-01-01` as the number 2020) through its date
+/// functions; to `VARCHAR(n)` (and MySQL's `CHAR(n)`) as the first `n` characters; to
+/// `DECIMAL(p, s)` as the value rounded to `s` places.
+fn standard_cast(inner: &Expr, data_type: &DataType, mysql: bool) -> Option<Expr> {
+    let length = |length: &Option<CharacterLength>| match length {
+        Some(CharacterLength::IntegerLength { length, .. }) => Some(*length),
+        _ => None,
+    };
+    let text = match data_type {
+        DataType::Date => format!("date({inner})"),
+        DataType::Time(..) => format!("time({inner})"),
+        DataType::Timestamp(..) | DataType::Datetime(..) => format!("datetime({inner})"),
+        DataType::Varchar(n)
+        | DataType::Nvarchar(n)
+        | DataType::CharacterVarying(n)
+        | DataType::CharVarying(n) => {
+            format!("substr(CAST({inner} AS TEXT), 1, {})", length(n)?)
+        }
+        DataType::Char(n) | DataType::Character(n) if mysql => {
+            format!("substr(CAST({inner} AS TEXT), 1, {})", length(n)?)
+        }
+        DataType::Decimal(info) | DataType::Numeric(info) | DataType::Dec(info) => {
+            let scale = match info {
+                ExactNumberInfo::PrecisionAndScale(_, scale) => *scale,
+                ExactNumberInfo::Precision(_) => 0,
+                // MySQL's bare `DECIMAL` is `DECIMAL(10, 0)`; PostgreSQL's keeps every digit.
+                ExactNumberInfo::None if mysql => 0,
+                ExactNumberInfo::None => return None,
+            };
+            format!("round({inner}, {scale})")
+        }
+        _ => return None,
+    };
+    parse_expr(&text).ok()
+}
+
+#[derive(Debug, Clone, Copy)]
+enum NullsOrder {
+    Largest,
+    Last,
+}
+
+/// A query's `ORDER BY x` without `NULLS FIRST`/`LAST` written as the dialect sorts it, so
+/// that `ORDER BY score DESC LIMIT 1` picks a NULL score on PostgreSQL as it does there.
+fn nulls_where_the_dialect_puts_them(query: &mut Query, order: NullsOrder, changed: &mut bool) {
+    if let Some(OrderBy {
+        kind: OrderByKind::Expressions(expressions),
+        ..
+    }) = &mut query.order_by
+    {
+        spell_nulls(expressions, order, changed);
+    }
+}
+
+/// The NULLs of each ordering expression that does not place them, placed as `order` says.
+fn spell_nulls(expressions: &mut [OrderByExpr], order: NullsOrder, changed: &mut bool) {
+    for expression in expressions {
+        let options = &mut expression.options;
+        if options.nulls_first.is_some() {
+            continue;
+        }
+        let descending = matches!(options.sort, Some(OrderBySort::Desc));
+        options.nulls_first = Some(match order {
+            NullsOrder::Largest => descending,
+            NullsOrder::Last => false,
+        });
+        *changed = true;
+    }
+}
+
+/// `OFFSET m ROWS` (SQL Server, the standard) as `LIMIT -1 OFFSET m` (SQLite has no OFFSET
+/// without a LIMIT, and -1 is no limit).
+fn offset_without_rows(query: &mut Query, changed: &mut bool) {
+    if let Some(LimitClause::LimitOffset {
+        offset: Some(offset),
+        limit,
+        ..
+    }) = &mut query.limit_clause
+        && offset.rows != OffsetRows::None
+    {
+        offset.rows = OffsetRows::None;
+        if limit.is_none() {
+            *limit = parse_expr("-1").ok();
+        }
+        *changed = true;
+    }
+}
+
+/// Rewrites the multiset operations of a query's body, innermost first (subqueries are queries
+/// of their own, visited apart).
+fn rewrite_set_operations(body: &mut SetExpr, spelling: &mut Spelling) {
+    if let SetExpr::SetOperation { left, right, .. } = body {
+        rewrite_set_operations(left, spelling);
+        rewrite_set_operations(right, spelling);
+    }
+    if let Some(rewritten) = multiset_operation(body, spelling) {
+        *body = rewritten;
+        spelling.changed = true;
+    }
+}
+
+/// `SELECT TOP n ...` as `... LIMIT n`.
+fn top_to_limit(query: &mut Query, changed: &mut bool) {
+    if let SetExpr::Select(select) = query.body.as_mut()
+        && query.limit_clause.is_none()
+        && let Some(top) = &select.top
+        && !top.percent
+        && !top.with_ties
+    {
+        let limit = match &top.quantity {
+            Some(TopQuantity::Constant(n)) => Some(Expr::value(sqlparser::ast::Value::Number(
+                n.to_string(),
+                false,
+            ))),
+            Some(TopQuantity::Expr(e)) => Some(e.clone()),
+            None => None,
+        };
+        if limit.is_some() {
+            select.top = None;
+            query.limit_clause = Some(LimitClause::LimitOffset {
+                limit,
+                offset: None,
+                limit_by: Vec::new(),
+            });
+            *changed = true;
+        }
+    }
+}
+
+/// `OFFSET m ROWS FETCH FIRST n ROWS ONLY` as `LIMIT n OFFSET m` (not `WITH TIES` or `PERCENT`,
+/// which SQLite has no words for).
+fn fetch_to_limit(query: &mut Query, changed: &mut bool) {
+    let Some(fetch) = &query.fetch else {
+        return;
+    };
+    if fetch.with_ties || fetch.percent {
+        return;
+    }
+    let limit = fetch
+        .quantity
+        .clone()
+        .unwrap_or_else(|| Expr::value(sqlparser::ast::Value::Number("1".into(), false)));
+    let offset = match query.limit_clause.take() {
+        None => None,
+        Some(LimitClause::LimitOffset {
+            limit: None,
+            offset,
+            ..
+        }) => offset,
+        Some(other) => {
+            query.limit_clause = Some(other);
+            return;
+        }
+    };
+    query.fetch = None;
+    query.limit_clause = Some(LimitClause::LimitOffset {
+        limit: Some(limit),
+        offset,
+        limit_by: Vec::new(),
+    });
+    *changed = true;
+}
+
+/// `(subquery) AS t (x, y)` and `(VALUES ...) AS t (x, y)`: SQLite names a derived table's
+/// columns only through a CTE, so the subquery becomes `(WITH t(x, y) AS (subquery) SELECT *
+/// FROM t) AS t`.
+fn derived_with_columns(factor: &TableFactor) -> Option<TableFactor> {
+    let TableFactor::Derived {
+        lateral: false,
+        subquery,
+        alias: Some(alias),
+        sample: None,
+    } = factor
+    else {
+        return None;
+    };
+    if alias.columns.is_empty() || alias.columns.iter().any(|c| c.data_type.is_some()) {
+        return None;
+    }
+    let columns: Vec<String> = alias.columns.iter().map(|c| c.name.to_string()).collect();
+    let name = &alias.name;
+    let text = format!(
+        "SELECT * FROM (WITH {name}({}) AS ({subquery}) SELECT * FROM {name}) AS {name}",
+        columns.join(", ")
+    );
+    let mut statements = parse(&text, SqlDialect::Generic, ParseLimits::default()).ok()?;
+    let Some(Statement::Query(query)) = statements.pop() else {
+        return None;
+    };
+    let SetExpr::Select(select) = *query.body else {
+        return None;
+    };
+    select.from.into_iter().next().map(|from| from.relation)
+}
+
+/// `INTERSECT ALL` and `EXCEPT ALL`, which SQLite lacks: each side's rows numbered within their
+/// duplicates (`ROW_NUMBER() OVER (PARTITION BY every column)`), so that the set operation on
+/// (row, number) keeps a row as many times as the multiset operation does; then the number is
+/// dropped. Needs the left side's columns counted: a `*` there leaves it as written.
+fn multiset_operation(body: &SetExpr, spelling: &mut Spelling) -> Option<SetExpr> {
+    let SetExpr::SetOperation {
+        op,
+        set_quantifier: SetQuantifier::All,
+        left,
+        right,
+    } = body
+    else {
+        return None;
+    };
+    let word = match op {
+        SetOperator::Intersect => "INTERSECT",
+        SetOperator::Except | SetOperator::Minus => "EXCEPT",
+        _ => return None,
+    };
+    let names = output_names(left)?;
+    let columns: Vec<String> = (1..=names.len()).map(|i| format!("qeval_c{i}")).collect();
+    let list = columns.join(", ");
+    let (l, r) = (spelling.fresh("left"), spelling.fresh("right"));
+    let numbered = |side: &str| {
+        format!("SELECT {list}, ROW_NUMBER() OVER (PARTITION BY {list}) AS qeval_n FROM {side}")
+    };
+    let outputs: Vec<String> = columns
+        .iter()
+        .zip(&names)
+        .map(|(column, name)| match name {
+            Some(name) => format!("{column} AS {name}"),
+            None => column.clone(),
+        })
+        .collect();
+    let text = format!(
+        "SELECT * FROM (WITH {l}({list}) AS ({left}), {r}({list}) AS ({right}) SELECT {} FROM ({} {word} {}))",
+        outputs.join(", "),
+        numbered(&l),
+        numbered(&r)
+    );
+    let mut statements = parse(&text, SqlDialect::Generic, ParseLimits::default()).ok()?;
+    // `SELECT * FROM (WITH ...)`, a plain SELECT wherever the operation stood (a statement
+    // may not start with a parenthesis).
+    match statements.pop() {
+        Some(Statement::Query(query)) => Some(*query.body),
+        _ => None,
+    }
+}
+
+/// The output columns of a set operation's first query, each with its name when it has a plain
+/// one; `None` when a `*` makes their number unknown.
+fn output_names(body: &SetExpr) -> Option<Vec<Option<Ident>>> {
+    match body {
+        SetExpr::Select(select) => select
+            .projection
+            .iter()
+            .map(|item| match item {
+                SelectItem::UnnamedExpr(Expr::Identifier(name)) => Some(Some(name.clone())),
+                SelectItem::UnnamedExpr(Expr::CompoundIdentifier(parts)) => {
+                    Some(parts.last().cloned())
+                }
+                SelectItem::UnnamedExpr(_) => Some(None),
+                SelectItem::ExprWithAlias { alias, .. } => Some(Some(alias.clone())),
+                _ => None,
+            })
+            .collect(),
+        SetExpr::SetOperation { left, .. } => output_names(left),
+        SetExpr::Query(query) => output_names(&query.body),
+        SetExpr::Values(values) => values.rows.first().map(|row| vec![None; row.content.len()]),
+        _ => None,
+    }
+}
+
+fn parse_expr(text: &str) -> Result<Expr, ParseError> {
+    let mut statements = parse(
+        &format!("SELECT {text}"),
+        SqlDialect::Generic,
+        ParseLimits::default(),
+    )?;
+    if let Some(Statement::Query(query)) = statements.pop()
+        && let SetExpr::Select(mut select) = *query.body
+        && let Some(SelectItem::UnnamedExpr(expr)) = select.projection.pop()
+    {
+        return Ok(expr);
+    }
+    Err(ParseError {
+        message: format!("internal: `{text}` is not an expression"),
+        line: None,
+        column: None,
+    })
 }
 
 #[cfg(test)]

@@ -25,6 +25,9 @@ struct Pair {
     generated_sql: String,
     #[serde(default)]
     schema: Option<String>,
+    /// In `classes.jsonl`: which class of the constraint issue the pair belongs to.
+    #[serde(default)]
+    class: Option<String>,
 }
 
 fn pairs(file: &str) -> Vec<Pair> {
@@ -108,6 +111,64 @@ fn the_check_agrees_with_the_labels() {
 #[test]
 fn the_check_agrees_with_the_held_out_labels() {
     holds_to_the_labels(&pairs("heldout.jsonl"), 200);
+}
+
+/// The classes of pair the constraint work named, written after the check was (not used to
+/// tune it): constructs of other dialects translated for SQLite, `SELECT *` over an inferred
+/// table, select-project-join rewrites, differences only a constraint removes, and
+/// differences at a boundary. Each class is held to its own floor, and the pairs missed are
+/// printed: the constraint class is labelled with every constraint that removes the
+/// difference, while the check offers uniqueness only for a table's own key and whole numbers
+/// only for a column cast to an integer (offered everywhere, they turn real differences into
+/// qualified agreements: see `assumption.rs`); the boundary class waits for a boundary search.
+#[test]
+fn the_check_agrees_with_the_labels_of_each_class() {
+    let pairs = pairs("classes.jsonl");
+    assert!(pairs.len() >= 120, "{} pairs", pairs.len());
+    let floors = [
+        ("construct", 1.0),
+        ("star", 1.0),
+        ("provable", 1.0),
+        ("constraint", 0.55),
+        ("boundary", 0.4),
+    ];
+    let mut failures = Vec::new();
+    for (class, floor) in floors {
+        let members: Vec<&Pair> = pairs
+            .iter()
+            .filter(|p| p.class.as_deref() == Some(class))
+            .collect();
+        let mut misses = Vec::new();
+        for pair in &members {
+            let report = check(pair);
+            if report.verdict != expected_verdict(&pair.label) {
+                misses.push(format!(
+                    "{} [{}] labelled {}, got {:?}: {}",
+                    pair.id,
+                    pair.category,
+                    pair.label,
+                    report.verdict,
+                    report.explanation()
+                ));
+            }
+            if report.counterexample.is_some() && !separates(pair, &report) {
+                failures.push(format!("{}: the counterexample does not separate", pair.id));
+            }
+        }
+        let agree = members.len() - misses.len();
+        println!("{class}: {agree}/{} agree", members.len());
+        for miss in &misses {
+            println!("  miss: {miss}");
+        }
+        if (agree as f64) < floor * members.len() as f64 {
+            failures.push(format!(
+                "{class}: {agree}/{} agree, under {floor}:\n{}",
+                members.len(),
+                misses.join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 fn holds_to_the_labels(pairs: &[Pair], at_least: usize) {

@@ -2,6 +2,7 @@
 //! binary per file would link the crate and its dependencies once per file (about 40 MB
 //! each, and a link each). Run one concern with `cargo test -p qeval-sqlite --test it <module>::`.
 
+mod constructs;
 mod csv_import;
 mod equivalence;
 mod fuzz_equivalence;
