@@ -1,8 +1,11 @@
-//! A query as SQLite runs it. Test databases are SQLite, so a query written for another dialect
-//! is carried over where the dialects differ only in spelling: `SELECT TOP n` becomes `LIMIT n`,
-//! `ILIKE` becomes `LIKE` (SQLite's `LIKE` ignores ASCII case), `x::type` becomes `CAST`.
-//! Backticks and brackets need nothing: SQLite reads them as quoted names. SQL that is SQLite's
-//! already (or generic) is passed through as written.
+//! A query as SQLite runs it, with the meaning it has in its own dialect. Test databases are
+//! SQLite, so a query written for another dialect is rewritten where SQLite lacks the construct
+//! or gives it another meaning: `TOP n` and `FETCH FIRST n ROWS` become `LIMIT n`, `ILIKE`
+//! becomes `LIKE` (SQLite's `LIKE` ignores ASCII case), `x::type` becomes `CAST`, a derived
+//! table's column aliases go through a CTE, `INTERSECT ALL`/`EXCEPT ALL` number equal rows,
+//! sized and decimal casts cut or round, date casts use SQLite's date functions, and NULLs sort
+//! where PostgreSQL and DuckDB put them. Backticks and brackets need nothing: SQLite reads them
+//! as quoted names. A query nothing was rewritten in is passed through as written.
 
 use std::ops::ControlFlow;
 
