@@ -149,6 +149,23 @@ fn js_package(steps: &mut Steps, args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The labels the equivalence check is held to, re-checked apart from it: Python's standard
+/// library and its SQLite, on each set's own constraint-free schemas.
+fn verify_equivalence_labels() -> Result<(), String> {
+    for set in ["pairs.jsonl", "heldout.jsonl", "classes.jsonl"] {
+        run::program("python3")
+            .args([
+                "tests/equivalence/verify_labels.py".to_string(),
+                "--jobs".into(),
+                "2".into(),
+                "--pairs".into(),
+                format!("tests/equivalence/{set}"),
+            ])
+            .status_ok(&format!("verify_labels.py --pairs {set}"))?;
+    }
+    Ok(())
+}
+
 fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "python package",
@@ -220,6 +237,11 @@ fn test(steps: &mut Steps) -> Result<(), String> {
         "supply chain",
         "sources, licences and duplicate versions in Cargo.lock (cargo metadata)",
         supply_chain::check,
+    )?;
+    steps.run(
+        "equivalence labels",
+        "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite (about 1.5 minutes)",
+        verify_equivalence_labels,
     )?;
     let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Test);
     steps.run(
