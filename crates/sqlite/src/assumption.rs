@@ -94,7 +94,7 @@ fn candidates(schema: &Schema, hints: &Hints, unnamed: &[(String, String)]) -> V
                 continue;
             }
             let key: ColumnKey = (table.name.to_lowercase(), column.name.to_lowercase());
-            let joined = hints.joins.iter().any(|(a, b)| *a == key || *b == key);
+            let joined = is_join_key(hints, &key);
             // A column tested with IS NULL outside a join is there for its NULLs.
             if !hints.null_tested.contains(&key) || joined {
                 list.push(Constraint::NotNull(t, c));
@@ -117,17 +117,18 @@ fn candidates(schema: &Schema, hints: &Hints, unnamed: &[(String, String)]) -> V
     for (t, c) in own_keys(schema, hints) {
         list.push(Constraint::Unique(t, c));
     }
-    let key_like = |t: usize, c: usize| {
+    // Within a kind, identifier columns and join keys are dropped last.
+    let key_column = |t: usize, c: usize| {
         let table = &schema.tables[t];
         let key = (
             table.name.to_lowercase(),
             table.columns[c].name.to_lowercase(),
         );
-        id_like(&table.columns[c].name) || hints.joins.iter().any(|(a, b)| *a == key || *b == key)
+        id_like(&table.columns[c].name) || is_join_key(hints, &key)
     };
     list.sort_by_key(|constraint| {
         let (t, c) = column_of(constraint);
-        (kind_of(constraint), key_like(t, c))
+        (kind_of(constraint), key_column(t, c))
     });
     list
 }
@@ -242,7 +243,7 @@ fn own_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
     for (t, table) in schema.tables.iter().enumerate() {
         for (c, column) in table.columns.iter().enumerate() {
             let key = (table.name.to_lowercase(), column.name.to_lowercase());
-            let joined = hints.joins.iter().any(|(a, b)| *a == key || *b == key);
+            let joined = is_join_key(hints, &key);
             if key_like(&column.name) || joined {
                 keys.push((t, c));
             }
@@ -289,6 +290,11 @@ fn own_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
         }
     }
     own
+}
+
+/// Whether the column is compared for equality with a column of another table.
+fn is_join_key(hints: &Hints, key: &ColumnKey) -> bool {
+    hints.joins.iter().any(|(a, b)| a == key || b == key)
 }
 
 /// How a key column's name ends: `singer_id`, `empno` and `deptno` (Calcite's and Oracle's

@@ -2,29 +2,15 @@
 //! constraint the queries cannot show is absent are "equivalent if" it holds, with the
 //! `CREATE TABLE` text to say so; given that text as `--schema`, they are plainly equivalent.
 
-use std::process::{Command, Output, Stdio};
+use crate::hostile::score_lines;
 
+/// The one scorecard `qeval score` gives for `pair`.
 fn score(args: &[&str], pair: &serde_json::Value) -> serde_json::Value {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qeval"))
-        .arg("score")
-        .args(args)
-        .args(["--pairs", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("qeval starts");
-    let line = format!("{pair}\n");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(line.as_bytes())
-        .expect("writes");
-    let output: Output = child.wait_with_output().expect("qeval ends");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    serde_json::from_str(stdout.lines().next().expect("a scorecard")).expect("JSON")
+    let mut all = vec!["score"];
+    all.extend_from_slice(args);
+    let (mut records, stderr, _) = score_lines(&all, &format!("{pair}\n"));
+    assert_eq!(records.len(), 1, "{stderr}");
+    records.remove(0)
 }
 
 fn equivalence(card: &serde_json::Value) -> (String, String) {

@@ -350,7 +350,12 @@ fn shop(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
-fn score_lines(args: &[&str], pairs: &str) -> (Vec<serde_json::Value>, String, Option<i32>) {
+/// Runs `qeval` with `args` and the pairs on standard input: the scorecards, standard error and
+/// the exit status.
+pub(crate) fn score_lines(
+    args: &[&str],
+    pairs: &str,
+) -> (Vec<serde_json::Value>, String, Option<i32>) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_qeval"))
         .args(args)

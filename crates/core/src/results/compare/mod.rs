@@ -165,16 +165,18 @@ pub struct Comparison {
     pub explanation: String,
 }
 
-/// Compares `generated` with `expected` under `options.mode`. Results this mode cannot compare
-/// (see [`shape_problem`]) are different, with the reason as the explanation.
-pub fn compare(
-    expected: &ResultSet,
-    generated: &ResultSet,
-    options: &CompareOptions,
-) -> Comparison {
-    if let Some(problem) = shape_problem(expected, generated, options) {
-        return Comparison {
-            mode: options.mode,
+impl Comparison {
+    /// Results that differ before any row is matched (a shape the mode cannot compare, rows of
+    /// other widths), with why.
+    fn unequal(
+        mode: Mode,
+        expected: &ResultSet,
+        generated: &ResultSet,
+        order_matters: bool,
+        explanation: String,
+    ) -> Comparison {
+        Comparison {
+            mode,
             score: 0.0,
             equal: false,
             expected_rows: expected.rows.len(),
@@ -183,9 +185,27 @@ pub fn compare(
             precision: None,
             recall: None,
             alignment: Vec::new(),
-            order_matters: options.order_matters,
-            explanation: problem,
-        };
+            order_matters,
+            explanation,
+        }
+    }
+}
+
+/// Compares `generated` with `expected` under `options.mode`. Results this mode cannot compare
+/// (see [`shape_problem`]) are different, with the reason as the explanation.
+pub fn compare(
+    expected: &ResultSet,
+    generated: &ResultSet,
+    options: &CompareOptions,
+) -> Comparison {
+    if let Some(problem) = shape_problem(expected, generated, options) {
+        return Comparison::unequal(
+            options.mode,
+            expected,
+            generated,
+            options.order_matters,
+            problem,
+        );
     }
     match options.mode {
         Mode::Seed => seed::compare(expected, generated, options),

@@ -29,23 +29,17 @@ fn widths_differ(expected: &ResultSet, generated: &ResultSet) -> bool {
 pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
     if widths_differ(expected, generated) {
         let (e, g) = (expected.rows.first_width(), generated.rows.first_width());
-        return Comparison {
-            mode: Mode::Set,
-            score: 0.0,
-            equal: false,
-            expected_rows: expected.rows.len(),
-            generated_rows: generated.rows.len(),
-            matched_rows: 0,
-            precision: None,
-            recall: None,
-            alignment: Vec::new(),
-            order_matters: false,
-            explanation: format!(
+        return Comparison::unequal(
+            Mode::Set,
+            expected,
+            generated,
+            false,
+            format!(
                 "Different sets of rows: expected rows have {}, generated rows {}",
                 counted(e, "column"),
                 counted(g, "column")
             ),
-        };
+        );
     }
     let (wanted, offered) = (distinct(expected), distinct(generated));
     let (mut i, mut j, mut common) = (0, 0, 0);
