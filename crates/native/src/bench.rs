@@ -21,6 +21,8 @@ pub struct SpiderRequest {
     pub predictions: Vec<PathBuf>,
     /// The folder of `db_id` folders.
     pub db: PathBuf,
+    /// `tables.json`, which exact set match (`--etype match` or `all`) needs.
+    pub table: Option<PathBuf>,
     pub options: SpiderOptions,
 }
 
@@ -121,11 +123,25 @@ pub fn plan_spider(request: &SpiderRequest) -> Result<Planned, String> {
         .collect::<Result<Vec<_>, String>>()?;
     let names = file_names(&request.predictions);
     let root = request.db.clone();
+    let mut options = request.options.clone();
+    if options.etype.matches() {
+        let Some(table) = &request.table else {
+            return Err(format!(
+                "--etype {}: exact set match needs --table (Spider's tables.json, for its foreign keys)",
+                serde_json::to_value(options.etype)
+                    .unwrap_or_default()
+                    .as_str()
+                    .unwrap_or("match")
+            ));
+        };
+        options.foreign_keys = qeval_core::bench::spider::read_tables_json(&read(table)?)
+            .map_err(|err| located(table, err))?;
+    }
     let pipeline = BenchmarkPipeline::spider(
         &files,
         names,
         &mut |db_id| spider_databases(&root, db_id),
-        request.options.clone(),
+        options,
     );
     Ok(Planned {
         pipeline,

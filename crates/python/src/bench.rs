@@ -152,13 +152,15 @@ impl BenchPlan {
 
 /// Plans Spider from its files, as `qeval bench spider` does.
 #[pyfunction]
-#[pyo3(signature = (gold, predictions, db, *, keep_distinct = false, plug_value = false, plug_value_limit = qeval_core::bench::spider::plug::MAX_VARIANTS, time_limit = qeval_core::bench::spider::TIMEOUT_SECONDS, max_rows = 1_000_000))]
+#[pyo3(signature = (gold, predictions, db, *, etype = "exec", table = None, keep_distinct = false, plug_value = false, plug_value_limit = qeval_core::bench::spider::plug::MAX_VARIANTS, time_limit = qeval_core::bench::spider::TIMEOUT_SECONDS, max_rows = 1_000_000))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per command-line flag
 pub fn bench_spider(
     py: Python<'_>,
     gold: PathBuf,
     predictions: Vec<PathBuf>,
     db: PathBuf,
+    etype: &str,
+    table: Option<PathBuf>,
     keep_distinct: bool,
     plug_value: bool,
     plug_value_limit: usize,
@@ -168,10 +170,16 @@ pub fn bench_spider(
     if predictions.is_empty() {
         return Err(input_error("give at least one prediction file"));
     }
+    let etype = qeval_core::bench::spider::Etype::parse(etype).ok_or_else(|| {
+        input_error(format!(
+            "etype={etype:?}: use \"exec\", \"match\" (exact set match) or \"all\""
+        ))
+    })?;
     let mut options = SpiderOptions {
         keep_distinct,
         plug_value,
         plug_limit: plug_value_limit,
+        etype,
         ..SpiderOptions::default()
     };
     options.settings.time_limit_ms = seconds("time_limit", time_limit)? * 1000.0;
@@ -180,6 +188,7 @@ pub fn bench_spider(
         gold,
         predictions,
         db,
+        table,
         options,
     };
     let planned = py

@@ -49,6 +49,21 @@ def test_spider_gives_the_official_table_and_the_command_lines_records(cli, tmp_
     assert result["summary"]["measure"].startswith("test-suite accuracy")
 
 
+def test_spider_exact_set_match_gives_what_the_command_line_gives(cli, tmp_path):
+    exact = layout("spider/exact", tmp_path)
+    args = ["--gold", exact / "gold.txt", "--pred", exact / "pred.txt", "--db", exact / "database"]
+    printed = cli_bench(cli, ["spider", *args, "--etype", "match", "--table", exact / "tables.json"]).stdout
+    result = qeval.bench.spider(exact / "gold.txt", exact / "pred.txt", exact / "database", etype="match", table=exact / "tables.json")
+    assert result["table"] == printed
+    assert "PARTIAL MATCHING F1" in printed
+    official = [json.loads(line) for line in (exact / "expected" / "verdicts.jsonl").read_text().splitlines()]
+    same = sum(r["benchmark"]["exact"] == v["exact"] for r, v in zip(result["records"], official))
+    assert same >= len(official) - 5
+    assert result["summary"]["measure"] == "exact set match accuracy"
+    with pytest.raises(qeval.InputError, match="needs --table"):
+        qeval.bench.spider(exact / "gold.txt", exact / "pred.txt", exact / "database", etype="match")
+
+
 def test_bird_takes_the_official_arguments_and_several_prediction_files(cli, tmp_path):
     bird = layout("bird", tmp_path)
     results = qeval.bench.bird(

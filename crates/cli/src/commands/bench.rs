@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use qeval_core::bench::bird::BirdMetric;
+use qeval_core::bench::spider::Etype;
 use qeval_core::pipeline::{BenchSummary, BirdOptions, SpiderOptions};
 use qeval_core::words::{counted, plural};
 use qeval_native::bench::{BirdRequest, Scored, SpiderRequest};
@@ -62,11 +63,12 @@ pub struct SpiderArgs {
     /// The database folder: each example runs on every `*.sqlite` file of `DIR/<db_id>/`.
     #[arg(long, value_name = "DIR")]
     db: PathBuf,
-    /// `tables.json` (read by exact set match, which `--etype exec` does not use).
+    /// `tables.json`: the foreign keys exact set match reads (needed by `--etype match` and
+    /// `all`).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
-    /// The evaluation: `exec` (execution or test-suite accuracy). Exact set match (`match`,
-    /// `all`) is not available yet.
+    /// The evaluation: `exec` (execution or test-suite accuracy), `match` (exact set match,
+    /// with its partial matching tables) or `all` (both).
     #[arg(long, default_value = "exec", value_name = "TYPE")]
     etype: String,
     /// Keep `DISTINCT` in both queries (Spider removes every one by default).
@@ -163,17 +165,18 @@ fn check_outputs(output: &BenchOutput, predictions: usize) -> Result<(), Failure
 }
 
 fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
-    if args.etype != "exec" {
+    let Some(etype) = Etype::parse(&args.etype) else {
         return Err(format!(
-            "--etype {}: only `exec` (execution and test-suite accuracy) is available; exact set match (`match`, `all`) is not yet",
+            "--etype {}: use exec (execution or test-suite accuracy), match (exact set match) or all",
             args.etype
         ));
-    }
+    };
     check_outputs(&args.output, args.pred.len())?;
     let mut options = SpiderOptions {
         keep_distinct: args.keep_distinct,
         plug_value: args.plug_value,
         plug_limit: args.plug_value_limit,
+        etype,
         ..SpiderOptions::default()
     };
     options.settings.time_limit_ms = args.time_limit * 1000.0;
@@ -182,6 +185,7 @@ fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
         gold: args.gold.clone(),
         predictions: args.pred.clone(),
         db: args.db.clone(),
+        table: args.table.clone(),
         options,
     };
     let planned = qeval_native::bench::plan_spider(&request)?;

@@ -37,7 +37,21 @@ pub enum JobPart {
     Suite(SuiteCheck),
     /// A benchmark example on one of its databases.
     Check(Check),
+    /// A database's tables and their columns, for Spider's exact set match.
+    Schema(SchemaRead),
 }
+
+/// Reading a database's tables and columns as Spider's `get_schema` does: every table of
+/// `sqlite_master` in its order, then each one's columns, through plain queries (`SELECT *
+/// ... LIMIT 0` names the columns as `PRAGMA table_info` does).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SchemaRead {
+    pub db_id: String,
+    pub settings: QuerySettings,
+}
+
+/// A database's tables, each with its columns, in order.
+pub type TableColumns = Vec<(String, Vec<String>)>;
 
 /// The queries of a test whose results are missing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -103,8 +117,15 @@ pub struct JobAnswer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum PartAnswer {
     Fill(FillAnswer),
-    Suite { item: usize, metric: Metric },
+    Suite {
+        item: usize,
+        metric: Metric,
+    },
     Check(CheckAnswer),
+    Schema {
+        db_id: String,
+        tables: Result<TableColumns, QueryError>,
+    },
 }
 
 /// A query's result as JSON (`{columns, rows}`), whether it was cut, and its VM parts.
@@ -203,6 +224,10 @@ impl Job {
                     metric: runner.suite(check),
                 },
                 JobPart::Check(check) => PartAnswer::Check(run_check(check, &mut results, runner)),
+                JobPart::Schema(read) => PartAnswer::Schema {
+                    db_id: read.db_id.clone(),
+                    tables: read_schema(read, runner),
+                },
             })
             .collect();
         JobAnswer {
@@ -248,6 +273,26 @@ impl Results {
             self.of(gold, settings, runner);
         }
     }
+}
+
+fn read_schema(read: &SchemaRead, runner: &mut dyn Runner) -> Result<TableColumns, QueryError> {
+    let names = runner.query(
+        "SELECT name FROM sqlite_master WHERE type='table'",
+        &read.settings,
+    )?;
+    let mut tables = Vec::new();
+    for row in &names.result.rows {
+        let Some(Value::Text(name)) = row.first() else {
+            continue;
+        };
+        let name = name.as_str().to_string();
+        let columns = runner.query(
+            &format!("SELECT * FROM {} LIMIT 0", crate::sql::quote_ident(&name)),
+            &read.settings,
+        )?;
+        tables.push((name, columns.result.columns));
+    }
+    Ok(tables)
 }
 
 fn filled(outcome: Result<QueryRows, QueryError>) -> Result<Filled, QueryError> {

@@ -176,7 +176,7 @@ impl RunPipeline {
                             *slot = Some(metric);
                         }
                     }
-                    PartAnswer::Check(_) => {}
+                    PartAnswer::Check(_) | PartAnswer::Schema { .. } => {}
                 }
             }
         }

@@ -98,6 +98,8 @@ def bench_spider(
     predictions: list[str],
     db: str,
     *,
+    etype: str = "exec",
+    table: str | None = None,
     keep_distinct: bool = False,
     plug_value: bool = False,
     plug_value_limit: int = 10000,

@@ -61,6 +61,8 @@ def spider(
     pred: Union[PathLike, Sequence[PathLike]],
     db: PathLike,
     *,
+    etype: str = "exec",
+    table: Optional[PathLike] = None,
     keep_distinct: bool = False,
     plug_value: bool = False,
     plug_value_limit: int = 10_000,
@@ -77,6 +79,11 @@ def spider(
     ``db/<db_id>/``: one database gives execution accuracy, several (the test-suite download)
     test-suite accuracy.
 
+    ``etype`` is the official flag: ``"exec"``, ``"match"`` (exact set match, reading the foreign
+    keys from ``table``, Spider's ``tables.json``, and the schema from ``db/<db_id>/<db_id>.sqlite``)
+    or ``"all"`` (both tables). Each record then has ``benchmark.exact`` and the F1 of each
+    component (``benchmark.partial_f1``).
+
     ``keep_distinct`` and ``plug_value`` are the official flags; ``plug_value_limit`` caps the
     variants tried per prediction; ``time_limit`` (seconds) interrupts a query; ``max_rows`` cuts a
     result (a cut result gives no verdict). ``output`` (one path per prediction file) and ``json``
@@ -87,6 +94,8 @@ def spider(
         os.fspath(gold),
         paths,
         os.fspath(db),
+        etype=etype,
+        table=None if table is None else os.fspath(table),
         keep_distinct=keep_distinct,
         plug_value=plug_value,
         plug_value_limit=plug_value_limit,

@@ -3,13 +3,62 @@
 //! before it runs (here), the values `--plug_value` plugs in (`plug`), sqlparse's tokens those
 //! rules read (`tokens`) and the printed table (`table`).
 
+pub mod exact;
 mod files;
 pub mod plug;
-mod table;
+pub(crate) mod table;
 pub mod tokens;
 
 pub use files::{GoldLine, Interaction, SpiderFiles, read_gold, read_predictions};
 pub use table::{SpiderLevel, SpiderScores, spider_table};
+
+/// `--etype`: what `evaluation.py` scores.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Etype {
+    /// Execution accuracy (one database per `db_id`) or test-suite accuracy (several).
+    #[default]
+    Exec,
+    /// Exact set match, from `tables.json`.
+    Match,
+    /// Both.
+    All,
+}
+
+impl Etype {
+    pub fn parse(text: &str) -> Option<Etype> {
+        match text {
+            "exec" => Some(Etype::Exec),
+            "match" => Some(Etype::Match),
+            "all" => Some(Etype::All),
+            _ => None,
+        }
+    }
+
+    pub fn executes(self) -> bool {
+        self != Etype::Match
+    }
+
+    pub fn matches(self) -> bool {
+        self != Etype::Exec
+    }
+}
+
+/// `build_foreign_key_map_from_json`: each `db_id`'s foreign-key map, from `tables.json`.
+pub fn read_tables_json(
+    text: &str,
+) -> Result<std::collections::BTreeMap<String, exact::ForeignKeyMap>, super::BenchError> {
+    let entries: Vec<exact::TablesEntry> = serde_json::from_str(text).map_err(|err| {
+        super::BenchError::at_line(
+            err.line(),
+            format!("tables.json: {err} (a list of databases, each with db_id, table_names_original, column_names_original and foreign_keys)"),
+        )
+    })?;
+    Ok(entries
+        .iter()
+        .map(|entry| (entry.db_id.clone(), exact::foreign_key_map(entry)))
+        .collect())
+}
 
 /// `exec_eval.TIMEOUT`: the seconds Spider's evaluator gives a query. Its `asyncio.wait_for`
 /// around a blocking SQLite call never interrupts the query; here the limit is real.

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::exact::{ExactScores, exact_table, turn_exact_table};
 use crate::bench::python_format::{left, left_fixed};
 use crate::sql::Hardness;
 
@@ -90,7 +91,7 @@ impl SpiderScores {
 }
 
 /// `print_formated_s`: the row's name in 20 columns, then each value in 20, one space apart.
-fn row(name: &str, cells: impl IntoIterator<Item = String>) -> String {
+pub(crate) fn row(name: &str, cells: impl IntoIterator<Item = String>) -> String {
     let mut line = left(name, 20);
     for cell in cells {
         line.push(' ');
@@ -100,38 +101,57 @@ fn row(name: &str, cells: impl IntoIterator<Item = String>) -> String {
     line
 }
 
-/// The table as `print_scores(scores, "exec", include_turn_acc)` prints it, line for line.
-pub fn spider_table(scores: &SpiderScores) -> String {
-    let shown: Vec<&(String, Column)> = if scores.with_turns {
-        scores.levels.iter().collect()
-    } else {
-        scores.levels.iter().take(5).collect()
+/// The table as `print_scores` prints it, line for line: the execution rows when `exec` is
+/// given (`--etype exec` or `all`), the exact-match rows when `exact` is (`match` or `all`).
+pub fn spider_table(exec: Option<&SpiderScores>, exact: Option<&ExactScores>) -> String {
+    let with_turns = exec.map_or_else(|| exact.is_some_and(|e| e.with_turns), |e| e.with_turns);
+    let shown = if with_turns { 6 } else { 5 };
+    let names = LEVELS.iter().copied().chain(["joint_all"]).take(shown);
+    let counts: Vec<usize> = match (exec, exact) {
+        (Some(exec), _) => exec.levels.iter().map(|(_, c)| c.count).collect(),
+        (None, Some(exact)) => exact.levels.iter().map(|(_, c)| c.count).collect(),
+        (None, None) => vec![0; 6],
     };
-    let mut text = row("", shown.iter().map(|(name, _)| left(name, 20)));
+    let mut text = row("", names.map(|name| left(name, 20)));
     text += &row(
         "count",
-        shown.iter().map(|(_, c)| left(&c.count.to_string(), 20)),
+        counts.iter().take(shown).map(|c| left(&c.to_string(), 20)),
     );
-    text += "=====================   EXECUTION ACCURACY     =====================\n";
-    text += &row(
-        "execution",
-        shown.iter().map(|(_, c)| left_fixed(c.exec, 3, 20)),
-    );
-    if scores.with_turns {
-        text += "\n\n";
-        text += &row("", scores.turns.iter().map(|(name, _)| left(name, 20)));
-        text += &row(
-            "count",
-            scores
-                .turns
-                .iter()
-                .map(|(_, c)| left(&c.count.to_string(), 20)),
-        );
-        text += "=====================   TURN EXECUTION ACCURACY     =====================\n";
+    if let Some(exec) = exec {
+        text += "=====================   EXECUTION ACCURACY     =====================\n";
         text += &row(
             "execution",
-            scores.turns.iter().map(|(_, c)| left_fixed(c.exec, 3, 20)),
+            exec.levels
+                .iter()
+                .take(shown)
+                .map(|(_, c)| left_fixed(c.exec, 3, 20)),
         );
+    }
+    if let Some(exact) = exact {
+        text += &exact_table(exact);
+    }
+    if with_turns {
+        let turn_counts: Vec<usize> = match (exec, exact) {
+            (Some(exec), _) => exec.turns.iter().map(|(_, c)| c.count).collect(),
+            (None, Some(exact)) => exact.turns.iter().map(|(_, c)| c.count).collect(),
+            (None, None) => vec![0; 5],
+        };
+        text += "\n\n";
+        text += &row("", TURNS.iter().map(|name| left(name, 20)));
+        text += &row(
+            "count",
+            turn_counts.iter().map(|c| left(&c.to_string(), 20)),
+        );
+        if let Some(exec) = exec {
+            text += "=====================   TURN EXECUTION ACCURACY     =====================\n";
+            text += &row(
+                "execution",
+                exec.turns.iter().map(|(_, c)| left_fixed(c.exec, 3, 20)),
+            );
+        }
+        if let Some(exact) = exact {
+            text += &turn_exact_table(exact);
+        }
     }
     text
 }
@@ -155,7 +175,7 @@ mod tests {
             ]],
             false,
         );
-        let table = spider_table(&scores);
+        let table = spider_table(Some(&scores), None);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 4);
         assert_eq!(
@@ -175,6 +195,6 @@ mod tests {
                 exec: 1.0
             }
         );
-        assert!(spider_table(&scores).contains("TURN EXECUTION ACCURACY"));
+        assert!(spider_table(Some(&scores), None).contains("TURN EXECUTION ACCURACY"));
     }
 }

@@ -13,10 +13,11 @@ pub use verdict::ExampleVerdict;
 
 use std::collections::BTreeMap;
 
-use super::job::{Check, CheckAnswer, Job, JobAnswer, JobPart, PartAnswer, Rule};
+use super::job::{Check, CheckAnswer, Job, JobAnswer, JobPart, PartAnswer, Rule, SchemaRead};
 use super::query::{QuerySettings, TextDecoding};
 use crate::bench::bird::{self, BirdGold, BirdMetric, BirdPredictions, QuestionEntry};
-use crate::bench::spider::{self, SpiderFiles, plug};
+use crate::bench::spider::exact::{ForeignKeyMap, SpiderSchema};
+use crate::bench::spider::{self, Etype, SpiderFiles, plug};
 use crate::sql::{Hardness, SqlDialect, hardness};
 
 /// Bytes of values a benchmark's result may hold before it is cut: the official scripts keep
@@ -39,6 +40,10 @@ pub struct SpiderOptions {
     pub plug_value: bool,
     /// Most `--plug_value` variants tried per prediction.
     pub plug_limit: usize,
+    /// `--etype`: execution, exact set match, or both.
+    pub etype: Etype,
+    /// Exact set match: each `db_id`'s foreign-key map, from `tables.json`.
+    pub foreign_keys: BTreeMap<String, ForeignKeyMap>,
     pub settings: QuerySettings,
 }
 
@@ -48,6 +53,8 @@ impl Default for SpiderOptions {
             keep_distinct: false,
             plug_value: false,
             plug_limit: plug::MAX_VARIANTS,
+            etype: Etype::Exec,
+            foreign_keys: BTreeMap::new(),
             settings: QuerySettings {
                 time_limit_ms: spider::TIMEOUT_SECONDS * 1000.0,
                 max_rows: 1_000_000,
@@ -141,6 +148,9 @@ pub struct BenchmarkPipeline {
     answers: Vec<Vec<Option<CheckAnswer>>>,
     /// Spider: the interactions of the gold file, empty ones included.
     interaction_count: usize,
+    /// Spider's exact set match: each `db_id`'s tables and columns, or why they could not be
+    /// read.
+    schemas: BTreeMap<String, Result<SpiderSchema, String>>,
 }
 
 impl BenchmarkPipeline {
@@ -284,7 +294,11 @@ impl BenchmarkPipeline {
                 found
             })
             .collect::<Vec<_>>();
-        let answers = slots.iter().map(|s| vec![None; s.len()]).collect();
+        let executes = !matches!(&benchmark, Benchmark::Spider(o) if !o.etype.executes());
+        let answers = slots
+            .iter()
+            .map(|s| vec![None; if executes { s.len() } else { 0 }])
+            .collect();
         BenchmarkPipeline {
             benchmark,
             examples,
@@ -295,6 +309,7 @@ impl BenchmarkPipeline {
             prepared,
             answers,
             interaction_count: 1,
+            schemas: BTreeMap::new(),
         }
     }
 
@@ -329,7 +344,10 @@ impl BenchmarkPipeline {
                 by_database[database].push((item, slot));
             }
         }
-        let mut jobs = Vec::new();
+        let mut jobs = self.schema_jobs();
+        if !self.executes() {
+            return jobs;
+        }
         for (database, mut checks) in by_database.into_iter().enumerate() {
             checks.sort_by(|a, b| self.prepared[a.0].gold.cmp(&self.prepared[b.0].gold));
             for chunk in checks.chunks(per_job.max(1)) {
@@ -353,17 +371,67 @@ impl BenchmarkPipeline {
         jobs
     }
 
+    /// Whether the examples' queries run (Spider's `--etype match` runs none).
+    fn executes(&self) -> bool {
+        match &self.benchmark {
+            Benchmark::Spider(options) => options.etype.executes(),
+            Benchmark::Bird(_) => true,
+        }
+    }
+
+    /// Spider's exact set match: one job per `db_id` reading its schema from `<db_id>.sqlite`
+    /// (as `evaluate` does), or its first database when there is no such file.
+    fn schema_jobs(&self) -> Vec<Job> {
+        let Benchmark::Spider(options) = &self.benchmark else {
+            return Vec::new();
+        };
+        if !options.etype.matches() {
+            return Vec::new();
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        let mut jobs = Vec::new();
+        for (example, slots) in self.examples.iter().zip(&self.slots) {
+            if slots.is_empty() || !seen.insert(example.db_id.clone()) {
+                continue;
+            }
+            let main = format!("{0}/{0}.sqlite", example.db_id);
+            let database = slots
+                .iter()
+                .copied()
+                .find(|&d| self.databases[d] == main)
+                .unwrap_or(slots[0]);
+            jobs.push(Job {
+                database,
+                parts: vec![JobPart::Schema(SchemaRead {
+                    db_id: example.db_id.clone(),
+                    settings: options.settings,
+                })],
+            });
+        }
+        jobs
+    }
+
     /// Takes the answers of jobs (in any order).
     pub fn absorb(&mut self, answers: impl IntoIterator<Item = JobAnswer>) {
         for answer in answers {
             for part in answer.answers {
-                if let PartAnswer::Check(check) = part
-                    && let Some(slot) = self
-                        .answers
-                        .get_mut(check.item)
-                        .and_then(|slots| slots.get_mut(check.slot))
-                {
-                    *slot = Some(check);
+                match part {
+                    PartAnswer::Check(check) => {
+                        if let Some(slot) = self
+                            .answers
+                            .get_mut(check.item)
+                            .and_then(|slots| slots.get_mut(check.slot))
+                        {
+                            *slot = Some(check);
+                        }
+                    }
+                    PartAnswer::Schema { db_id, tables } => {
+                        let schema = tables
+                            .map(SpiderSchema::new)
+                            .map_err(|err| format!("its tables could not be read: {err}"));
+                        self.schemas.insert(db_id, schema);
+                    }
+                    _ => {}
                 }
             }
         }

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::verdict::ExampleVerdict;
 use super::{Benchmark, BenchmarkPipeline};
+use crate::bench::spider::exact::COMPONENTS;
 use crate::run::record::{Breakdown, EvaluationRecord, QasEvaluation};
 
 /// Why a benchmark record has no semantic or datatype score.
@@ -27,7 +28,30 @@ impl BenchmarkPipeline {
         match &self.benchmark {
             Benchmark::Spider(options) => {
                 benchmark.insert("name".into(), json!("spider"));
-                benchmark.insert("exec".into(), json!(u8::from(verdict.passed)));
+                if options.etype.executes() {
+                    benchmark.insert("exec".into(), json!(u8::from(verdict.passed)));
+                }
+                match &verdict.exact {
+                    Some(Ok(exact)) => {
+                        benchmark.insert("exact".into(), json!(u8::from(exact.exact)));
+                        let partial: Map<String, Value> = COMPONENTS
+                            .iter()
+                            .zip(&exact.components)
+                            .map(|(name, c)| ((*name).to_string(), json!(c.f1)))
+                            .collect();
+                        benchmark.insert("partial_f1".into(), Value::Object(partial));
+                        if let Some(why) = &exact.unreadable {
+                            benchmark.insert("unreadable_prediction".into(), json!(why));
+                        }
+                    }
+                    Some(Err(failure)) => {
+                        benchmark.insert(
+                            "exact_error".into(),
+                            serde_json::to_value(failure).unwrap_or_default(),
+                        );
+                    }
+                    None => {}
+                }
                 benchmark.insert("databases".into(), json!(verdict.databases));
                 benchmark.insert("agreed".into(), json!(verdict.agreed));
                 if let Some(super::super::job::Rule::Spider { order_matters }) =
@@ -103,7 +127,10 @@ impl BenchmarkPipeline {
             question: example.entry.question.clone().unwrap_or_default(),
             agent_used: None,
             difficulty: example.entry.difficulty.clone(),
-            sql_hardness: example.hardness.map(|h| h.name().to_string()),
+            sql_hardness: match &verdict.exact {
+                Some(Ok(exact)) => Some(exact.hardness.name().to_string()),
+                _ => example.hardness.map(|h| h.name().to_string()),
+            },
             expected_sql: Some(example.gold.clone()),
             generated_sql: example.predictions.get(file).cloned(),
             expected_results: None,
@@ -133,6 +160,9 @@ impl BenchmarkPipeline {
 
     /// The verdict in words.
     fn explanation(&self, verdict: &ExampleVerdict) -> String {
+        if !self.executes() {
+            return exact_explanation(verdict);
+        }
         if let Some(error) = &verdict.error {
             return format!("Official verdict 0: {}", error.message);
         }
@@ -174,6 +204,33 @@ impl BenchmarkPipeline {
                 }
             }
         }
+    }
+}
+
+/// `--etype match`: the exact match in words, with the components that differ.
+fn exact_explanation(verdict: &ExampleVerdict) -> String {
+    match &verdict.exact {
+        Some(Ok(exact)) if exact.exact => "Exact set match 1".into(),
+        Some(Ok(exact)) => {
+            if let Some(why) = &exact.unreadable {
+                return format!(
+                    "Exact set match 0: Spider's parser cannot read the prediction ({why}), so it is scored as the empty query"
+                );
+            }
+            let differing: Vec<&str> = COMPONENTS
+                .iter()
+                .zip(&exact.components)
+                .filter(|(_, c)| c.f1 != 1.0)
+                .map(|(name, _)| *name)
+                .collect();
+            if differing.is_empty() {
+                "Exact set match 0: the FROM tables differ".into()
+            } else {
+                format!("Exact set match 0: {} differ", differing.join(", "))
+            }
+        }
+        Some(Err(failure)) => format!("No exact set match: {}", failure.message),
+        None => "No exact set match".into(),
     }
 }
 

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::{Benchmark, BenchmarkPipeline};
 use crate::bench::bird::{BirdLevels, bird_log, bird_table};
+use crate::bench::spider::exact::{ExactLevel, ExactScores};
 use crate::bench::spider::{SpiderLevel, SpiderScores, spider_table};
 
 /// A gold query that gave no result: the example cannot pass whatever the prediction.
@@ -34,9 +35,15 @@ pub struct BenchSummary {
     /// What the number measures: "execution accuracy" (one database per `db_id`) or
     /// "test-suite accuracy" (several).
     pub measure: String,
-    /// Spider's table.
+    /// Spider's execution table (`--etype exec` or `all`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spider: Option<SpiderScores>,
+    /// Spider's exact set match tables (`--etype match` or `all`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_match: Option<ExactScores>,
+    /// Spider `--etype all`: the examples whose prediction matches exactly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_passed: Option<usize>,
     /// BIRD's tables, one per metric asked for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bird: Vec<BirdLevels>,
@@ -71,7 +78,11 @@ impl BenchmarkPipeline {
             {
                 *prediction_failures.entry(error.kind.clone()).or_insert(0) += 1;
             }
-            if let Some(issue) = &verdict.gold_issue {
+            let unreadable = match &verdict.exact {
+                Some(Err(failure)) => Some(failure),
+                _ => None,
+            };
+            if let Some(issue) = verdict.gold_issue.as_ref().or(unreadable) {
                 let example = &self.examples[item];
                 gold_issues.push(GoldIssue {
                     test_id: item,
@@ -97,6 +108,8 @@ impl BenchmarkPipeline {
             passed: verdicts.iter().filter(|v| v.passed).count(),
             measure: self.measure(),
             spider: None,
+            exact_match: None,
+            exact_passed: None,
             bird: Vec::new(),
             gold_issues,
             ceiling,
@@ -106,22 +119,42 @@ impl BenchmarkPipeline {
             db_id_mismatches: Vec::new(),
         };
         match &self.benchmark {
-            Benchmark::Spider(_) => {
+            Benchmark::Spider(options) => {
                 let mut interactions: Vec<Vec<SpiderLevel>> =
                     vec![Vec::new(); self.interaction_count];
+                let mut exact: Vec<Vec<ExactLevel>> = vec![Vec::new(); self.interaction_count];
                 for (example, verdict) in self.examples.iter().zip(&verdicts) {
+                    let judged = verdict.exact.as_ref().and_then(|e| e.as_ref().ok());
+                    // Exact matching reads the gold's level from its structure, as Spider does.
+                    let hardness = judged.map(|j| j.hardness).or(example.hardness);
                     interactions[example.interaction].push(SpiderLevel {
-                        hardness: example.hardness,
+                        hardness,
                         turn: example.turn,
                         passed: verdict.passed,
                     });
+                    exact[example.interaction].push(ExactLevel {
+                        hardness,
+                        turn: example.turn,
+                        exact: judged.is_some_and(|j| j.exact),
+                        components: judged.map_or_else(ExactLevel::unscored, |j| j.components),
+                    });
                 }
-                summary.without_level = self
-                    .examples
+                let with_turns = self.interaction_count > 1;
+                if options.etype.matches() {
+                    let scores = ExactScores::of(&exact, with_turns);
+                    summary.exact_passed = Some(exact.iter().flatten().filter(|e| e.exact).count());
+                    summary.exact_match = Some(scores);
+                }
+                summary.without_level = interactions
                     .iter()
+                    .flatten()
                     .filter(|e| e.hardness.is_none())
                     .count();
-                summary.spider = Some(SpiderScores::of(&interactions, self.interaction_count > 1));
+                if options.etype.executes() {
+                    summary.spider = Some(SpiderScores::of(&interactions, with_turns));
+                } else {
+                    summary.measure = "exact set match accuracy".into();
+                }
             }
             Benchmark::Bird(options) => {
                 summary.benchmark = "bird";
@@ -180,13 +213,13 @@ impl BenchmarkPipeline {
 impl BenchSummary {
     /// The official script's table, as it prints it.
     pub fn table(&self, dialect: &str) -> String {
-        match &self.spider {
-            Some(scores) => spider_table(scores),
-            None => self
+        match (&self.spider, &self.exact_match) {
+            (None, None) => self
                 .bird
                 .iter()
                 .map(|levels| bird_table(levels, dialect))
                 .collect(),
+            (exec, exact) => spider_table(exec.as_ref(), exact.as_ref()),
         }
     }
 

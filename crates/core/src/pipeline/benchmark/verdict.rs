@@ -15,6 +15,7 @@ use serde_json::Value as Json;
 
 use super::BenchmarkPipeline;
 use crate::bench::bird::BirdMetric;
+use crate::bench::spider::exact::{ExactGold, ExactVerdict};
 use crate::pipeline::job::{CheckAnswer, GoldOutcome, Verdict};
 use crate::pipeline::query::QueryError;
 
@@ -77,6 +78,9 @@ pub struct ExampleVerdict {
     pub prediction_millis: Option<f64>,
     /// Whether the gold, given as the prediction, would pass: what bounds the benchmark.
     pub gold_passes: bool,
+    /// Spider's exact set match (`--etype match` or `all`), or why it cannot be given (the
+    /// gold outside Spider's grammar, no schema, no `tables.json` entry).
+    pub exact: Option<Result<ExactVerdict, Failure>>,
 }
 
 impl BenchmarkPipeline {
@@ -107,7 +111,11 @@ impl BenchmarkPipeline {
             gold_millis: None,
             prediction_millis: None,
             gold_passes: false,
+            exact: self.exact_verdict(file, item),
         };
+        if !self.executes() {
+            return self.exact_only(verdict);
+        }
         if names.is_empty() {
             let db_id = &self.examples[item].db_id;
             let why = self
@@ -222,6 +230,72 @@ impl BenchmarkPipeline {
                 _ => verdict.passed,
             };
         }
+        verdict
+    }
+
+    /// Spider's exact set match of example `item` for prediction file `file`, when asked for.
+    fn exact_verdict(&self, file: usize, item: usize) -> Option<Result<ExactVerdict, Failure>> {
+        let super::Benchmark::Spider(options) = &self.benchmark else {
+            return None;
+        };
+        if !options.etype.matches() {
+            return None;
+        }
+        let example = &self.examples[item];
+        let unscored = |kind: &str, message: String| {
+            Some(Err(Failure {
+                kind: kind.into(),
+                message,
+                database: None,
+            }))
+        };
+        let schema = match self.schemas.get(&example.db_id) {
+            Some(Ok(schema)) => schema,
+            Some(Err(why)) => return unscored("no_schema", why.clone()),
+            None => {
+                let why = self
+                    .missing
+                    .get(&example.db_id)
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        format!(
+                            "no database for db_id {} to read its tables from",
+                            example.db_id
+                        )
+                    });
+                return unscored("no_database", why);
+            }
+        };
+        let Some(keys) = options.foreign_keys.get(&example.db_id) else {
+            return unscored(
+                "no_tables_entry",
+                format!("tables.json has no db_id {}", example.db_id),
+            );
+        };
+        let gold = match ExactGold::read(&example.gold, schema, keys) {
+            Ok(gold) => gold,
+            Err(why) => {
+                return unscored(
+                    "outside_spider_grammar",
+                    format!("Spider's parser cannot read the gold: {why}"),
+                );
+            }
+        };
+        let prediction = example.predictions.get(file).map_or("", String::as_str);
+        Some(Ok(gold.judge(prediction, schema, keys)))
+    }
+
+    /// `--etype match`: the verdict is the exact match alone.
+    fn exact_only(&self, mut verdict: ExampleVerdict) -> ExampleVerdict {
+        match &verdict.exact {
+            Some(Ok(exact)) => {
+                verdict.passed = exact.exact;
+                verdict.gold_passes = true;
+            }
+            Some(Err(failure)) => verdict.gold_issue = Some(failure.clone()),
+            None => {}
+        }
+        verdict.score = f64::from(u8::from(verdict.passed));
         verdict
     }
 

@@ -1,0 +1,1 @@
+SELECT id AS order_id, qty FROM orders ORDER BY id;

@@ -1,0 +1,1 @@
+SELECT SUM(qty) AS qty_total FROM orders;

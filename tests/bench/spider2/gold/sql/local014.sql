@@ -1,0 +1,1 @@
+SELECT id AS customer_id FROM customers ORDER BY id;

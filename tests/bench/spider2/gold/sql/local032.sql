@@ -1,0 +1,1 @@
+SELECT COUNT(DISTINCT city) AS n FROM customers;

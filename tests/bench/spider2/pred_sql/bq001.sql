@@ -1,0 +1,1 @@
+SELECT country, COUNT(*) AS n FROM `bigquery-public-data.example.visits` GROUP BY country;

@@ -1,0 +1,1 @@
+SELECT COUNT(*) AS n FROM `bigquery-public-data.example.sessions`;

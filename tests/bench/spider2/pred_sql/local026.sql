@@ -1,0 +1,1 @@
+SELECT 'Nobody' AS name, 100.49 AS total;

@@ -1,0 +1,2 @@
+SELECT COUNT(*) FROM customers;
+SELECT 1;

@@ -1,0 +1,6 @@
+Here is the query you asked for:
+```sql
+SELECT COUNT(*) AS n_orders
+FROM orders
+```
+It counts orders.

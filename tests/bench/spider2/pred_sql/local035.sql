@@ -1,0 +1,1 @@
+SELECT 1000 AS total;

@@ -1,0 +1,1 @@
+SELECT NULL AS region, 3 AS n UNION ALL SELECT 'EU', 2;

@@ -1,0 +1,1 @@
+SELECT ' Paris' AS city;

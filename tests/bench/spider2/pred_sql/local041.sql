@@ -1,0 +1,1 @@
+SELECT status FROM orders ORDER BY status;

@@ -1,0 +1,1 @@
+SELECT name, score FROM students ORDER BY id;

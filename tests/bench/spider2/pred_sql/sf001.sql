@@ -1,0 +1,1 @@
+SELECT state, COUNT(*) AS n FROM NOAA.STATIONS GROUP BY state;
