@@ -10,13 +10,14 @@ mod verdict;
 
 pub use summary::{BenchSummary, GoldIssue};
 pub use verdict::ExampleVerdict;
+use verdict::Failure;
 
 use std::collections::BTreeMap;
 
 use super::job::{Check, CheckAnswer, Job, JobAnswer, JobPart, PartAnswer, Rule, SchemaRead};
 use super::query::{QuerySettings, TextDecoding};
 use crate::bench::bird::{self, BirdGold, BirdMetric, BirdPredictions, QuestionEntry};
-use crate::bench::spider::exact::{ForeignKeyMap, SpiderSchema};
+use crate::bench::spider::exact::{ExactGold, ForeignKeyMap, SpiderSchema};
 use crate::bench::spider::{self, Etype, SpiderFiles, plug};
 use crate::sql::{Hardness, SqlDialect, hardness};
 
@@ -151,6 +152,9 @@ pub struct BenchmarkPipeline {
     /// Spider's exact set match: each `db_id`'s tables and columns, or why they could not be
     /// read.
     schemas: BTreeMap<String, Result<SpiderSchema, String>>,
+    /// Spider's exact set match: each example's gold in Spider's structure, read once its
+    /// `db_id`'s schema is there.
+    exact_golds: Vec<Option<Result<ExactGold, Failure>>>,
 }
 
 impl BenchmarkPipeline {
@@ -294,6 +298,7 @@ impl BenchmarkPipeline {
                 found
             })
             .collect::<Vec<_>>();
+        let exact_golds = vec![None; examples.len()];
         let executes = !matches!(&benchmark, Benchmark::Spider(o) if !o.etype.executes());
         let answers = slots
             .iter()
@@ -310,6 +315,7 @@ impl BenchmarkPipeline {
             answers,
             interaction_count: 1,
             schemas: BTreeMap::new(),
+            exact_golds,
         }
     }
 
@@ -429,7 +435,8 @@ impl BenchmarkPipeline {
                         let schema = tables
                             .map(SpiderSchema::new)
                             .map_err(|err| format!("its tables could not be read: {err}"));
-                        self.schemas.insert(db_id, schema);
+                        self.schemas.insert(db_id.clone(), schema);
+                        self.read_exact_golds(&db_id);
                     }
                     _ => {}
                 }

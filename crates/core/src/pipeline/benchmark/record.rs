@@ -127,10 +127,9 @@ impl BenchmarkPipeline {
             question: example.entry.question.clone().unwrap_or_default(),
             agent_used: None,
             difficulty: example.entry.difficulty.clone(),
-            sql_hardness: match &verdict.exact {
-                Some(Ok(exact)) => Some(exact.hardness.name().to_string()),
-                _ => example.hardness.map(|h| h.name().to_string()),
-            },
+            sql_hardness: verdict
+                .hardness(example.hardness)
+                .map(|h| h.name().to_string()),
             expected_sql: Some(example.gold.clone()),
             generated_sql: example.predictions.get(file).cloned(),
             expected_results: None,

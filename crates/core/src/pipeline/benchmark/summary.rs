@@ -125,8 +125,7 @@ impl BenchmarkPipeline {
                 let mut exact: Vec<Vec<ExactLevel>> = vec![Vec::new(); self.interaction_count];
                 for (example, verdict) in self.examples.iter().zip(&verdicts) {
                     let judged = verdict.exact.as_ref().and_then(|e| e.as_ref().ok());
-                    // Exact matching reads the gold's level from its structure, as Spider does.
-                    let hardness = judged.map(|j| j.hardness).or(example.hardness);
+                    let hardness = verdict.hardness(example.hardness);
                     interactions[example.interaction].push(SpiderLevel {
                         hardness,
                         turn: example.turn,

@@ -18,6 +18,7 @@ use crate::bench::bird::BirdMetric;
 use crate::bench::spider::exact::{ExactGold, ExactVerdict};
 use crate::pipeline::job::{CheckAnswer, GoldOutcome, Verdict};
 use crate::pipeline::query::QueryError;
+use crate::sql::Hardness;
 
 /// Where a prediction first gave another result than the gold.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,6 +82,17 @@ pub struct ExampleVerdict {
     /// Spider's exact set match (`--etype match` or `all`), or why it cannot be given (the
     /// gold outside Spider's grammar, no schema, no `tables.json` entry).
     pub exact: Option<Result<ExactVerdict, Failure>>,
+}
+
+impl ExampleVerdict {
+    /// The gold's level: from its structure when exact matching read it (as Spider's
+    /// `eval_hardness` does), else `written`, the level read from its text.
+    pub fn hardness(&self, written: Option<Hardness>) -> Option<Hardness> {
+        match &self.exact {
+            Some(Ok(exact)) => Some(exact.hardness),
+            _ => written,
+        }
+    }
 }
 
 impl BenchmarkPipeline {
@@ -233,6 +245,47 @@ impl BenchmarkPipeline {
         verdict
     }
 
+    /// Reads, once, the gold of every example of `db_id` in Spider's structure, now that its
+    /// schema is there (or says why it cannot be read).
+    pub(super) fn read_exact_golds(&mut self, db_id: &str) {
+        let super::Benchmark::Spider(options) = &self.benchmark else {
+            return;
+        };
+        let unscored = |kind: &str, message: String| Failure {
+            kind: kind.into(),
+            message,
+            database: None,
+        };
+        let schema = self.schemas.get(db_id);
+        let keys = options.foreign_keys.get(db_id);
+        let read: Vec<(usize, Result<ExactGold, Failure>)> = self
+            .examples
+            .iter()
+            .enumerate()
+            .filter(|(_, example)| example.db_id == db_id)
+            .filter_map(|(item, example)| {
+                let gold = match (schema?, keys) {
+                    (Err(why), _) => Err(unscored("no_schema", why.clone())),
+                    (Ok(_), None) => Err(unscored(
+                        "no_tables_entry",
+                        format!("tables.json has no db_id {db_id}"),
+                    )),
+                    (Ok(schema), Some(keys)) => ExactGold::read(&example.gold, schema, keys)
+                        .map_err(|why| {
+                            unscored(
+                                "outside_spider_grammar",
+                                format!("Spider's parser cannot read the gold: {why}"),
+                            )
+                        }),
+                };
+                Some((item, gold))
+            })
+            .collect();
+        for (item, gold) in read {
+            self.exact_golds[item] = Some(gold);
+        }
+    }
+
     /// Spider's exact set match of example `item` for prediction file `file`, when asked for.
     fn exact_verdict(&self, file: usize, item: usize) -> Option<Result<ExactVerdict, Failure>> {
         let super::Benchmark::Spider(options) = &self.benchmark else {
@@ -242,18 +295,21 @@ impl BenchmarkPipeline {
             return None;
         }
         let example = &self.examples[item];
-        let unscored = |kind: &str, message: String| {
-            Some(Err(Failure {
-                kind: kind.into(),
-                message,
-                database: None,
-            }))
-        };
-        let schema = match self.schemas.get(&example.db_id) {
-            Some(Ok(schema)) => schema,
-            Some(Err(why)) => return unscored("no_schema", why.clone()),
-            None => {
-                let why = self
+        let read = self.exact_golds[item].as_ref();
+        let schema = self
+            .schemas
+            .get(&example.db_id)
+            .and_then(|s| s.as_ref().ok());
+        let keys = options.foreign_keys.get(&example.db_id);
+        match (read, schema, keys) {
+            (Some(Ok(gold)), Some(schema), Some(keys)) => {
+                let prediction = example.predictions.get(file).map_or("", String::as_str);
+                Some(Ok(gold.judge(prediction, schema, keys)))
+            }
+            (Some(Err(failure)), ..) => Some(Err(failure.clone())),
+            _ => Some(Err(Failure {
+                kind: "no_database".into(),
+                message: self
                     .missing
                     .get(&example.db_id)
                     .cloned()
@@ -262,27 +318,10 @@ impl BenchmarkPipeline {
                             "no database for db_id {} to read its tables from",
                             example.db_id
                         )
-                    });
-                return unscored("no_database", why);
-            }
-        };
-        let Some(keys) = options.foreign_keys.get(&example.db_id) else {
-            return unscored(
-                "no_tables_entry",
-                format!("tables.json has no db_id {}", example.db_id),
-            );
-        };
-        let gold = match ExactGold::read(&example.gold, schema, keys) {
-            Ok(gold) => gold,
-            Err(why) => {
-                return unscored(
-                    "outside_spider_grammar",
-                    format!("Spider's parser cannot read the gold: {why}"),
-                );
-            }
-        };
-        let prediction = example.predictions.get(file).map_or("", String::as_str);
-        Some(Ok(gold.judge(prediction, schema, keys)))
+                    }),
+                database: None,
+            })),
+        }
     }
 
     /// `--etype match`: the verdict is the exact match alone.

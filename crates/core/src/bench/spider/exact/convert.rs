@@ -69,13 +69,6 @@ impl SpiderSchema {
             .find(|(name, _)| name == table)
             .map(|(_, columns)| columns.as_slice())
     }
-
-    /// Every column id, `__table.column__` (`Schema.idMap`'s values with a dot).
-    pub fn column_ids(&self) -> impl Iterator<Item = String> + '_ {
-        self.tables
-            .iter()
-            .flat_map(|(table, columns)| columns.iter().map(move |c| column_id(table, c)))
-    }
 }
 
 pub fn column_id(table: &str, column: &str) -> String {
