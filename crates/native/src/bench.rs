@@ -9,7 +9,12 @@ use std::path::{Path, PathBuf};
 use qeval_core::bench::BenchError;
 use qeval_core::bench::bird::{self, BirdPredictions, QuestionEntry};
 use qeval_core::bench::spider::{self, SpiderFiles};
-use qeval_core::pipeline::{BenchSummary, BenchmarkPipeline, BirdOptions, SpiderOptions};
+use qeval_core::bench::spider2::{self, Mode, Variant};
+use qeval_core::pipeline::benchmark::eval_ids;
+use qeval_core::pipeline::{
+    BenchSummary, BenchmarkPipeline, BirdOptions, Spider2Files, Spider2Options, Spider2Outcome,
+    SpiderOptions,
+};
 use qeval_core::run::EvaluationRecord;
 
 use crate::jobs::{DatabaseSource, run_jobs};
@@ -317,4 +322,189 @@ pub fn write_records(scored: &Scored, paths: &[PathBuf]) -> Result<(), String> {
         crate::folder::write_file(path, records_text(records).as_bytes())?;
     }
     Ok(())
+}
+
+/// `qeval bench spider2`'s inputs.
+#[derive(Debug, Clone)]
+pub struct Spider2Request {
+    /// The gold folder: the gold configuration and `exec_result/`.
+    pub gold_dir: PathBuf,
+    /// The prediction folder: `<instance_id>.csv` or `<instance_id>.sql`.
+    pub result_dir: PathBuf,
+    /// Lite or Snow; `None`: the one whose gold configuration the gold folder holds.
+    pub variant: Option<Variant>,
+    /// `sql` mode: the instance file (`spider2-lite.jsonl`); `None`: looked for two and one
+    /// folders above the gold folder.
+    pub instances: Option<PathBuf>,
+    /// `sql` mode: the folder of `<db>.sqlite` files; `None`: `resource/databases` two folders
+    /// above the gold folder, where the official script reads them.
+    pub db: Option<PathBuf>,
+    pub options: Spider2Options,
+}
+
+/// The files of a folder with the extension `extension`, by name without it.
+fn files_with_extension(folder: &Path, extension: &str) -> Result<Vec<(String, PathBuf)>, String> {
+    let listing = std::fs::read_dir(folder)
+        .map_err(|err| format!("cannot read the folder {}: {err}", folder.display()))?;
+    let mut files: Vec<(String, PathBuf)> = listing
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let name = path.file_name()?.to_str()?.to_string();
+            let stem = name.strip_suffix(&format!(".{extension}"))?.to_string();
+            path.is_file().then_some((stem, path))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The gold folder's Spider 2.0 variant: the one asked for, else the one whose gold
+/// configuration is there.
+fn spider2_variant(request: &Spider2Request) -> Result<Variant, String> {
+    if let Some(variant) = request.variant {
+        return Ok(variant);
+    }
+    for variant in [Variant::Lite, Variant::Snow] {
+        if request.gold_dir.join(variant.eval_file()).is_file() {
+            return Ok(variant);
+        }
+    }
+    Err(format!(
+        "{} holds neither {} nor {}: give the gold folder of Spider 2.0-lite or -snow (--gold-dir)",
+        request.gold_dir.display(),
+        Variant::Lite.eval_file(),
+        Variant::Snow.eval_file()
+    ))
+}
+
+/// The first of `candidates` that is there, or an error naming them all.
+fn first_existing(candidates: &[PathBuf], what: &str, flag: &str) -> Result<PathBuf, String> {
+    candidates
+        .iter()
+        .find(|p| p.exists())
+        .cloned()
+        .ok_or_else(|| {
+            let tried: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+            format!("no {what} at {}: give it with {flag}", tried.join(" or "))
+        })
+}
+
+/// Plans Spider 2.0: reads the gold configuration, the prediction folder, each scored
+/// instance's gold CSVs and, in `sql` mode, the instance file, and finds the databases.
+pub fn plan_spider2(request: &Spider2Request) -> Result<Planned, String> {
+    let mut options = request.options.clone();
+    options.variant = spider2_variant(request)?;
+    let variant = options.variant;
+    let eval_path = request.gold_dir.join(variant.eval_file());
+    let standards = spider2::read_standards(&read(&eval_path)?, variant)
+        .map_err(|err| located(&eval_path, err))?;
+    let predicted = files_with_extension(&request.result_dir, options.mode.extension())?;
+    let ids = eval_ids(&standards, predicted.iter().map(|(id, _)| id));
+    let mut notes = Vec::new();
+    let ignored = predicted.len() - ids.len();
+    if ignored > 0 {
+        notes.push(format!(
+            "{} in {} have no line in {} and are ignored, as the official script ignores them",
+            qeval_core::words::counted(ignored, "prediction file"),
+            request.result_dir.display(),
+            variant.eval_file()
+        ));
+    }
+    let gold_folder = request.gold_dir.join("exec_result");
+    let listing: Vec<String> = std::fs::read_dir(&gold_folder)
+        .map_err(|err| {
+            format!(
+                "cannot read the gold folder {}: {err}",
+                gold_folder.display()
+            )
+        })?
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .collect();
+    let read_bytes = |path: &Path| {
+        std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))
+    };
+    let mut files = Spider2Files {
+        standards,
+        ..Spider2Files::default()
+    };
+    for (id, path) in &predicted {
+        if ids.binary_search(id).is_ok() {
+            files.predictions.insert(id.clone(), read_bytes(path));
+        }
+    }
+    for id in &ids {
+        let gold = spider2::gold_files(id, &listing);
+        let bytes = gold
+            .names
+            .iter()
+            .map(|name| read_bytes(&gold_folder.join(name)))
+            .collect();
+        files.golds.insert(id.clone(), (gold, bytes));
+    }
+    let grandparent = request.gold_dir.join("..").join("..");
+    let mut root = PathBuf::new();
+    if options.mode == Mode::Sql {
+        let instances = match &request.instances {
+            Some(path) => path.clone(),
+            None => first_existing(
+                &[
+                    grandparent.join(variant.instances_file()),
+                    request.gold_dir.join("..").join(variant.instances_file()),
+                ],
+                "instance file",
+                "--instances",
+            )?,
+        };
+        files.instances = spider2::read_instances(&read(&instances)?, variant)
+            .map_err(|err| located(&instances, err))?;
+        root = request
+            .db
+            .clone()
+            .unwrap_or_else(|| grandparent.join("resource").join("databases"));
+    }
+    let name = file_names(std::slice::from_ref(&request.result_dir)).remove(0);
+    let pipeline = BenchmarkPipeline::spider2(
+        files,
+        name,
+        &mut |db| {
+            let file = format!("{db}.sqlite");
+            if root.join(&file).is_file() {
+                Ok(vec![file])
+            } else {
+                Err(format!("no database {}", root.join(&file).display()))
+            }
+        },
+        options,
+    );
+    Ok(Planned {
+        pipeline,
+        root,
+        misplaced: vec![None],
+        notes,
+    })
+}
+
+/// The list of per-instance results the official `evaluate_spider2sql` returns (and never
+/// writes): `instance_id`, `score`, `pred_sql` (the query run, `sql` mode) and `error_info`,
+/// for the instances scored.
+pub fn spider2_results_json(scored: &Scored) -> String {
+    let pipeline = &scored.planned.pipeline;
+    let sql_mode = matches!(
+        &pipeline.benchmark,
+        qeval_core::pipeline::Benchmark::Spider2(o) if o.mode == Mode::Sql
+    );
+    let results: Vec<serde_json::Value> = (0..pipeline.examples.len())
+        .filter_map(|item| {
+            let Some(Spider2Outcome::Scored(score)) = pipeline.spider2_outcome(item) else {
+                return None;
+            };
+            Some(serde_json::json!({
+                "instance_id": pipeline.spider2_id(item),
+                "score": score.score,
+                "pred_sql": sql_mode.then(|| pipeline.examples[item].predictions[0].clone()),
+                "error_info": score.error_info,
+            }))
+        })
+        .collect();
+    serde_json::to_string_pretty(&results).unwrap_or_default() + "\n"
 }

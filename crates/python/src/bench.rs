@@ -258,6 +258,58 @@ pub fn bench_bird(
     })
 }
 
+/// Plans Spider 2.0 from its files, as `qeval bench spider2` does.
+#[pyfunction]
+#[pyo3(signature = (result_dir, gold_dir, *, mode = "exec_result", variant = None, instances = None, db = None, timeout = None, max_rows = 1_000_000))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per command-line flag
+pub fn bench_spider2(
+    py: Python<'_>,
+    result_dir: PathBuf,
+    gold_dir: PathBuf,
+    mode: &str,
+    variant: Option<String>,
+    instances: Option<PathBuf>,
+    db: Option<PathBuf>,
+    timeout: Option<f64>,
+    max_rows: usize,
+) -> PyResult<BenchPlan> {
+    use qeval_core::bench::spider2::{Mode, Variant};
+    let mode = Mode::parse(mode).ok_or_else(|| {
+        input_error(format!(
+            "mode={mode:?}: use \"exec_result\" (predicted CSVs) or \"sql\" (predicted SQL)"
+        ))
+    })?;
+    let variant =
+        match variant {
+            None => None,
+            Some(text) => Some(Variant::parse(&text).ok_or_else(|| {
+                input_error(format!("variant={text:?}: use \"lite\" or \"snow\""))
+            })?),
+        };
+    let mut options = qeval_core::pipeline::Spider2Options {
+        mode,
+        ..Default::default()
+    };
+    if let Some(timeout) = timeout {
+        options.settings.time_limit_ms = seconds("timeout", timeout)? * 1000.0;
+    }
+    options.settings.max_rows = max_rows.max(1);
+    let request = qeval_native::bench::Spider2Request {
+        gold_dir,
+        result_dir,
+        variant,
+        instances,
+        db,
+        options,
+    };
+    let planned = py
+        .detach(|| qeval_native::bench::plan_spider2(&request))
+        .map_err(input_error)?;
+    Ok(BenchPlan {
+        planned: Some(planned),
+    })
+}
+
 /// One job (JSON text) on the database file at `database`: a cluster worker's part. The
 /// answer as JSON text.
 #[pyfunction]

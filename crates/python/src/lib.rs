@@ -473,6 +473,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<bench::BenchPlan>()?;
     module.add_function(wrap_pyfunction!(bench::bench_spider, module)?)?;
     module.add_function(wrap_pyfunction!(bench::bench_bird, module)?)?;
+    module.add_function(wrap_pyfunction!(bench::bench_spider2, module)?)?;
     module.add_function(wrap_pyfunction!(bench::bench_run_job, module)?)?;
     module.add_function(wrap_pyfunction!(bench::bench_run_job_bytes, module)?)?;
     Ok(())

@@ -106,3 +106,36 @@ def test_ray_runs_the_jobs_on_the_cluster_to_the_same_records(cli, tmp_path):
         ray.shutdown()
     assert (tmp_path / "ray.jsonl").read_bytes() == out.read_bytes()
     assert result["table"] == (spider / "expected" / "exec.txt").read_text()
+
+
+def test_spider2_gives_the_official_scores_in_both_modes(cli, tmp_path):
+    spider2 = layout("spider2", tmp_path)
+    gold = spider2 / "gold"
+    printed = cli_bench(cli, ["spider2", "--result_dir", spider2 / "pred_csv", "--gold_dir", gold]).stdout
+    result = qeval.bench.spider2(spider2 / "pred_csv", gold)
+    assert result["table"] == printed
+    assert "Final score: 0.6181818181818182, Correct examples: 34, Total examples: 55" in printed
+    official = json.loads((spider2 / "expected" / "exec_result" / "results.json").read_text())
+    assert [(r["test_id"], r["benchmark"]["score"]) for r in result["records"]] == [
+        (o["instance_id"], o["score"]) for o in official
+    ]
+    sql = qeval.bench.spider2(spider2 / "pred_sql", gold, mode="sql", db=spider2 / "databases")
+    assert [i for i, _ in sql["summary"]["spider2"]["not_scored"]] == ["bq001", "ga001"]
+    assert "Correct examples: 25, Total examples: 46" in sql["table"]
+    with pytest.raises(qeval.InputError, match="use \"exec_result\""):
+        qeval.bench.spider2(spider2 / "pred_csv", gold, mode="csv")
+
+
+def test_ray_scores_spider2_sql_tasks_on_the_cluster(tmp_path):
+    ray = pytest.importorskip("ray")
+    import qeval.ray
+
+    spider2 = layout("spider2", tmp_path)
+    local = qeval.bench.spider2(spider2 / "pred_sql", spider2 / "gold", mode="sql", db=spider2 / "databases")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        result = qeval.ray.bench_spider2(spider2 / "pred_sql", spider2 / "gold", mode="sql", db=spider2 / "databases")
+    finally:
+        ray.shutdown()
+    assert result["records"] == local["records"]
+    assert result["table"] == local["table"]

@@ -8,9 +8,11 @@ use std::time::Instant;
 
 use qeval_core::bench::bird::BirdMetric;
 use qeval_core::bench::spider::Etype;
+use qeval_core::bench::spider2::{Mode, Variant, correct_ids_csv};
+use qeval_core::pipeline::Spider2Options;
 use qeval_core::pipeline::{BenchSummary, BirdOptions, SpiderOptions};
 use qeval_core::words::{counted, plural};
-use qeval_native::bench::{BirdRequest, Scored, SpiderRequest};
+use qeval_native::bench::{BirdRequest, Scored, Spider2Request, SpiderRequest};
 
 use super::{Failure, Outcome};
 use crate::output::say;
@@ -28,6 +30,12 @@ pub enum BenchCommand {
     /// place in the file. The official spellings of the flags are accepted
     /// (`--predicted_sql_path`, `--ground_truth_path`, `--db_root_path`...).
     Bird(Box<BirdArgs>),
+    /// Spider 2.0-lite or -snow, as `evaluation_suite/evaluate.py` scores it: each gold
+    /// column must equal some predicted column (names ignored), numbers within 0.01. In
+    /// `exec_result` mode the predictions are CSVs; in `sql` mode SQL files, run on the local
+    /// SQLite databases (cloud tasks are listed as not scored). The official spellings of the
+    /// flags are accepted (`--result_dir`, `--gold_dir`, `--max_workers`...).
+    Spider2(Box<Spider2Args>),
 }
 
 /// Where the records and the summary go, for both benchmarks.
@@ -138,6 +146,55 @@ pub struct BirdArgs {
     output: BenchOutput,
 }
 
+#[derive(Debug, clap::Args)]
+pub struct Spider2Args {
+    /// `exec_result` (`<instance_id>.csv` predictions) or `sql` (`<instance_id>.sql`, run on
+    /// the local SQLite databases).
+    #[arg(long, default_value = "exec_result", value_name = "MODE")]
+    mode: String,
+    /// The prediction folder.
+    #[arg(long = "result-dir", alias = "result_dir", value_name = "DIR")]
+    result_dir: PathBuf,
+    /// The gold folder: `spider2lite_eval.jsonl` (or `spider2snow_eval.jsonl`) and
+    /// `exec_result/`.
+    #[arg(long = "gold-dir", alias = "gold_dir", value_name = "DIR")]
+    gold_dir: PathBuf,
+    /// `lite` or `snow` (default: the one whose gold configuration the gold folder holds).
+    #[arg(long, value_name = "VARIANT")]
+    variant: Option<String>,
+    /// `sql` mode: the instance file naming each instance's database (default:
+    /// `spider2-lite.jsonl` two folders above the gold folder, as the official layout has it).
+    #[arg(long, value_name = "FILE")]
+    instances: Option<PathBuf>,
+    /// `sql` mode: the folder of `<db>.sqlite` files (default: `resource/databases` two
+    /// folders above the gold folder, where the official script reads them).
+    #[arg(long, value_name = "DIR")]
+    db: Option<PathBuf>,
+    /// `sql` mode: seconds a query may run before it is interrupted and listed as not scored
+    /// (the official script accepts `--timeout` and sets no limit; qeval's default is a day).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    timeout: Option<f64>,
+    /// Write the ids scored 1 as the official `<result_dir>-ids.csv` (`bq`, `ga`, `local` ids
+    /// as `sf_<id>`).
+    #[arg(long = "ids-csv", value_name = "FILE")]
+    ids_csv: Option<PathBuf>,
+    /// Write each scored instance's `instance_id`, `score`, `pred_sql` and `error_info`, the
+    /// list the official script computes (it never writes it).
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Threads (the official `--max_workers`; default: every core).
+    #[arg(long = "max-workers", alias = "max_workers", value_name = "N")]
+    max_workers: Option<usize>,
+    /// Accepted for the official command line; unused there too.
+    #[arg(long = "is-sql-debug", alias = "is_sql_debug")]
+    is_sql_debug: bool,
+    /// Accepted for the official command line; qeval writes no temporary files.
+    #[arg(long = "temp-dir", alias = "temp_dir", value_name = "DIR")]
+    temp_dir: Option<PathBuf>,
+    #[command(flatten)]
+    output: BenchOutput,
+}
+
 fn parse_metric(text: &str) -> Result<BirdMetric, String> {
     text.parse()
 }
@@ -147,6 +204,7 @@ pub fn run(command: &BenchCommand) -> Result<Outcome, Failure> {
     match command {
         BenchCommand::Spider(args) => spider(args),
         BenchCommand::Bird(args) => bird(args),
+        BenchCommand::Spider2(args) => spider2(args),
     }
 }
 
@@ -189,7 +247,7 @@ fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
         options,
     };
     let planned = qeval_native::bench::plan_spider(&request)?;
-    finish(planned, &args.output, "SQLite", None)
+    finish(planned, &args.output, "SQLite", None).map(|_| Outcome::Clean)
 }
 
 fn bird(args: &BirdArgs) -> Result<Outcome, Failure> {
@@ -230,6 +288,67 @@ fn bird(args: &BirdArgs) -> Result<Outcome, Failure> {
         &args.sql_dialect,
         args.output_log_path.as_ref(),
     )
+    .map(|_| Outcome::Clean)
+}
+
+fn spider2(args: &Spider2Args) -> Result<Outcome, Failure> {
+    let Some(mode) = Mode::parse(&args.mode) else {
+        return Err(format!(
+            "--mode {}: use exec_result (predicted CSVs) or sql (predicted SQL)",
+            args.mode
+        ));
+    };
+    let variant = match &args.variant {
+        None => None,
+        Some(text) => Some(
+            Variant::parse(text).ok_or_else(|| format!("--variant {text}: use lite or snow"))?,
+        ),
+    };
+    check_outputs(&args.output, 1)?;
+    let mut options = Spider2Options {
+        mode,
+        ..Spider2Options::default()
+    };
+    if let Some(seconds) = args.timeout {
+        options.settings.time_limit_ms = seconds * 1000.0;
+    }
+    options.settings.max_rows = args.output.max_rows;
+    let request = Spider2Request {
+        gold_dir: args.gold_dir.clone(),
+        result_dir: args.result_dir.clone(),
+        variant,
+        instances: args.instances.clone(),
+        db: args.db.clone(),
+        options,
+    };
+    let planned = qeval_native::bench::plan_spider2(&request)?;
+    let mut output = BenchOutput {
+        output: args.output.output.clone(),
+        json: args.output.json.clone(),
+        num_cpus: args.max_workers.or(args.output.num_cpus),
+        max_rows: args.output.max_rows,
+    };
+    if output.num_cpus == Some(0) {
+        output.num_cpus = Some(1);
+    }
+    let scored = finish(planned, &output, "SQLite", None)?;
+    if let Some(path) = &args.results {
+        std::fs::write(path, qeval_native::bench::spider2_results_json(&scored))
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        say!(
+            "qeval: wrote the per-instance results to {}",
+            path.display()
+        );
+    }
+    if let (Some(path), Some(scores)) = (
+        &args.ids_csv,
+        scored.summaries.first().and_then(|s| s.spider2.as_ref()),
+    ) {
+        std::fs::write(path, correct_ids_csv(&scores.scores))
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        say!("qeval: wrote the correct ids to {}", path.display());
+    }
+    Ok(Outcome::Clean)
 }
 
 /// Runs a planned benchmark and writes what it gave.
@@ -238,8 +357,21 @@ fn finish(
     output: &BenchOutput,
     dialect: &str,
     log: Option<&PathBuf>,
-) -> Result<Outcome, Failure> {
+) -> Result<Scored, Failure> {
     let started = Instant::now();
+    let examples = planned.pipeline.examples.len();
+    let scored = run_planned(planned, output);
+    write_outputs(&scored, output, dialect, log)?;
+    say!(
+        "qeval: scored {} in {:.2} s",
+        counted(examples, "example"),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(scored)
+}
+
+/// Runs a planned benchmark's jobs on every core, with progress.
+fn run_planned(planned: qeval_native::bench::Planned, output: &BenchOutput) -> Scored {
     for note in &planned.notes {
         say!("qeval: {note}");
     }
@@ -260,13 +392,7 @@ fn finish(
         }
     });
     progress.finish();
-    write_outputs(&scored, output, dialect, log)?;
-    say!(
-        "qeval: scored {} in {:.2} s",
-        counted(examples, "example"),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(Outcome::Clean)
+    scored
 }
 
 fn write_outputs(
@@ -300,6 +426,38 @@ fn write_outputs(
     Ok(())
 }
 
+/// Spider 2.0: the scores of 0 by error kind, and the instances not scored.
+fn spider2_lines(spider2: &qeval_core::pipeline::benchmark::Spider2Scores) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !spider2.error_kinds.is_empty() {
+        let kinds: Vec<String> = spider2
+            .error_kinds
+            .iter()
+            .map(|(kind, n)| format!("{n} {kind}"))
+            .collect();
+        lines.push(format!(
+            "scores of 0 by official error kind: {}",
+            kinds.join(", ")
+        ));
+    }
+    if !spider2.not_scored.is_empty() {
+        lines.push(format!(
+            "{} not scored (left out of \"Final score\"; the official script would score them):",
+            counted(spider2.not_scored.len(), "instance")
+        ));
+        for (id, why) in spider2.not_scored.iter().take(10) {
+            lines.push(format!("  {id}: {why}"));
+        }
+        if spider2.not_scored.len() > 10 {
+            lines.push(format!(
+                "  ... and {} more (see --json)",
+                spider2.not_scored.len() - 10
+            ));
+        }
+    }
+    lines
+}
+
 /// What the summary says beyond the official table, a line each.
 fn describe(summary: &BenchSummary) -> Vec<String> {
     let mut lines = vec![format!(
@@ -311,16 +469,24 @@ fn describe(summary: &BenchSummary) -> Vec<String> {
     )];
     if !summary.gold_issues.is_empty() {
         let n = summary.gold_issues.len();
+        let golds = match (summary.spider2.is_some(), n == 1) {
+            (true, true) => "gold answer",
+            (true, false) => "gold answers",
+            (false, true) => "gold query",
+            (false, false) => "gold queries",
+        };
         lines.push(format!(
-            "{n} gold quer{} cannot pass whatever the prediction (gold as prediction would score {:.4}):",
-            if n == 1 { "y" } else { "ies" },
+            "{n} {golds} cannot pass whatever the prediction (gold as prediction would score {:.4}):",
             summary.ceiling
         ));
         for issue in summary.gold_issues.iter().take(10) {
-            lines.push(format!(
-                "  test {} (gold line {}, {}): {}: {}",
-                issue.test_id, issue.line, issue.db_id, issue.kind, issue.message
-            ));
+            lines.push(match &issue.instance_id {
+                Some(id) => format!("  {id}: {}: {}", issue.kind, issue.message),
+                None => format!(
+                    "  test {} (gold line {}, {}): {}: {}",
+                    issue.test_id, issue.line, issue.db_id, issue.kind, issue.message
+                ),
+            });
         }
         if summary.gold_issues.len() > 10 {
             lines.push(format!(
@@ -334,7 +500,9 @@ fn describe(summary: &BenchSummary) -> Vec<String> {
             summary.ceiling
         ));
     }
-    if !summary.prediction_failures.is_empty() {
+    if let Some(spider2) = &summary.spider2 {
+        lines.extend(spider2_lines(spider2));
+    } else if !summary.prediction_failures.is_empty() {
         let kinds: Vec<String> = summary
             .prediction_failures
             .iter()

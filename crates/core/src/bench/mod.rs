@@ -4,7 +4,9 @@
 //!   execution accuracy on one database per `db_id` or test-suite accuracy on several
 //!   (`spider`);
 //! - **BIRD** (dev and mini-dev): `bird-bench/mini_dev`'s `evaluation_ex.py`,
-//!   `evaluation_f1.py` and `evaluation_ves.py` (`bird`).
+//!   `evaluation_f1.py` and `evaluation_ves.py` (`bird`);
+//! - **Spider 2.0** (-lite and -snow): `xlang-ai/Spider2`'s `evaluation_suite/evaluate.py`,
+//!   predicted CSVs or the CSVs of predicted SQL compared with gold CSVs (`spider2`).
 //!
 //! What is here is pure: reading the files, the text rules applied to each query before it runs,
 //! the comparison rules, the official tables. Which query runs on which database, and the
@@ -15,6 +17,7 @@
 pub mod bird;
 pub mod python_format;
 pub mod spider;
+pub mod spider2;
 
 use std::fmt;
 

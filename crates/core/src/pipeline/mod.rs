@@ -18,7 +18,10 @@ pub mod job;
 pub mod query;
 pub mod run_folder;
 
-pub use benchmark::{BenchSummary, Benchmark, BenchmarkPipeline, BirdOptions, SpiderOptions};
+pub use benchmark::{
+    BenchSummary, Benchmark, BenchmarkPipeline, BirdOptions, Spider2Files, Spider2Options,
+    Spider2Outcome, SpiderOptions,
+};
 pub use job::{Job, JobAnswer, JobPart, Runner, SuiteCheck};
 pub use query::{QueryError, QueryRows, QuerySettings, TextDecoding};
 pub use run_folder::{DatabaseUse, RunPipeline, SuiteSettings, TestToScore};

@@ -118,5 +118,16 @@ def bench_bird(
     ves_iterations: int = 100,
     max_rows: int = 1000000,
 ) -> BenchPlan: ...
+def bench_spider2(
+    result_dir: str,
+    gold_dir: str,
+    *,
+    mode: str = "exec_result",
+    variant: str | None = None,
+    instances: str | None = None,
+    db: str | None = None,
+    timeout: float | None = None,
+    max_rows: int = 1000000,
+) -> BenchPlan: ...
 def bench_run_job(job: str, database: str) -> str: ...
 def bench_run_job_bytes(job: str, database: bytes) -> str: ...

@@ -8,6 +8,8 @@
     qeval.bench.bird("predict_dev.json", "dev_gold.sql", "dev_databases/", diff="dev.json",
                      metric=["ex", "soft-f1"])
 
+    qeval.bench.spider2("my_csvs/", "spider2-lite/evaluation_suite/gold")
+
 Each returns ``{"table", "summary", "records", "log", "notes"}`` for one prediction file (a
 list of those for a list of prediction files): the official table as the official script prints
 it, the summary (the table's numbers, the golds that cannot pass and the ceiling they set,
@@ -26,7 +28,7 @@ from typing import Any, Optional, Union
 
 from . import _native
 
-__all__ = ["bird", "spider"]
+__all__ = ["bird", "spider", "spider2"]
 
 PathLike = Union[str, os.PathLike]
 
@@ -149,3 +151,45 @@ def bird(
     )
     plan.run(_cores(num_cpus))
     return _finish(plan, single, sql_dialect, output, json, output_log_path)
+
+
+def spider2(
+    result_dir: PathLike,
+    gold_dir: PathLike,
+    *,
+    mode: str = "exec_result",
+    variant: Optional[str] = None,
+    instances: Optional[PathLike] = None,
+    db: Optional[PathLike] = None,
+    timeout: Optional[float] = None,
+    max_rows: int = 1_000_000,
+    num_cpus: Optional[int] = None,
+    output: Optional[PathLike] = None,
+    json: Optional[PathLike] = None,
+) -> Any:
+    """Spider 2.0-lite or -snow as ``qeval bench spider2`` scores it, which is as
+    ``evaluation_suite/evaluate.py`` does: ``result_dir`` holds ``<instance_id>.csv``
+    (``mode="exec_result"``) or ``<instance_id>.sql`` (``mode="sql"``); ``gold_dir`` holds
+    ``spider2lite_eval.jsonl`` (or ``spider2snow_eval.jsonl``; ``variant`` picks one when both
+    are there) and ``exec_result/``. Only instances with both a gold line and a prediction are
+    scored, as the official script scores them.
+
+    In ``sql`` mode the local tasks run on ``db/<db>.sqlite`` (default: ``resource/databases``
+    two folders above ``gold_dir``), each instance's database read from ``instances``
+    (``spider2-lite.jsonl``); BigQuery and Snowflake tasks are listed in the summary's
+    ``spider2.not_scored``, never scored 0. ``timeout`` (seconds) interrupts a query (the
+    official script has no limit). ``table`` is the official score lines; each record's
+    ``benchmark`` has the score, ``error_kind`` and ``error_info``.
+    """
+    plan = _native.bench_spider2(
+        os.fspath(result_dir),
+        os.fspath(gold_dir),
+        mode=mode,
+        variant=variant,
+        instances=_optional(instances),
+        db=_optional(db),
+        timeout=timeout,
+        max_rows=max_rows,
+    )
+    plan.run(_cores(num_cpus))
+    return _finish(plan, True, "SQLite", output, json, None)

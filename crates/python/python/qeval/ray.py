@@ -9,7 +9,7 @@ Rows may be pairs (the pairs file's fields as columns) or pairs-file lines (a ``
 as ``ray.data.read_text`` gives them). A ``line`` column, when present, is each pair's line
 number and is carried into its scorecard, as ``qeval score`` writes it.
 
-Benchmarks too: :func:`bench_spider` and :func:`bench_bird` take :mod:`qeval.bench`'s arguments
+Benchmarks too: :func:`bench_spider`, :func:`bench_bird` and :func:`bench_spider2` take :mod:`qeval.bench`'s arguments
 and give its results, the records byte for byte the command line's; each job (one database's
 examples, or a share of them) runs as a Ray task, and each database travels once to the
 cluster's object store.
@@ -199,3 +199,15 @@ def bench_bird(
     )
     _run_plan(plan)
     return _bench._finish(plan, single, sql_dialect, output, json, output_log_path)
+
+
+def bench_spider2(result_dir: Any, gold_dir: Any, *, output: Any = None, json: Any = None, **options: Any) -> Any:
+    """:func:`qeval.bench.spider2` on the Ray cluster ``ray.init()`` connected to (in ``sql``
+    mode the local tasks' queries run as Ray tasks)."""
+    options.pop("num_cpus", None)
+    for key in ("instances", "db"):
+        if key in options:
+            options[key] = _bench._optional(options[key])
+    plan = _native.bench_spider2(os.fspath(result_dir), os.fspath(gold_dir), **options)
+    _run_plan(plan)
+    return _bench._finish(plan, True, "SQLite", output, json, None)

@@ -5,10 +5,13 @@
 //! what the benchmark itself cannot score (`summary`).
 
 mod record;
+mod spider2;
 mod summary;
 mod verdict;
 
-pub use summary::{BenchSummary, GoldIssue};
+pub use spider2::{Spider2Files, Spider2Options, Spider2Outcome, eval_ids};
+
+pub use summary::{BenchSummary, GoldIssue, Spider2Scores};
 pub use verdict::ExampleVerdict;
 use verdict::Failure;
 
@@ -30,6 +33,7 @@ pub const BENCH_MAX_BYTES: usize = 1024 * 1024 * 1024;
 pub enum Benchmark {
     Spider(SpiderOptions),
     Bird(BirdOptions),
+    Spider2(Spider2Options),
 }
 
 /// `qeval bench spider`'s options (`evaluation.py`'s flags).
@@ -155,6 +159,8 @@ pub struct BenchmarkPipeline {
     /// Spider's exact set match: each example's gold in Spider's structure, read once its
     /// `db_id`'s schema is there.
     exact_golds: Vec<Option<Result<ExactGold, Failure>>>,
+    /// Spider 2.0: each example's instance (its gold CSVs, its prediction, its result).
+    spider2: Vec<spider2::Instance>,
 }
 
 impl BenchmarkPipeline {
@@ -316,6 +322,7 @@ impl BenchmarkPipeline {
             interaction_count: 1,
             schemas: BTreeMap::new(),
             exact_golds,
+            spider2: Vec::new(),
         }
     }
 
@@ -336,6 +343,7 @@ impl BenchmarkPipeline {
         match &self.benchmark {
             Benchmark::Spider(options) => options.settings,
             Benchmark::Bird(options) => options.settings,
+            Benchmark::Spider2(options) => options.settings,
         }
     }
 
@@ -343,6 +351,9 @@ impl BenchmarkPipeline {
     /// `per_job` checks (a database with more checks is split, so the work spreads over every
     /// core; a worker that takes the next part of the same database keeps it open).
     pub fn jobs(&self, per_job: usize) -> Vec<Job> {
+        if let Benchmark::Spider2(options) = &self.benchmark {
+            return self.spider2_jobs(options, per_job);
+        }
         let settings = self.settings();
         let mut by_database: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.databases.len()];
         for (item, slots) in self.slots.iter().enumerate() {
@@ -377,11 +388,13 @@ impl BenchmarkPipeline {
         jobs
     }
 
-    /// Whether the examples' queries run (Spider's `--etype match` runs none).
+    /// Whether the examples' gold and predicted queries run and are compared (Spider's
+    /// `--etype match` runs none; Spider 2.0 has gold CSVs, and its own jobs).
     fn executes(&self) -> bool {
         match &self.benchmark {
             Benchmark::Spider(options) => options.etype.executes(),
             Benchmark::Bird(_) => true,
+            Benchmark::Spider2(_) => false,
         }
     }
 
@@ -429,6 +442,11 @@ impl BenchmarkPipeline {
                             .and_then(|slots| slots.get_mut(check.slot))
                         {
                             *slot = Some(check);
+                        }
+                    }
+                    PartAnswer::Fill(fill) => {
+                        if let Some(instance) = self.spider2.get_mut(fill.item) {
+                            instance.result = fill.generated;
                         }
                     }
                     PartAnswer::Schema { db_id, tables } => {

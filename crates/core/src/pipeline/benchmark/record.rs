@@ -9,8 +9,9 @@
 use serde_json::{Map, Value, json};
 
 use super::verdict::ExampleVerdict;
-use super::{Benchmark, BenchmarkPipeline};
+use super::{Benchmark, BenchmarkPipeline, Spider2Options, Spider2Outcome};
 use crate::bench::spider::exact::COMPONENTS;
+use crate::bench::spider2::{ErrorKind, Mode};
 use crate::run::record::{Breakdown, EvaluationRecord, QasEvaluation};
 
 /// Why a benchmark record has no semantic or datatype score.
@@ -96,6 +97,10 @@ impl BenchmarkPipeline {
                     benchmark.insert("predicted_db_id".into(), json!(named));
                 }
             }
+            Benchmark::Spider2(options) => {
+                self.spider2_fields(item, options, &verdict, &mut benchmark);
+                extra.remove("db_id");
+            }
         }
         if let Some(difference) = &verdict.first_difference {
             benchmark.insert(
@@ -122,16 +127,22 @@ impl BenchmarkPipeline {
         extra.insert("benchmark".into(), Value::Object(benchmark));
         let explanation = self.explanation(&verdict);
         let score = round(verdict.score);
+        let spider2_sql = matches!(&self.benchmark, Benchmark::Spider2(o) if o.mode == Mode::Sql);
         EvaluationRecord {
-            test_id: json!(item),
+            test_id: self
+                .spider2_id(item)
+                .map_or_else(|| json!(item), |id| json!(id)),
             question: example.entry.question.clone().unwrap_or_default(),
             agent_used: None,
             difficulty: example.entry.difficulty.clone(),
             sql_hardness: verdict
                 .hardness(example.hardness)
                 .map(|h| h.name().to_string()),
-            expected_sql: Some(example.gold.clone()),
-            generated_sql: example.predictions.get(file).cloned(),
+            expected_sql: (!example.gold.is_empty()).then(|| example.gold.clone()),
+            generated_sql: match &self.benchmark {
+                Benchmark::Spider2(_) if !spider2_sql => None,
+                _ => example.predictions.get(file).cloned(),
+            },
             expected_results: None,
             actual_results: None,
             qas_evaluation: Some(QasEvaluation {
@@ -157,8 +168,55 @@ impl BenchmarkPipeline {
         self.interaction_count > 1
     }
 
+    /// Spider 2.0's fields of a record: the instance, its gold files and configuration, and
+    /// the official score with its error kind, or why it is not scored.
+    fn spider2_fields(
+        &self,
+        item: usize,
+        options: &Spider2Options,
+        verdict: &ExampleVerdict,
+        benchmark: &mut Map<String, Value>,
+    ) {
+        benchmark.insert("name".into(), json!("spider2"));
+        benchmark.insert("variant".into(), json!(options.variant));
+        benchmark.insert("mode".into(), json!(options.mode));
+        if let Some(instance) = self.spider2_instance(item) {
+            benchmark.insert("instance_id".into(), json!(instance.id));
+            benchmark.insert("gold_files".into(), json!(instance.gold.names));
+            benchmark.insert(
+                "condition_cols".into(),
+                instance
+                    .standard
+                    .condition_cols
+                    .clone()
+                    .unwrap_or(Value::Null),
+            );
+            benchmark.insert(
+                "ignore_order".into(),
+                json!(instance.standard.ignores_order()),
+            );
+            if let Some(database) = &instance.database {
+                benchmark.insert("database".into(), json!(database));
+            }
+        }
+        match &verdict.spider2 {
+            Some(Spider2Outcome::Scored(score)) => {
+                benchmark.insert("score".into(), json!(score.score));
+                benchmark.insert("error_kind".into(), json!(score.error_kind));
+                benchmark.insert("error_info".into(), json!(score.error_info));
+            }
+            Some(Spider2Outcome::NotScored(why)) => {
+                benchmark.insert("not_scored".into(), json!(why));
+            }
+            None => {}
+        }
+    }
+
     /// The verdict in words.
     fn explanation(&self, verdict: &ExampleVerdict) -> String {
+        if let Some(outcome) = &verdict.spider2 {
+            return spider2_explanation(outcome);
+        }
         if !self.executes() {
             return exact_explanation(verdict);
         }
@@ -192,7 +250,7 @@ impl BenchmarkPipeline {
                 ),
                 (None, None) => "Official verdict 0".into(),
             },
-            Benchmark::Bird(_) => {
+            Benchmark::Bird(_) | Benchmark::Spider2(_) => {
                 let soft_f1 = verdict
                     .soft_f1
                     .map(|f1| format!(", Soft-F1 {f1:.4}"))
@@ -203,6 +261,21 @@ impl BenchmarkPipeline {
                 }
             }
         }
+    }
+}
+
+/// Spider 2.0's score in words.
+fn spider2_explanation(outcome: &Spider2Outcome) -> String {
+    match outcome {
+        Spider2Outcome::Scored(score) => match (score.score, score.error_kind, &score.error_info) {
+            (1, ..) => "Official score 1: each gold column equals some predicted column".into(),
+            (_, Some(ErrorKind::ResultError), _) => {
+                "Official score 0 (Result Error): a gold column equals no predicted column".into()
+            }
+            (_, _, Some(info)) => format!("Official score 0: {info}"),
+            _ => "Official score 0".into(),
+        },
+        Spider2Outcome::NotScored(why) => format!("Not scored: {why}"),
     }
 }
 

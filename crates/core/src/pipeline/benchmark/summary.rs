@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Benchmark, BenchmarkPipeline};
+use super::{Benchmark, BenchmarkPipeline, Spider2Outcome};
 use crate::bench::bird::{BirdLevels, bird_log, bird_table};
 use crate::bench::spider::exact::{ExactLevel, ExactScores};
 use crate::bench::spider::{SpiderLevel, SpiderScores, spider_table};
+use crate::bench::spider2::{Mode, REAL_TOTAL, Variant, score_lines};
 
 /// A gold query that gave no result: the example cannot pass whatever the prediction.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -23,6 +24,27 @@ pub struct GoldIssue {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub database: Option<String>,
+    /// Spider 2.0: the instance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance_id: Option<String>,
+}
+
+/// Spider 2.0's numbers: the scores the script prints, and the instances it would score that
+/// qeval cannot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Spider2Scores {
+    pub variant: Variant,
+    pub mode: Mode,
+    /// Each instance scored, sorted by id, with its score.
+    pub scores: Vec<(String, u8)>,
+    /// Correct over the instances scored ("Final score").
+    pub final_score: f64,
+    /// Correct over 547 ("Real score").
+    pub real_score: f64,
+    /// The scores of 0 by their official error kind.
+    pub error_kinds: BTreeMap<String, usize>,
+    /// Instances with a gold line and a prediction that qeval did not score, and why.
+    pub not_scored: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,6 +66,9 @@ pub struct BenchSummary {
     /// Spider `--etype all`: the examples whose prediction matches exactly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact_passed: Option<usize>,
+    /// Spider 2.0's scores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spider2: Option<Spider2Scores>,
     /// BIRD's tables, one per metric asked for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bird: Vec<BirdLevels>,
@@ -91,6 +116,7 @@ impl BenchmarkPipeline {
                     kind: issue.kind.clone(),
                     message: issue.message.clone(),
                     database: issue.database.clone(),
+                    instance_id: self.spider2_id(item).map(str::to_string),
                 });
             }
         }
@@ -110,6 +136,7 @@ impl BenchmarkPipeline {
             spider: None,
             exact_match: None,
             exact_passed: None,
+            spider2: None,
             bird: Vec::new(),
             gold_issues,
             ceiling,
@@ -194,6 +221,46 @@ impl BenchmarkPipeline {
                     })
                     .collect();
             }
+            Benchmark::Spider2(options) => {
+                summary.benchmark = "spider2";
+                summary.measure =
+                    "execution accuracy (Spider 2.0's column-by-column comparison)".into();
+                let mut scores = Vec::new();
+                let mut not_scored = Vec::new();
+                let mut error_kinds = BTreeMap::new();
+                for (item, verdict) in verdicts.iter().enumerate() {
+                    let id = self.spider2_id(item).unwrap_or_default().to_string();
+                    match &verdict.spider2 {
+                        Some(Spider2Outcome::Scored(score)) => {
+                            scores.push((id, score.score));
+                            if let Some(kind) = score.error_kind {
+                                let name = serde_json::to_value(kind).unwrap_or_default();
+                                *error_kinds
+                                    .entry(name.as_str().unwrap_or_default().to_string())
+                                    .or_insert(0) += 1;
+                            }
+                        }
+                        Some(Spider2Outcome::NotScored(why)) => not_scored.push((id, why.clone())),
+                        None => {}
+                    }
+                }
+                let correct = scores.iter().filter(|(_, s)| *s == 1).count();
+                summary.examples = scores.len();
+                summary.passed = correct;
+                summary.spider2 = Some(Spider2Scores {
+                    variant: options.variant,
+                    mode: options.mode,
+                    final_score: if scores.is_empty() {
+                        0.0
+                    } else {
+                        correct as f64 / scores.len() as f64
+                    },
+                    real_score: correct as f64 / REAL_TOTAL as f64,
+                    scores,
+                    error_kinds,
+                    not_scored,
+                });
+            }
         }
         summary
     }
@@ -212,6 +279,9 @@ impl BenchmarkPipeline {
 impl BenchSummary {
     /// The official script's table, as it prints it.
     pub fn table(&self, dialect: &str) -> String {
+        if let Some(spider2) = &self.spider2 {
+            return score_lines(&spider2.scores);
+        }
         match (&self.spider, &self.exact_match) {
             (None, None) => self
                 .bird

@@ -14,8 +14,10 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use super::BenchmarkPipeline;
+use super::Spider2Outcome;
 use crate::bench::bird::BirdMetric;
 use crate::bench::spider::exact::{ExactGold, ExactVerdict};
+use crate::bench::spider2::ErrorKind;
 use crate::pipeline::job::{CheckAnswer, GoldOutcome, Verdict};
 use crate::pipeline::query::QueryError;
 use crate::sql::Hardness;
@@ -82,6 +84,8 @@ pub struct ExampleVerdict {
     /// Spider's exact set match (`--etype match` or `all`), or why it cannot be given (the
     /// gold outside Spider's grammar, no schema, no `tables.json` entry).
     pub exact: Option<Result<ExactVerdict, Failure>>,
+    /// Spider 2.0: the official score with its error kind, or why it is not scored.
+    pub spider2: Option<Spider2Outcome>,
 }
 
 impl ExampleVerdict {
@@ -124,7 +128,11 @@ impl BenchmarkPipeline {
             prediction_millis: None,
             gold_passes: false,
             exact: self.exact_verdict(file, item),
+            spider2: self.spider2_outcome(item),
         };
+        if let Some(outcome) = &verdict.spider2 {
+            return self.spider2_verdict(item, outcome.clone(), verdict);
+        }
         if !self.executes() {
             return self.exact_only(verdict);
         }
@@ -324,6 +332,54 @@ impl BenchmarkPipeline {
         }
     }
 
+    /// Spider 2.0: the verdict is the instance's official score; its error is what made it 0
+    /// (but a plain "Result Error", which is a difference, not a failure).
+    fn spider2_verdict(
+        &self,
+        item: usize,
+        outcome: Spider2Outcome,
+        mut verdict: ExampleVerdict,
+    ) -> ExampleVerdict {
+        if let Some(gold) = self.spider2_gold_score(item) {
+            verdict.gold_passes = gold.score == 1;
+            if let (false, Some(kind), Some(info)) =
+                (verdict.gold_passes, gold.error_kind, gold.error_info)
+            {
+                verdict.gold_issue = Some(Failure {
+                    kind: if kind == ErrorKind::NoGold {
+                        "no_gold_file"
+                    } else {
+                        "gold_fails_against_itself"
+                    }
+                    .into(),
+                    message: info,
+                    database: None,
+                });
+            }
+        }
+        match &outcome {
+            Spider2Outcome::Scored(score) => {
+                verdict.passed = score.score == 1;
+                verdict.score = f64::from(score.score);
+                if let (Some(kind), Some(info)) = (score.error_kind, &score.error_info)
+                    && kind != ErrorKind::ResultError
+                {
+                    verdict.error = Some(Failure {
+                        kind: serde_json::to_value(kind)
+                            .ok()
+                            .and_then(|k| k.as_str().map(str::to_string))
+                            .unwrap_or_default(),
+                        message: info.clone(),
+                        database: None,
+                    });
+                }
+            }
+            Spider2Outcome::NotScored(_) => {}
+        }
+        verdict.spider2 = Some(outcome);
+        verdict
+    }
+
     /// `--etype match`: the verdict is the exact match alone.
     fn exact_only(&self, mut verdict: ExampleVerdict) -> ExampleVerdict {
         match &verdict.exact {
@@ -348,7 +404,7 @@ impl BenchmarkPipeline {
             super::Benchmark::Bird(options) => {
                 Some(options.metrics.first().copied().unwrap_or(BirdMetric::Ex))
             }
-            super::Benchmark::Spider(_) => None,
+            _ => None,
         }
     }
 
@@ -359,7 +415,7 @@ impl BenchmarkPipeline {
     fn bird_time_limit(&self) -> Option<f64> {
         match &self.benchmark {
             super::Benchmark::Bird(options) => Some(options.time_limit_ms),
-            super::Benchmark::Spider(_) => None,
+            _ => None,
         }
     }
 
