@@ -10,6 +10,7 @@ use qeval_core::bench::bird::BirdMetric;
 use qeval_core::bench::spider::Etype;
 use qeval_core::bench::spider2::{Mode, Variant, correct_ids_csv};
 use qeval_core::pipeline::Spider2Options;
+use qeval_core::pipeline::benchmark::GoldIssue;
 use qeval_core::pipeline::{BenchSummary, BirdOptions, SpiderOptions};
 use qeval_core::words::{counted, plural};
 use qeval_native::bench::{BirdRequest, Scored, Spider2Request, SpiderRequest};
@@ -426,6 +427,25 @@ fn write_outputs(
     Ok(())
 }
 
+/// Gold issues a line each, the first ten.
+fn issue_lines(issues: &[&GoldIssue]) -> Vec<String> {
+    let mut lines: Vec<String> = issues
+        .iter()
+        .take(10)
+        .map(|issue| match &issue.instance_id {
+            Some(id) => format!("  {id}: {}: {}", issue.kind, issue.message),
+            None => format!(
+                "  test {} (gold line {}, {}): {}: {}",
+                issue.test_id, issue.line, issue.db_id, issue.kind, issue.message
+            ),
+        })
+        .collect();
+    if issues.len() > 10 {
+        lines.push(format!("  ... and {} more (see --json)", issues.len() - 10));
+    }
+    lines
+}
+
 /// Spider 2.0: the scores of 0 by error kind, and the instances not scored.
 fn spider2_lines(spider2: &qeval_core::pipeline::benchmark::Spider2Scores) -> Vec<String> {
     let mut lines = Vec::new();
@@ -467,8 +487,10 @@ fn describe(summary: &BenchSummary) -> Vec<String> {
         counted(summary.examples, "example"),
         summary.measure
     )];
-    if !summary.gold_issues.is_empty() {
-        let n = summary.gold_issues.len();
+    let (blocking, doubtful): (Vec<&GoldIssue>, Vec<&GoldIssue>) =
+        summary.gold_issues.iter().partition(|issue| issue.blocks());
+    if !blocking.is_empty() {
+        let n = blocking.len();
         let golds = match (summary.spider2.is_some(), n == 1) {
             (true, true) => "gold answer",
             (true, false) => "gold answers",
@@ -479,26 +501,19 @@ fn describe(summary: &BenchSummary) -> Vec<String> {
             "{n} {golds} cannot pass whatever the prediction (gold as prediction would score {:.4}):",
             summary.ceiling
         ));
-        for issue in summary.gold_issues.iter().take(10) {
-            lines.push(match &issue.instance_id {
-                Some(id) => format!("  {id}: {}: {}", issue.kind, issue.message),
-                None => format!(
-                    "  test {} (gold line {}, {}): {}: {}",
-                    issue.test_id, issue.line, issue.db_id, issue.kind, issue.message
-                ),
-            });
-        }
-        if summary.gold_issues.len() > 10 {
-            lines.push(format!(
-                "  ... and {} more (see --json)",
-                summary.gold_issues.len() - 10
-            ));
-        }
+        lines.extend(issue_lines(&blocking));
     } else if summary.ceiling < 1.0 {
         lines.push(format!(
             "gold as prediction would score {:.4} (golds too slow to pass twice within the time limit)",
             summary.ceiling
         ));
+    }
+    if !doubtful.is_empty() {
+        lines.push(format!(
+            "{} to check (they pass, but return no rows or read the clock):",
+            counted(doubtful.len(), "gold")
+        ));
+        lines.extend(issue_lines(&doubtful));
     }
     if let Some(spider2) = &summary.spider2 {
         lines.extend(spider2_lines(spider2));

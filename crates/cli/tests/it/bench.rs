@@ -356,6 +356,8 @@ fn failing_golds_missing_databases_wide_results_and_slow_queries() {
         "SELECT nothing FROM customer\tshop",
         "SELECT count(*) FROM customer\tnowhere",
         "SELECT count(*) FROM customer\tshop",
+        "SELECT name FROM customer WHERE name = 'nobody'\tshop",
+        "SELECT count(*) FROM customer WHERE date('now') > '2000-01-01'\tshop",
     ]
     .join("\n");
     let pred = [
@@ -364,6 +366,8 @@ fn failing_golds_missing_databases_wide_results_and_slow_queries() {
         "SELECT count(*) FROM customer".to_string(),
         "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
             .to_string(),
+        "SELECT name FROM customer WHERE 0".to_string(),
+        "SELECT count(*) FROM customer".to_string(),
     ]
     .join("\n");
     std::fs::write(layout.path("own-gold.txt"), gold).unwrap();
@@ -392,10 +396,21 @@ fn failing_golds_missing_databases_wide_results_and_slow_queries() {
     assert_eq!(ours[2]["benchmark"]["error"]["kind"], "no_database");
     assert_eq!(ours[3]["benchmark"]["error"]["kind"], "timeout");
     let summary: Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
-    assert_eq!(summary["gold_issues"].as_array().unwrap().len(), 2);
-    assert_eq!(summary["ceiling"], 0.5);
+    // A gold that returns nothing and one that reads the clock pass, and are listed to check.
+    assert_eq!(ours[4]["benchmark"]["exec"], 1);
+    assert_eq!(ours[5]["benchmark"]["exec"], 1);
+    let kinds: Vec<&str> = summary["gold_issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|issue| issue["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["error", "no_database", "empty_result", "clock_dependent"]);
+    assert_eq!(summary["ceiling"], 4.0 / 6.0);
     assert_eq!(summary["prediction_failures"]["timeout"], 1);
     assert!(stderr.contains("2 gold queries cannot pass"), "{stderr}");
+    assert!(stderr.contains("2 golds to check"), "{stderr}");
+    assert!(stderr.contains("clock_dependent: the gold reads the clock ('now')"), "{stderr}");
 }
 
 /// The fixture pairs whose prediction qeval's parser cannot read while Spider's word-by-word

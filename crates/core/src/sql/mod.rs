@@ -1,5 +1,6 @@
 //! SQL analysis: parsing, table extraction, normalization, Spider's hardness levels.
 
+mod clock;
 mod dialect;
 mod hardness;
 mod infer;
@@ -10,6 +11,7 @@ mod schema;
 mod sqlite_text;
 mod tables;
 
+pub use clock::reads_the_clock;
 pub use dialect::{SqlDialect, UnknownDialect};
 pub use hardness::{Hardness, HardnessCounts, hardness, hardness_counts};
 pub use infer::{

@@ -13,7 +13,9 @@ use crate::bench::spider::exact::{ExactLevel, ExactScores};
 use crate::bench::spider::{SpiderLevel, SpiderScores, spider_table};
 use crate::bench::spider2::{Mode, REAL_TOTAL, Variant, score_lines};
 
-/// A gold query that gave no result: the example cannot pass whatever the prediction.
+/// A gold that gave no result (the example cannot pass whatever the prediction), or that
+/// passes on doubtful grounds (`GoldIssue::blocks` is false: it returned no rows, or it reads
+/// the clock).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GoldIssue {
     pub test_id: usize,
@@ -45,6 +47,13 @@ pub struct Spider2Scores {
     pub error_kinds: BTreeMap<String, usize>,
     /// Instances with a gold line and a prediction that qeval did not score, and why.
     pub not_scored: Vec<(String, String)>,
+}
+
+impl GoldIssue {
+    /// Whether the example cannot pass because of it.
+    pub fn blocks(&self) -> bool {
+        self.kind != super::verdict::CLOCK_DEPENDENT && self.kind != super::verdict::EMPTY_RESULT
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -107,15 +116,16 @@ impl BenchmarkPipeline {
                 Some(Err(failure)) => Some(failure),
                 _ => None,
             };
-            if let Some(issue) = verdict.gold_issue.as_ref().or(unreadable) {
+            let blocking = verdict.gold_issue.as_ref().or(unreadable).cloned();
+            for issue in blocking.into_iter().chain(self.gold_warnings(item)) {
                 let example = &self.examples[item];
                 gold_issues.push(GoldIssue {
                     test_id: item,
                     db_id: example.db_id.clone(),
                     line: example.gold_line,
-                    kind: issue.kind.clone(),
-                    message: issue.message.clone(),
-                    database: issue.database.clone(),
+                    kind: issue.kind,
+                    message: issue.message,
+                    database: issue.database,
                     instance_id: self.spider2_id(item).map(str::to_string),
                 });
             }

@@ -332,6 +332,45 @@ impl BenchmarkPipeline {
         }
     }
 
+    /// What makes example `item`'s gold doubtful though it ran: it returned no rows on some
+    /// database (any prediction that returns none passes there), or it reads the clock (its
+    /// result depends on the day it runs). Spider and BIRD only.
+    pub fn gold_warnings(&self, item: usize) -> Vec<Failure> {
+        if !self.executes() {
+            return Vec::new();
+        }
+        let mut warnings = Vec::new();
+        if let Some(found) =
+            crate::sql::reads_the_clock(&self.prepared[item].gold, crate::sql::SqlDialect::Sqlite)
+        {
+            warnings.push(Failure {
+                kind: CLOCK_DEPENDENT.into(),
+                message: format!(
+                    "the gold reads the clock ({found}): its result depends on the day it runs"
+                ),
+                database: None,
+            });
+        }
+        let names = self.databases_of(item);
+        let empty = self.answers[item].iter().enumerate().find(|(_, check)| {
+            matches!(
+                check,
+                Some(CheckAnswer {
+                    gold: GoldOutcome::Ran { rows: 0, .. },
+                    ..
+                })
+            )
+        });
+        if let Some((slot, _)) = empty {
+            warnings.push(Failure {
+                kind: EMPTY_RESULT.into(),
+                message: "the gold returns no rows: any prediction that returns none passes".into(),
+                database: names.get(slot).map(|n| (*n).to_string()),
+            });
+        }
+        warnings
+    }
+
     /// Spider 2.0: the verdict is the instance's official score; its error is what made it 0
     /// (but a plain "Result Error", which is a difference, not a failure).
     fn spider2_verdict(
@@ -428,6 +467,11 @@ impl BenchmarkPipeline {
         }
     }
 }
+
+/// A gold issue that does not stop an example from passing: its gold reads the clock.
+pub const CLOCK_DEPENDENT: &str = "clock_dependent";
+/// A gold issue that does not stop an example from passing: its gold returns no rows.
+pub const EMPTY_RESULT: &str = "empty_result";
 
 /// The first database on which the gold gave no result (or a cut one).
 fn gold_issue(checks: &[Option<&CheckAnswer>], names: &[&str]) -> Option<Failure> {
