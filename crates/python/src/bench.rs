@@ -139,7 +139,7 @@ impl BenchPlan {
             .map(|(summary, records)| {
                 json!({
                     "predictions": summary.predictions,
-                    "table": summary.table(dialect),
+                    "table": summary.table(dialect) + &summary.strict_table().unwrap_or_default(),
                     "log": summary.log(),
                     "summary": summary,
                     "records": records,
@@ -152,7 +152,7 @@ impl BenchPlan {
 
 /// Plans Spider from its files, as `qeval bench spider` does.
 #[pyfunction]
-#[pyo3(signature = (gold, predictions, db, *, etype = "exec", table = None, keep_distinct = false, plug_value = false, plug_value_limit = qeval_core::bench::spider::plug::MAX_VARIANTS, time_limit = qeval_core::bench::spider::TIMEOUT_SECONDS, max_rows = 1_000_000))]
+#[pyo3(signature = (gold, predictions, db, *, etype = "exec", table = None, keep_distinct = false, plug_value = false, plug_value_limit = qeval_core::bench::spider::plug::MAX_VARIANTS, time_limit = qeval_core::bench::spider::TIMEOUT_SECONDS, max_rows = 1_000_000, strict = false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per command-line flag
 pub fn bench_spider(
     py: Python<'_>,
@@ -166,6 +166,7 @@ pub fn bench_spider(
     plug_value_limit: usize,
     time_limit: f64,
     max_rows: usize,
+    strict: bool,
 ) -> PyResult<BenchPlan> {
     if predictions.is_empty() {
         return Err(input_error("give at least one prediction file"));
@@ -180,6 +181,7 @@ pub fn bench_spider(
         plug_value,
         plug_limit: plug_value_limit,
         etype,
+        strict,
         ..SpiderOptions::default()
     };
     options.settings.time_limit_ms = seconds("time_limit", time_limit)? * 1000.0;
@@ -201,7 +203,7 @@ pub fn bench_spider(
 
 /// Plans BIRD from its files, as `qeval bench bird` does.
 #[pyfunction]
-#[pyo3(signature = (gold, predictions, db_root, *, diff = None, metrics = vec!["ex".to_string()], meta_time_out = qeval_core::bench::bird::TIMEOUT_SECONDS, sql_dialect = "SQLite", ves_iterations = qeval_core::bench::bird::ves::ITERATIONS, max_rows = 1_000_000))]
+#[pyo3(signature = (gold, predictions, db_root, *, diff = None, metrics = vec!["ex".to_string()], meta_time_out = qeval_core::bench::bird::TIMEOUT_SECONDS, sql_dialect = "SQLite", ves_iterations = qeval_core::bench::bird::ves::ITERATIONS, max_rows = 1_000_000, strict = false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per command-line flag
 pub fn bench_bird(
     py: Python<'_>,
@@ -214,6 +216,7 @@ pub fn bench_bird(
     sql_dialect: &str,
     ves_iterations: usize,
     max_rows: usize,
+    strict: bool,
 ) -> PyResult<BenchPlan> {
     if predictions.is_empty() {
         return Err(input_error("give at least one prediction file"));
@@ -239,6 +242,7 @@ pub fn bench_bird(
         ves_iterations,
         time_limit_ms: limit,
         dialect: sql_dialect.to_string(),
+        strict,
         ..BirdOptions::default()
     };
     options.settings.time_limit_ms = limit;
@@ -260,7 +264,7 @@ pub fn bench_bird(
 
 /// Plans Spider 2.0 from its files, as `qeval bench spider2` does.
 #[pyfunction]
-#[pyo3(signature = (result_dir, gold_dir, *, mode = "exec_result", variant = None, instances = None, db = None, timeout = None, max_rows = 1_000_000))]
+#[pyo3(signature = (result_dir, gold_dir, *, mode = "exec_result", variant = None, instances = None, db = None, timeout = None, max_rows = 1_000_000, strict = false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per command-line flag
 pub fn bench_spider2(
     py: Python<'_>,
@@ -272,6 +276,7 @@ pub fn bench_spider2(
     db: Option<PathBuf>,
     timeout: Option<f64>,
     max_rows: usize,
+    strict: bool,
 ) -> PyResult<BenchPlan> {
     use qeval_core::bench::spider2::{Mode, Variant};
     let mode = Mode::parse(mode).ok_or_else(|| {
@@ -288,6 +293,7 @@ pub fn bench_spider2(
         };
     let mut options = qeval_core::pipeline::Spider2Options {
         mode,
+        strict,
         ..Default::default()
     };
     if let Some(timeout) = timeout {

@@ -139,3 +139,19 @@ def test_ray_scores_spider2_sql_tasks_on_the_cluster(tmp_path):
         ray.shutdown()
     assert result["records"] == local["records"]
     assert result["table"] == local["table"]
+
+
+def test_strict_verdicts_sit_beside_the_official_ones(cli, tmp_path):
+    spider2 = layout("spider2", tmp_path)
+    args = ["spider2", "--result_dir", spider2 / "pred_csv", "--gold_dir", spider2 / "gold", "--strict"]
+    printed = cli_bench(cli, args).stdout
+    result = qeval.bench.spider2(spider2 / "pred_csv", spider2 / "gold", strict=True)
+    assert result["table"] == printed
+    assert result["summary"]["strict"]["changed_by"] == {"row_scramble": 2}
+    assert result["summary"]["passed"] == 34, "the official number stays the headline"
+    scrambled = next(r for r in result["records"] if r["test_id"] == "local008")
+    assert scrambled["benchmark"]["score"] == 1
+    assert scrambled["benchmark"]["strict"] == {"passed": False, "score": 0.0, "changed_by": ["row_scramble"]}
+    bird = layout("bird", tmp_path)
+    result = qeval.bench.bird(bird / "predict_dev.json", bird / "dev_gold.sql", bird / "dev_databases", strict=True)
+    assert result["summary"]["strict"]["changed_by"]["duplicates"] >= 1

@@ -99,6 +99,11 @@ pub struct SpiderArgs {
     /// Seconds a query may run before it is interrupted (Spider's `TIMEOUT`).
     #[arg(long, default_value_t = qeval_core::bench::spider::TIMEOUT_SECONDS, value_name = "SECONDS", value_parser = crate::parse_seconds)]
     time_limit: f64,
+    /// Also give qeval's strict verdict, with the official evaluator's documented errors fixed
+    /// (docs/benchmarks.md, "Strict verdicts"): printed after the official table, in each
+    /// record's `benchmark.strict` with the rule that changed it.
+    #[arg(long)]
+    strict: bool,
     #[command(flatten)]
     output: BenchOutput,
 }
@@ -143,6 +148,11 @@ pub struct BirdArgs {
     /// Timed runs of each query for R-VES (BIRD's scripts make 100).
     #[arg(long, default_value_t = qeval_core::bench::bird::ves::ITERATIONS, value_name = "N")]
     ves_iterations: usize,
+    /// Also give qeval's strict verdict, with the official evaluator's documented errors fixed
+    /// (docs/benchmarks.md, "Strict verdicts"): printed after the official table, in each
+    /// record's `benchmark.strict` with the rule that changed it.
+    #[arg(long)]
+    strict: bool,
     #[command(flatten)]
     output: BenchOutput,
 }
@@ -192,6 +202,11 @@ pub struct Spider2Args {
     /// Accepted for the official command line; qeval writes no temporary files.
     #[arg(long = "temp-dir", alias = "temp_dir", value_name = "DIR")]
     temp_dir: Option<PathBuf>,
+    /// Also give qeval's strict verdict, with the official evaluator's documented errors fixed
+    /// (docs/benchmarks.md, "Strict verdicts"): printed after the official table, in each
+    /// record's `benchmark.strict` with the rule that changed it.
+    #[arg(long)]
+    strict: bool,
     #[command(flatten)]
     output: BenchOutput,
 }
@@ -236,6 +251,7 @@ fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
         plug_value: args.plug_value,
         plug_limit: args.plug_value_limit,
         etype,
+        strict: args.strict,
         ..SpiderOptions::default()
     };
     options.settings.time_limit_ms = args.time_limit * 1000.0;
@@ -271,6 +287,7 @@ fn bird(args: &BirdArgs) -> Result<Outcome, Failure> {
         ves_iterations: args.ves_iterations,
         time_limit_ms: limit,
         dialect: args.sql_dialect.clone(),
+        strict: args.strict,
         ..BirdOptions::default()
     };
     options.settings.time_limit_ms = limit;
@@ -308,6 +325,7 @@ fn spider2(args: &Spider2Args) -> Result<Outcome, Failure> {
     check_outputs(&args.output, 1)?;
     let mut options = Spider2Options {
         mode,
+        strict: args.strict,
         ..Spider2Options::default()
     };
     if let Some(seconds) = args.timeout {
@@ -408,6 +426,9 @@ fn write_outputs(
             println!("predictions: {}", summary.predictions);
         }
         print!("{}", summary.table(dialect));
+        if let Some(strict) = summary.strict_table() {
+            print!("{strict}");
+        }
         for line in describe(summary) {
             say!("qeval: {line}");
         }

@@ -405,12 +405,18 @@ fn failing_golds_missing_databases_wide_results_and_slow_queries() {
         .iter()
         .map(|issue| issue["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["error", "no_database", "empty_result", "clock_dependent"]);
+    assert_eq!(
+        kinds,
+        ["error", "no_database", "empty_result", "clock_dependent"]
+    );
     assert_eq!(summary["ceiling"], 4.0 / 6.0);
     assert_eq!(summary["prediction_failures"]["timeout"], 1);
     assert!(stderr.contains("2 gold queries cannot pass"), "{stderr}");
     assert!(stderr.contains("2 golds to check"), "{stderr}");
-    assert!(stderr.contains("clock_dependent: the gold reads the clock ('now')"), "{stderr}");
+    assert!(
+        stderr.contains("clock_dependent: the gold reads the clock ('now')"),
+        "{stderr}"
+    );
 }
 
 /// The fixture pairs whose prediction qeval's parser cannot read while Spider's word-by-word
@@ -656,4 +662,145 @@ fn spider2_bad_inputs_name_the_flag_or_the_line() {
         "{}",
         text(&output).1
     );
+}
+
+/// The strict rules each change a verdict they should and leave one they should not, on every
+/// benchmark (`--strict`); the official verdict stays the headline.
+#[test]
+fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
+    // Spider: DISTINCT inside an aggregate, and rows tied at ORDER BY ... LIMIT.
+    let layout = Layout::new("spider", "spider-strict");
+    let folder = layout.path("database/league");
+    std::fs::create_dir_all(&folder).unwrap();
+    let script = "CREATE TABLE player (name TEXT, team TEXT, goals INTEGER);
+        INSERT INTO player VALUES ('Ann', 'red', 5), ('Bob', 'red', 5), ('Cy', 'blue', 3), ('Di', 'blue', 1);";
+    let bytes = qeval_sqlite::Database::from_script(script)
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    std::fs::write(folder.join("league.sqlite"), bytes).unwrap();
+    let pairs = [
+        (
+            "SELECT count(DISTINCT team) FROM player",
+            "SELECT count(team) FROM player",
+        ),
+        (
+            "SELECT count(DISTINCT team) FROM player",
+            "SELECT count(DISTINCT team) FROM player WHERE goals > 0",
+        ),
+        (
+            "SELECT name FROM player ORDER BY goals DESC LIMIT 1",
+            "SELECT name FROM player WHERE name = 'Bob'",
+        ),
+        (
+            "SELECT name FROM player ORDER BY goals DESC LIMIT 1",
+            "SELECT name FROM player WHERE name = 'Cy'",
+        ),
+    ];
+    let gold: Vec<String> = pairs.iter().map(|(g, _)| format!("{g}\tleague")).collect();
+    let pred: Vec<&str> = pairs.iter().map(|(_, p)| *p).collect();
+    std::fs::write(layout.path("strict-gold.txt"), gold.join("\n")).unwrap();
+    std::fs::write(layout.path("strict-pred.txt"), pred.join("\n")).unwrap();
+    let out = layout.path("strict.jsonl");
+    let output = spider(
+        &layout,
+        "strict-gold.txt",
+        "strict-pred.txt",
+        &["--strict", "-o", out.to_str().unwrap()],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    let verdicts: Vec<(u64, bool, Value)> = records(&out)
+        .iter()
+        .map(|r| {
+            let b = &r["benchmark"];
+            (
+                b["exec"].as_u64().unwrap(),
+                b["strict"]["passed"].as_bool().unwrap(),
+                b["strict"]["changed_by"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts[0],
+        (1, false, serde_json::json!(["distinct_in_aggregate"]))
+    );
+    assert_eq!(verdicts[1], (1, true, serde_json::json!([])));
+    assert_eq!(verdicts[2], (0, true, serde_json::json!(["tied_rows"])));
+    assert_eq!(verdicts[3], (0, false, serde_json::json!([])));
+    assert!(
+        stdout.contains(
+            "official execution accuracy, as the official script scores it: 50.00% (2 of 4 passed)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 verdict changed by tied_rows"),
+        "{stdout}"
+    );
+
+    // BIRD: duplicates (EX compares sets) and position pairing (Soft-F1).
+    let layout = Layout::new("bird", "bird-strict");
+    let out = layout.path("strict.jsonl");
+    let output = qeval(&[
+        "bench",
+        "bird",
+        "--pred",
+        &layout.arg("predict_dev.json"),
+        "--gold",
+        &layout.arg("dev_gold.sql"),
+        "--db-root",
+        &layout.arg("dev_databases"),
+        "--metric",
+        "ex",
+        "--metric",
+        "soft-f1",
+        "--strict",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output).1);
+    let bird = records(&out);
+    let changed = |test: usize| bird[test]["benchmark"]["strict"]["changed_by"].clone();
+    // SELECT DISTINCT member for a gold whose members repeat: the same set, not the same rows.
+    assert_eq!(bird[3]["benchmark"]["ex"], 1);
+    assert_eq!(changed(3), serde_json::json!(["duplicates"]));
+    // The right titles in another order for a gold without ORDER BY: Soft-F1 0.5 by position.
+    assert_eq!(bird[1]["benchmark"]["soft_f1"], 0.5);
+    assert_eq!(changed(1), serde_json::json!(["position_pairing"]));
+    assert_eq!(bird[1]["benchmark"]["strict"]["passed"], true);
+    let unchanged = bird
+        .iter()
+        .filter(|r| {
+            r["benchmark"]["ex"] == 1
+                && r["benchmark"]["strict"]["changed_by"] == serde_json::json!([])
+        })
+        .count();
+    assert!(unchanged > 10, "{unchanged}");
+
+    // Spider 2.0: rows scrambled across columns.
+    let layout = Layout::new("spider2", "spider2-strict");
+    let out = layout.path("strict.jsonl");
+    let output = spider2(
+        &layout,
+        "exec_result",
+        &["--strict", "-o", out.to_str().unwrap()],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    let spider2 = records(&out);
+    let of = |id: &str| spider2.iter().find(|r| r["test_id"] == id).unwrap()["benchmark"].clone();
+    assert_eq!(of("local008")["score"], 1);
+    assert_eq!(
+        of("local008")["strict"]["changed_by"],
+        serde_json::json!(["row_scramble"])
+    );
+    assert_eq!(
+        of("local003")["strict"]["changed_by"],
+        serde_json::json!([])
+    );
+    assert_eq!(of("local003")["strict"]["passed"], true);
+    // The official lines come first, unchanged.
+    let official = expected("spider2/expected/exec_result/stdout.txt");
+    assert_eq!(score_lines(&stdout), score_lines(&official));
 }

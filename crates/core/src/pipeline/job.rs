@@ -84,6 +84,10 @@ pub enum Rule {
     /// Spider's `result_eq`: same rows as a multiset (as a list when order matters), any
     /// column permutation.
     Spider { order_matters: bool },
+    /// `--strict`: the gold is Spider's ranked by its `ORDER BY` and without its `LIMIT`
+    /// (`spider::ties`); the prediction passes when it is one of the answers the rows tied
+    /// at the cut allow.
+    SpiderTies { limit: usize },
     /// BIRD: EX (`set(pred) == set(gold)`) always; Soft-F1 when `soft_f1`; R-VES's timed runs
     /// when `ves_iterations` is not 0. A prediction and its gold that together take longer than
     /// `time_limit_ms` time out, as BIRD's `func_timeout` around both queries does.
@@ -91,6 +95,10 @@ pub enum Rule {
         soft_f1: bool,
         ves_iterations: usize,
         time_limit_ms: f64,
+        /// `--strict`: also the rows as a multiset, and Soft-F1 with rows paired by content
+        /// when the gold has no `ORDER BY`.
+        #[serde(default)]
+        strict: bool,
     },
 }
 
@@ -101,10 +109,25 @@ pub struct Check {
     pub item: usize,
     /// Which of the example's databases this is.
     pub slot: usize,
+    /// What the check is for: the official verdict, or one of the strict rules.
+    #[serde(default)]
+    pub purpose: CheckPurpose,
     pub gold: String,
     pub predictions: Vec<Vec<String>>,
     pub rule: Rule,
     pub settings: QuerySettings,
+}
+
+/// What a benchmark check is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum CheckPurpose {
+    /// The official verdict.
+    #[default]
+    Official,
+    /// `--strict`: the queries with `DISTINCT` kept inside aggregates.
+    StrictDistinct,
+    /// `--strict`: the prediction against the gold's tied rows.
+    StrictTies,
 }
 
 /// What a job gave, part by part, in order.
@@ -176,6 +199,13 @@ pub struct VariantOutcome {
     pub ves: Option<f64>,
     /// The reward by SQLite VM parts, when the results match.
     pub efficiency: Option<f64>,
+    /// BIRD `--strict`: whether the rows are equal as a multiset (EX compares sets).
+    #[serde(default)]
+    pub strict_agrees: Option<bool>,
+    /// BIRD `--strict`: Soft-F1 with the rows paired by content when the gold has no
+    /// `ORDER BY` (BIRD's pairs them by position).
+    #[serde(default)]
+    pub strict_soft_f1: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -204,6 +234,8 @@ impl Verdict {
 pub struct CheckAnswer {
     pub item: usize,
     pub slot: usize,
+    #[serde(default)]
+    pub purpose: CheckPurpose,
     pub gold: GoldOutcome,
     /// For each prediction file, each of its queries.
     pub predictions: Vec<Vec<VariantOutcome>>,
@@ -372,6 +404,7 @@ fn run_check(check: &Check, results: &mut Results, runner: &mut dyn Runner) -> C
     CheckAnswer {
         item: check.item,
         slot: check.slot,
+        purpose: check.purpose,
         gold: gold_outcome,
         predictions,
     }
@@ -393,8 +426,15 @@ fn judge_variant(
         soft_f1: None,
         ves: None,
         efficiency: None,
+        strict_agrees: None,
+        strict_soft_f1: None,
     };
     let soft_f1 = matches!(check.rule, Rule::Bird { soft_f1: true, .. });
+    let strict = matches!(check.rule, Rule::Bird { strict: true, .. });
+    if strict {
+        variant.strict_agrees = Some(false);
+        variant.strict_soft_f1 = soft_f1.then_some(0.0);
+    }
     if soft_f1 {
         variant.soft_f1 = Some(0.0);
     }
@@ -430,6 +470,18 @@ fn judge_variant(
     let (mode, order_matters) = match check.rule {
         Rule::Spider { order_matters } => (Mode::Bag, order_matters),
         Rule::Bird { .. } => (Mode::Set, false),
+        Rule::SpiderTies { limit } => {
+            variant.verdict = if crate::bench::spider::ties::is_tied_answer(
+                &gold.result,
+                limit,
+                &predicted.result,
+            ) {
+                Verdict::Agree
+            } else {
+                Verdict::Differ("not one of the answers the rows tied at the cut allow".into())
+            };
+            return variant;
+        }
     };
     let options = CompareOptions {
         mode,
@@ -447,6 +499,33 @@ fn judge_variant(
             },
         );
         variant.soft_f1 = Some(soft.score);
+        if strict {
+            variant.strict_soft_f1 = Some(if orders_its_rows(&check.gold) {
+                soft.score
+            } else {
+                let paired = paired_by_content(&gold.result, &predicted.result);
+                compare(
+                    &gold.result,
+                    &paired,
+                    &CompareOptions {
+                        mode: Mode::SoftF1,
+                        ..CompareOptions::default()
+                    },
+                )
+                .score
+            });
+        }
+    }
+    if strict {
+        let bag = compare(
+            &gold.result,
+            &predicted.result,
+            &CompareOptions {
+                mode: Mode::Bag,
+                ..CompareOptions::default()
+            },
+        );
+        variant.strict_agrees = Some(bag.equal);
     }
     if comparison.equal {
         variant.verdict = Verdict::Agree;
@@ -462,6 +541,46 @@ fn judge_variant(
         variant.first_rows = first_rows(&predicted.result);
     }
     variant
+}
+
+/// Whether a query's own result is ordered (a top-level `ORDER BY`); a query qeval's parser
+/// cannot read counts as ordered, so its rows keep their positions.
+fn orders_its_rows(sql: &str) -> bool {
+    crate::sql::parse(sql, SqlDialect::Sqlite, crate::sql::ParseLimits::default())
+        .map_or(true, |statements| {
+            crate::sql::orders_its_output(&statements)
+        })
+}
+
+/// The prediction's rows reordered to pair with the gold's by content: each gold row in turn
+/// takes the first unused predicted row equal to it; the rest keep their order in the places
+/// left.
+fn paired_by_content(gold: &ResultSet, predicted: &ResultSet) -> ResultSet {
+    let predicted_rows = predicted.rows.to_vecs();
+    let mut used = vec![false; predicted_rows.len()];
+    let mut placed: Vec<Option<usize>> = vec![None; predicted_rows.len()];
+    for (position, gold_row) in gold.rows.iter().enumerate().take(predicted_rows.len()) {
+        if let Some(found) = (0..predicted_rows.len())
+            .find(|&p| !used[p] && predicted_rows[p].as_slice() == gold_row)
+        {
+            used[found] = true;
+            placed[position] = Some(found);
+        }
+    }
+    let mut rest = (0..predicted_rows.len()).filter(|&p| !used[p]);
+    let order: Vec<usize> = placed
+        .into_iter()
+        .map(|slot| slot.or_else(|| rest.next()).unwrap_or_default())
+        .collect();
+    let mut rows = crate::results::Rows::with_capacity(predicted.columns.len(), order.len());
+    for p in order {
+        rows.push(predicted_rows[p].iter().cloned());
+    }
+    ResultSet {
+        columns: predicted.columns.clone(),
+        named: predicted.named,
+        rows,
+    }
 }
 
 /// R-VES's timed runs of a correct prediction and its gold: the reward, 0 when a run fails.

@@ -105,6 +105,7 @@ def bench_spider(
     plug_value_limit: int = 10000,
     time_limit: float = 60.0,
     max_rows: int = 1000000,
+    strict: bool = False,
 ) -> BenchPlan: ...
 def bench_bird(
     gold: str,
@@ -117,6 +118,7 @@ def bench_bird(
     sql_dialect: str = "SQLite",
     ves_iterations: int = 100,
     max_rows: int = 1000000,
+    strict: bool = False,
 ) -> BenchPlan: ...
 def bench_spider2(
     result_dir: str,
@@ -128,6 +130,7 @@ def bench_spider2(
     db: str | None = None,
     timeout: float | None = None,
     max_rows: int = 1000000,
+    strict: bool = False,
 ) -> BenchPlan: ...
 def bench_run_job(job: str, database: str) -> str: ...
 def bench_run_job_bytes(job: str, database: bytes) -> str: ...

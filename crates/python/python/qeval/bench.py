@@ -10,6 +10,9 @@
 
     qeval.bench.spider2("my_csvs/", "spider2-lite/evaluation_suite/gold")
 
+``strict=True`` adds qeval's strict verdict beside the official one (each record's
+``benchmark.strict``, the summary's ``strict``, and the strict lines after the official table).
+
 Each returns ``{"table", "summary", "records", "log", "notes"}`` for one prediction file (a
 list of those for a list of prediction files): the official table as the official script prints
 it, the summary (the table's numbers, the golds that cannot pass and the ceiling they set,
@@ -70,6 +73,7 @@ def spider(
     plug_value_limit: int = 10_000,
     time_limit: float = 60.0,
     max_rows: int = 1_000_000,
+    strict: bool = False,
     num_cpus: Optional[int] = None,
     output: Union[PathLike, Sequence[PathLike], None] = None,
     json: Optional[PathLike] = None,
@@ -103,6 +107,7 @@ def spider(
         plug_value_limit=plug_value_limit,
         time_limit=time_limit,
         max_rows=max_rows,
+        strict=strict,
     )
     plan.run(_cores(num_cpus))
     return _finish(plan, single, "SQLite", output, json, None)
@@ -119,6 +124,7 @@ def bird(
     sql_dialect: str = "SQLite",
     ves_iterations: int = 100,
     max_rows: int = 1_000_000,
+    strict: bool = False,
     num_cpus: Optional[int] = None,
     output_log_path: Optional[PathLike] = None,
     output: Union[PathLike, Sequence[PathLike], None] = None,
@@ -148,6 +154,7 @@ def bird(
         sql_dialect=sql_dialect,
         ves_iterations=ves_iterations,
         max_rows=max_rows,
+        strict=strict,
     )
     plan.run(_cores(num_cpus))
     return _finish(plan, single, sql_dialect, output, json, output_log_path)
@@ -163,6 +170,7 @@ def spider2(
     db: Optional[PathLike] = None,
     timeout: Optional[float] = None,
     max_rows: int = 1_000_000,
+    strict: bool = False,
     num_cpus: Optional[int] = None,
     output: Optional[PathLike] = None,
     json: Optional[PathLike] = None,
@@ -190,6 +198,7 @@ def spider2(
         db=_optional(db),
         timeout=timeout,
         max_rows=max_rows,
+        strict=strict,
     )
     plan.run(_cores(num_cpus))
     return _finish(plan, True, "SQLite", output, json, None)

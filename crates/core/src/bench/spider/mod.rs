@@ -7,6 +7,7 @@ pub mod exact;
 mod files;
 pub mod plug;
 pub(crate) mod table;
+pub mod ties;
 pub mod tokens;
 
 pub use files::{GoldLine, Interaction, SpiderFiles, read_gold, read_predictions};

@@ -947,9 +947,62 @@ pub fn remove_distinct(text: &str) -> String {
         .collect()
 }
 
+/// Whether a `DISTINCT` token stands first in a call's brackets (`COUNT(DISTINCT x)`): after
+/// `(`, which follows a name. `SELECT DISTINCT(a)` is not one.
+fn in_aggregate(tokens: &[Token<'_>], at: usize) -> bool {
+    let mut before = tokens[..at].iter().rev().filter(|t| {
+        !matches!(
+            t.kind,
+            Kind::Whitespace | Kind::Newline | Kind::CommentSingle | Kind::CommentMulti
+        )
+    });
+    before.next().is_some_and(|t| t.text == "(")
+        && before
+            .next()
+            .is_some_and(|t| matches!(t.kind, Kind::Name | Kind::Word | Kind::Keyword))
+}
+
+/// Whether the first statement has `DISTINCT` inside an aggregate (`COUNT(DISTINCT x)`), which
+/// `remove_distinct` removes and changes what the query counts.
+pub fn has_aggregate_distinct(text: &str) -> bool {
+    let Some(statement) = first_statement(text) else {
+        return false;
+    };
+    let tokens = tokenize(statement);
+    (0..tokens.len())
+        .any(|at| tokens[at].text.eq_ignore_ascii_case("distinct") && in_aggregate(&tokens, at))
+}
+
+/// `remove_distinct` with the correction qeval's strict verdict makes: a `DISTINCT` inside an
+/// aggregate (`COUNT(DISTINCT x)`) stays; every other goes, as Spider's rule has it.
+pub fn remove_distinct_outside_aggregates(text: &str) -> String {
+    let Some(statement) = first_statement(text) else {
+        return String::new();
+    };
+    let tokens = tokenize(statement);
+    (0..tokens.len())
+        .filter(|&at| {
+            !tokens[at].text.eq_ignore_ascii_case("distinct") || in_aggregate(&tokens, at)
+        })
+        .map(|at| tokens[at].text)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strict_keeps_distinct_inside_aggregates_only() {
+        let sql = "SELECT DISTINCT a, count(DISTINCT b), COUNT ( distinct c) FROM t";
+        assert!(has_aggregate_distinct(sql));
+        assert_eq!(
+            remove_distinct_outside_aggregates(sql),
+            "SELECT  a, count(DISTINCT b), COUNT ( distinct c) FROM t"
+        );
+        assert!(!has_aggregate_distinct("select distinct(a) from t"));
+        assert!(!has_aggregate_distinct("SELECT DISTINCT a FROM t"));
+    }
 
     fn texts(sql: &str) -> Vec<&str> {
         tokenize(sql).iter().map(|t| t.text).collect()

@@ -169,6 +169,16 @@ fn select(gold: &Frame, condition_cols: &Json) -> Result<Vec<usize>, Raised> {
         .collect()
 }
 
+/// How rows are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rows {
+    /// The official rule: each gold column on its own, rows never aligned across columns.
+    ByColumn,
+    /// qeval's strict rule: also the rows whole, the gold columns matched one to one with
+    /// predicted columns (a prediction whose rows are scrambled across columns fails).
+    Whole,
+}
+
 /// `compare_pandas_table(pred, gold, condition_cols, ignore_order)`: 1 when every gold column
 /// (those `condition_cols` names, or all) equals some predicted column.
 pub fn compare_table(
@@ -177,6 +187,7 @@ pub fn compare_table(
     condition_cols: &Json,
     ignore_order: bool,
     variant: Variant,
+    rows: Rows,
 ) -> Result<bool, Raised> {
     // Lite tests `if condition_cols:`; Snow tests `if condition_cols != []:`, so there a 0 or a
     // None selects (column 0, or raises) where Lite compares every column.
@@ -196,11 +207,101 @@ pub fn compare_table(
     };
     let gold_vectors = vectors(gold, &selection);
     let pred_vectors = vectors(pred, &(0..pred.columns.len()).collect::<Vec<_>>());
-    Ok(gold_vectors.iter().all(|g| {
-        pred_vectors
-            .iter()
-            .any(|p| vectors_match(g, p, ignore_order))
-    }))
+    let candidates: Vec<Vec<usize>> = gold_vectors
+        .iter()
+        .map(|g| {
+            (0..pred_vectors.len())
+                .filter(|&p| vectors_match(g, &pred_vectors[p], ignore_order))
+                .collect()
+        })
+        .collect();
+    if candidates.iter().any(Vec::is_empty) {
+        return Ok(false);
+    }
+    Ok(rows == Rows::ByColumn
+        || whole_rows_match(&gold_vectors, &pred_vectors, &candidates, ignore_order))
+}
+
+/// Most assignments of gold columns to predicted columns the strict rule tries.
+const MAX_ASSIGNMENTS: usize = 10_000;
+
+/// Whether some one-to-one assignment of gold columns to their candidate predicted columns
+/// makes the rows equal whole (as a multiset with `ignore_order`, else in order), each cell by
+/// the official cell rule.
+fn whole_rows_match(
+    gold: &[Vec<Py>],
+    pred: &[Vec<Py>],
+    candidates: &[Vec<usize>],
+    ignore_order: bool,
+) -> bool {
+    let gold_rows = rows_of(gold, &(0..gold.len()).collect::<Vec<_>>(), ignore_order);
+    let mut chosen = Vec::with_capacity(gold.len());
+    let mut tried = 0;
+    assign(candidates, &mut chosen, &mut tried, &mut |chosen| {
+        let pred_rows = rows_of(pred, chosen, ignore_order);
+        pred_rows.len() == gold_rows.len()
+            && gold_rows.iter().zip(&pred_rows).all(|(g, p)| {
+                g.iter().zip(p).all(|(a, b)| {
+                    if a.is_number() && b.is_number() {
+                        is_close(a.as_float(), b.as_float())
+                    } else {
+                        a == b
+                    }
+                })
+            })
+    })
+}
+
+/// Tries each one-to-one choice of a candidate per gold column until `found` holds.
+fn assign(
+    candidates: &[Vec<usize>],
+    chosen: &mut Vec<usize>,
+    tried: &mut usize,
+    found: &mut dyn FnMut(&[usize]) -> bool,
+) -> bool {
+    if chosen.len() == candidates.len() {
+        *tried += 1;
+        return found(chosen);
+    }
+    for &column in &candidates[chosen.len()] {
+        if *tried >= MAX_ASSIGNMENTS {
+            return false;
+        }
+        if chosen.contains(&column) {
+            continue;
+        }
+        chosen.push(column);
+        if assign(candidates, chosen, tried, found) {
+            return true;
+        }
+        chosen.pop();
+    }
+    false
+}
+
+/// The rows of the columns `columns` (missing values as 0), sorted by their values' text when
+/// order is ignored.
+fn rows_of(vectors: &[Vec<Py>], columns: &[usize], ignore_order: bool) -> Vec<Vec<Py>> {
+    let height = columns.first().map_or(0, |&c| vectors[c].len());
+    let mut rows: Vec<Vec<Py>> = (0..height)
+        .map(|r| {
+            columns
+                .iter()
+                .map(|&c| match &vectors[c][r] {
+                    Py::Float(f) if f.is_nan() => Py::Int(0),
+                    other => other.clone(),
+                })
+                .collect()
+        })
+        .collect();
+    if ignore_order {
+        rows.sort_by_cached_key(|row| {
+            row.iter()
+                .map(|x| (x.python_str(), x.is_number()))
+                .collect::<Vec<_>>()
+        });
+    }
+    rows
 }
 
 /// `compare_multi_pandas_table(pred, golds, multi_condition_cols, ignore_order)`: 1 when any
@@ -213,6 +314,7 @@ pub fn compare_multi(
     condition_cols: &Json,
     ignore_order: bool,
     variant: Variant,
+    rows: Rows,
 ) -> Result<bool, Raised> {
     if golds.is_empty() {
         return Ok(false);
@@ -248,7 +350,7 @@ pub fn compare_multi(
         let Some(cols) = per_gold.get(i) else {
             return Err(Raised("list index out of range".into()));
         };
-        if compare_table(pred, gold, cols, ignore_order, variant)? {
+        if compare_table(pred, gold, cols, ignore_order, variant, rows)? {
             return Ok(true);
         }
     }
@@ -278,7 +380,14 @@ mod tests {
     }
 
     fn lite(pred: &str, gold: &str, cc: Json, io: bool) -> Result<bool, Raised> {
-        compare_table(&frame(pred), &frame(gold), &cc, io, Variant::Lite)
+        compare_table(
+            &frame(pred),
+            &frame(gold),
+            &cc,
+            io,
+            Variant::Lite,
+            Rows::ByColumn,
+        )
     }
 
     #[test]
@@ -291,6 +400,32 @@ mod tests {
         );
         assert_eq!(lite("t\n2\n1\n", gold, json!([1]), true), Ok(true));
         assert_eq!(lite("t\n2\n1\n", gold, json!([0]), true), Ok(false));
+    }
+
+    #[test]
+    fn the_strict_rule_holds_rows_whole() {
+        let strict = |pred: &str, gold: &str, io: bool| {
+            compare_table(
+                &frame(pred),
+                &frame(gold),
+                &json!([]),
+                io,
+                Variant::Lite,
+                Rows::Whole,
+            )
+        };
+        let gold = "name,total\nAnn,1\nBob,2\n";
+        // Each column right, rows scrambled across columns: the official rule passes it.
+        assert_eq!(lite("n,t\nBob,1\nAnn,2\n", gold, json!([]), true), Ok(true));
+        assert_eq!(strict("n,t\nBob,1\nAnn,2\n", gold, true), Ok(false));
+        // The right rows in another order, columns swapped, an extra column: still a pass.
+        assert_eq!(
+            strict("t,x,n\n2.001,9,Bob\n1,9,Ann\n", gold, true),
+            Ok(true)
+        );
+        // Two identical gold columns need two predicted columns.
+        assert_eq!(strict("a\n1\n", "a,b\n1,1\n", true), Ok(false));
+        assert_eq!(strict("a,b\n1,1\n", "a,b\n1,1\n", true), Ok(true));
     }
 
     #[test]
@@ -322,7 +457,8 @@ mod tests {
                 std::slice::from_ref(&gold),
                 &json!([0]),
                 true,
-                Variant::Lite
+                Variant::Lite,
+                Rows::ByColumn
             ),
             Ok(false)
         );
@@ -332,7 +468,8 @@ mod tests {
                 std::slice::from_ref(&gold),
                 &json!([1, 0]),
                 true,
-                Variant::Lite
+                Variant::Lite,
+                Rows::ByColumn
             ),
             Ok(true)
         );
@@ -342,13 +479,14 @@ mod tests {
                 &[gold.clone(), gold.clone(), gold.clone()],
                 &json!([[0], [0]]),
                 true,
-                Variant::Lite
+                Variant::Lite,
+                Rows::ByColumn
             ),
             Err(Raised("list index out of range".into()))
         );
         assert!(lite("b\n2\n", "a,b\n1,2\n", json!([5]), true).is_err());
         assert_eq!(
-            compare_table(&pred, &gold, &json!(0), true, Variant::Snow),
+            compare_table(&pred, &gold, &json!(0), true, Variant::Snow, Rows::ByColumn),
             Ok(false)
         );
     }

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::BenchError;
+pub use compare::Rows;
 use compare::{compare_multi, compare_table};
 use read_csv::{Frame, read_csv};
 
@@ -305,12 +306,14 @@ pub type FileBytes = Result<Vec<u8>, String>;
 
 /// `evaluate_single_exec_result_instance` (and the comparison half of
 /// `evaluate_single_sql_instance`): the predicted CSV read, the gold CSVs read, compared.
+/// `rows` is the official `Rows::ByColumn`, or qeval's strict `Rows::Whole`.
 pub fn score_csv(
     predicted: &FileBytes,
     golds: &[FileBytes],
     single: bool,
     standard: &Standard,
     variant: Variant,
+    rows: Rows,
 ) -> InstanceScore {
     let pred = match predicted {
         Ok(bytes) => match read_csv(bytes) {
@@ -366,9 +369,16 @@ pub fn score_csv(
     let condition_cols = standard.condition_cols.clone().unwrap_or(Json::Null);
     let ignore_order = standard.ignores_order();
     let compared = if single {
-        compare_table(&pred, &frames[0], &condition_cols, ignore_order, variant)
+        compare_table(
+            &pred,
+            &frames[0],
+            &condition_cols,
+            ignore_order,
+            variant,
+            rows,
+        )
     } else {
-        compare_multi(&pred, &frames, &condition_cols, ignore_order, variant)
+        compare_multi(&pred, &frames, &condition_cols, ignore_order, variant, rows)
     };
     match compared {
         Ok(true) => InstanceScore::pass(),

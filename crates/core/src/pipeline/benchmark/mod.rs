@@ -6,18 +6,22 @@
 
 mod record;
 mod spider2;
+mod strict;
 mod summary;
 mod verdict;
 
 pub use spider2::{Spider2Files, Spider2Options, Spider2Outcome, eval_ids};
+pub use strict::{StrictRule, StrictVerdict};
 
-pub use summary::{BenchSummary, GoldIssue, Spider2Scores};
+pub use summary::{BenchSummary, GoldIssue, Spider2Scores, StrictSummary};
 pub use verdict::ExampleVerdict;
 use verdict::Failure;
 
 use std::collections::BTreeMap;
 
-use super::job::{Check, CheckAnswer, Job, JobAnswer, JobPart, PartAnswer, Rule, SchemaRead};
+use super::job::{
+    Check, CheckAnswer, CheckPurpose, Job, JobAnswer, JobPart, PartAnswer, Rule, SchemaRead,
+};
 use super::query::{QuerySettings, TextDecoding};
 use crate::bench::bird::{self, BirdGold, BirdMetric, BirdPredictions, QuestionEntry};
 use crate::bench::spider::exact::{ExactGold, ForeignKeyMap, SpiderSchema};
@@ -49,6 +53,8 @@ pub struct SpiderOptions {
     pub etype: Etype,
     /// Exact set match: each `db_id`'s foreign-key map, from `tables.json`.
     pub foreign_keys: BTreeMap<String, ForeignKeyMap>,
+    /// `--strict`: qeval's strict verdict beside the official one.
+    pub strict: bool,
     pub settings: QuerySettings,
 }
 
@@ -60,6 +66,7 @@ impl Default for SpiderOptions {
             plug_limit: plug::MAX_VARIANTS,
             etype: Etype::Exec,
             foreign_keys: BTreeMap::new(),
+            strict: false,
             settings: QuerySettings {
                 time_limit_ms: spider::TIMEOUT_SECONDS * 1000.0,
                 max_rows: 1_000_000,
@@ -82,6 +89,8 @@ pub struct BirdOptions {
     pub time_limit_ms: f64,
     /// `--sql_dialect`, as the table's last line names it.
     pub dialect: String,
+    /// `--strict`: qeval's strict verdict beside the official one.
+    pub strict: bool,
     pub settings: QuerySettings,
 }
 
@@ -92,6 +101,7 @@ impl Default for BirdOptions {
             ves_iterations: bird::ves::ITERATIONS,
             time_limit_ms: bird::TIMEOUT_SECONDS * 1000.0,
             dialect: "SQLite".into(),
+            strict: false,
             settings: QuerySettings {
                 time_limit_ms: bird::TIMEOUT_SECONDS * 1000.0,
                 max_rows: 1_000_000,
@@ -134,6 +144,18 @@ struct Prepared {
     /// Per prediction file: how many `--plug_value` variants there are in all.
     plug_totals: Vec<u128>,
     rule: Rule,
+    /// Spider `--strict`: the checks beside the official one.
+    strict: Vec<StrictCheck>,
+}
+
+/// A check `--strict` adds to an example on each of its databases: its gold and each
+/// prediction file's prediction (as written, without `--plug_value`'s variants).
+#[derive(Debug, Clone, PartialEq)]
+struct StrictCheck {
+    purpose: CheckPurpose,
+    gold: String,
+    predictions: Vec<String>,
+    rule: Rule,
 }
 
 /// A benchmark planned for running, and then the answers of its jobs.
@@ -161,6 +183,8 @@ pub struct BenchmarkPipeline {
     exact_golds: Vec<Option<Result<ExactGold, Failure>>>,
     /// Spider 2.0: each example's instance (its gold CSVs, its prediction, its result).
     spider2: Vec<spider2::Instance>,
+    /// Spider `--strict`: the answers of the strict checks, by example, database and purpose.
+    strict_answers: BTreeMap<(usize, usize, CheckPurpose), CheckAnswer>,
 }
 
 impl BenchmarkPipeline {
@@ -248,6 +272,7 @@ impl BenchmarkPipeline {
                 0
             },
             time_limit_ms: options.time_limit_ms,
+            strict: options.strict,
         };
         let prepared = examples
             .iter()
@@ -260,6 +285,7 @@ impl BenchmarkPipeline {
                     .collect(),
                 plug_totals: vec![1; example.predictions.len()],
                 rule,
+                strict: Vec::new(),
             })
             .collect();
         BenchmarkPipeline::new(
@@ -323,6 +349,7 @@ impl BenchmarkPipeline {
             schemas: BTreeMap::new(),
             exact_golds,
             spider2: Vec::new(),
+            strict_answers: BTreeMap::new(),
         }
     }
 
@@ -365,6 +392,28 @@ impl BenchmarkPipeline {
         if !self.executes() {
             return jobs;
         }
+        for (item, slots) in self.slots.iter().enumerate() {
+            for strict in &self.prepared[item].strict {
+                for (slot, &database) in slots.iter().enumerate() {
+                    jobs.push(Job {
+                        database,
+                        parts: vec![JobPart::Check(Check {
+                            item,
+                            slot,
+                            purpose: strict.purpose,
+                            gold: strict.gold.clone(),
+                            predictions: strict
+                                .predictions
+                                .iter()
+                                .map(|p| vec![p.clone()])
+                                .collect(),
+                            rule: strict.rule,
+                            settings,
+                        })],
+                    });
+                }
+            }
+        }
         for (database, mut checks) in by_database.into_iter().enumerate() {
             checks.sort_by(|a, b| self.prepared[a.0].gold.cmp(&self.prepared[b.0].gold));
             for chunk in checks.chunks(per_job.max(1)) {
@@ -375,6 +424,7 @@ impl BenchmarkPipeline {
                         JobPart::Check(Check {
                             item,
                             slot,
+                            purpose: CheckPurpose::Official,
                             gold: prepared.gold.clone(),
                             predictions: prepared.variants.clone(),
                             rule: prepared.rule,
@@ -435,6 +485,10 @@ impl BenchmarkPipeline {
         for answer in answers {
             for part in answer.answers {
                 match part {
+                    PartAnswer::Check(check) if check.purpose != CheckPurpose::Official => {
+                        self.strict_answers
+                            .insert((check.item, check.slot, check.purpose), check);
+                    }
                     PartAnswer::Check(check) => {
                         if let Some(slot) = self
                             .answers
@@ -506,9 +560,69 @@ fn prepare_spider(example: &Example, options: &SpiderOptions) -> Prepared {
         gold_run = spider::replace_cur_year(&gold);
     }
     Prepared {
+        strict: if options.strict {
+            strict_checks(example, options, &gold_run)
+        } else {
+            Vec::new()
+        },
         gold: gold_run,
         variants,
         plug_totals,
         rule: Rule::Spider { order_matters },
     }
+}
+
+/// Spider `--strict`'s checks of an example: its queries with `DISTINCT` kept inside
+/// aggregates, when either has one (and `--keep_distinct` is off); and, when the gold (so
+/// corrected) is cut by `ORDER BY ... LIMIT n`, the prediction against the gold's tied rows.
+fn strict_checks(example: &Example, options: &SpiderOptions, gold_run: &str) -> Vec<StrictCheck> {
+    let predictions: Vec<String> = example
+        .predictions
+        .iter()
+        .map(|p| spider::prediction_text(p))
+        .collect();
+    let distinct = !options.keep_distinct
+        && (spider::tokens::has_aggregate_distinct(&example.gold)
+            || predictions
+                .iter()
+                .any(|p| spider::tokens::has_aggregate_distinct(p)));
+    let corrected = |query: &str| {
+        let text = spider::postprocess(query);
+        let text = if distinct {
+            spider::tokens::remove_distinct_outside_aggregates(&text)
+        } else if options.keep_distinct {
+            text
+        } else {
+            spider::tokens::remove_distinct(&text)
+        };
+        spider::replace_cur_year(&text)
+    };
+    let gold = if distinct {
+        corrected(&example.gold)
+    } else {
+        gold_run.to_string()
+    };
+    let predictions: Vec<String> = predictions.iter().map(|p| corrected(p)).collect();
+    let mut checks = Vec::new();
+    if distinct {
+        checks.push(StrictCheck {
+            purpose: CheckPurpose::StrictDistinct,
+            gold: gold.clone(),
+            predictions: predictions.clone(),
+            rule: Rule::Spider {
+                order_matters: spider::order_matters(&gold),
+            },
+        });
+    }
+    if let Some(ranked) = spider::ties::ranked_gold(&gold) {
+        checks.push(StrictCheck {
+            purpose: CheckPurpose::StrictTies,
+            gold: ranked.sql,
+            predictions,
+            rule: Rule::SpiderTies {
+                limit: ranked.limit,
+            },
+        });
+    }
+    checks
 }

@@ -121,6 +121,16 @@ impl BenchmarkPipeline {
                 serde_json::to_value(issue).unwrap_or_default(),
             );
         }
+        if let Some(strict) = &verdict.strict {
+            benchmark.insert(
+                "strict".into(),
+                json!({
+                    "passed": strict.passed,
+                    "score": round(strict.score),
+                    "changed_by": strict.changed_by.iter().map(|r| r.name()).collect::<Vec<_>>(),
+                }),
+            );
+        }
         if let Some(file_name) = self.prediction_files.get(file) {
             benchmark.insert("predictions".into(), json!(file_name));
         }

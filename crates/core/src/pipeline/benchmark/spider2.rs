@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Benchmark, BenchmarkPipeline, Example, Prepared};
+use super::{Benchmark, BenchmarkPipeline, Example, Prepared, StrictRule, StrictVerdict};
 use crate::bench::bird::QuestionEntry;
 use crate::bench::spider2::write_csv::result_csv;
 use crate::bench::spider2::{
-    Destination, ErrorKind, FileBytes, GoldFiles, InstanceScore, Mode, Standard, Variant,
+    Destination, ErrorKind, FileBytes, GoldFiles, InstanceScore, Mode, Rows, Standard, Variant,
     extract_sql, score_csv,
 };
 use crate::pipeline::job::{Fill, Filled, Job, JobPart, Rule};
@@ -25,6 +25,8 @@ use crate::pipeline::query::{QueryError, QuerySettings, TextDecoding};
 pub struct Spider2Options {
     pub variant: Variant,
     pub mode: Mode,
+    /// `--strict`: qeval's strict verdict beside the official one.
+    pub strict: bool,
     pub settings: QuerySettings,
 }
 
@@ -37,6 +39,7 @@ impl Default for Spider2Options {
         Spider2Options {
             variant: Variant::Lite,
             mode: Mode::ExecResult,
+            strict: false,
             settings: QuerySettings {
                 time_limit_ms: SPIDER2_TIME_LIMIT_MS,
                 max_rows: 1_000_000,
@@ -177,6 +180,7 @@ impl BenchmarkPipeline {
                 rule: Rule::Spider {
                     order_matters: false,
                 },
+                strict: Vec::new(),
             })
             .collect();
         let mut pipeline = BenchmarkPipeline::new(
@@ -234,6 +238,35 @@ impl BenchmarkPipeline {
 
     /// The official score of instance `item`, or why it is not scored.
     pub fn spider2_outcome(&self, item: usize) -> Option<Spider2Outcome> {
+        self.spider2_outcome_by(item, Rows::ByColumn)
+    }
+
+    /// `--strict`: the score with rows held whole, when the official one is given.
+    pub(super) fn spider2_strict(&self, item: usize) -> Option<StrictVerdict> {
+        match &self.benchmark {
+            Benchmark::Spider2(options) if options.strict => {}
+            _ => return None,
+        }
+        let Some(Spider2Outcome::Scored(official)) = self.spider2_outcome(item) else {
+            return None;
+        };
+        let Some(Spider2Outcome::Scored(strict)) = self.spider2_outcome_by(item, Rows::Whole)
+        else {
+            return None;
+        };
+        Some(StrictVerdict {
+            passed: strict.score == 1,
+            score: f64::from(strict.score),
+            changed_by: if strict.score != official.score {
+                vec![StrictRule::RowScramble]
+            } else {
+                Vec::new()
+            },
+        })
+    }
+
+    /// Instance `item`'s score by the rows rule `rows`.
+    fn spider2_outcome_by(&self, item: usize, rows: Rows) -> Option<Spider2Outcome> {
         let Benchmark::Spider2(options) = &self.benchmark else {
             return None;
         };
@@ -245,6 +278,7 @@ impl BenchmarkPipeline {
                 instance.gold.single,
                 &instance.standard,
                 options.variant,
+                rows,
             ))
         };
         if options.mode == Mode::ExecResult {
@@ -365,6 +399,7 @@ impl BenchmarkPipeline {
             instance.gold.single,
             &instance.standard,
             options.variant,
+            Rows::ByColumn,
         ))
     }
 

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Benchmark, BenchmarkPipeline, Spider2Outcome};
+use super::verdict::ExampleVerdict;
+use super::{Benchmark, BenchmarkPipeline, Spider2Outcome, StrictRule, StrictVerdict};
 use crate::bench::bird::{BirdLevels, bird_log, bird_table};
 use crate::bench::spider::exact::{ExactLevel, ExactScores};
 use crate::bench::spider::{SpiderLevel, SpiderScores, spider_table};
@@ -56,6 +57,56 @@ impl GoldIssue {
     }
 }
 
+/// `--strict`: how many examples pass by qeval's strict verdict, beside the official count,
+/// and how many verdicts each rule changed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StrictSummary {
+    /// The examples with a strict verdict (those the official verdict scores).
+    pub examples: usize,
+    /// Those passing by the official verdict, and by the strict one.
+    pub official_passed: usize,
+    pub passed: usize,
+    /// The mean official and strict headline scores (BIRD's Soft-F1 is not 0 or 1).
+    pub official_score: f64,
+    pub score: f64,
+    /// Examples whose verdict each rule changed, by rule name.
+    pub changed_by: BTreeMap<String, usize>,
+}
+
+impl StrictSummary {
+    fn of(verdicts: &[ExampleVerdict]) -> Option<StrictSummary> {
+        let judged: Vec<(&ExampleVerdict, &StrictVerdict)> = verdicts
+            .iter()
+            .filter_map(|v| Some((v, v.strict.as_ref()?)))
+            .collect();
+        if judged.is_empty() {
+            return None;
+        }
+        let examples = judged.len();
+        let mean = |total: f64| {
+            if examples == 0 {
+                0.0
+            } else {
+                total / examples as f64
+            }
+        };
+        let mut changed_by = BTreeMap::new();
+        for (_, strict) in &judged {
+            for rule in &strict.changed_by {
+                *changed_by.entry(rule.name().to_string()).or_insert(0) += 1;
+            }
+        }
+        Some(StrictSummary {
+            examples,
+            official_passed: judged.iter().filter(|(v, _)| v.passed).count(),
+            passed: judged.iter().filter(|(_, s)| s.passed).count(),
+            official_score: mean(judged.iter().map(|(v, _)| v.score).sum()),
+            score: mean(judged.iter().map(|(_, s)| s.score).sum()),
+            changed_by,
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BenchSummary {
     pub benchmark: &'static str,
@@ -78,6 +129,9 @@ pub struct BenchSummary {
     /// Spider 2.0's scores.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spider2: Option<Spider2Scores>,
+    /// `--strict`: the strict verdicts' numbers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strict: Option<StrictSummary>,
     /// BIRD's tables, one per metric asked for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bird: Vec<BirdLevels>,
@@ -147,6 +201,7 @@ impl BenchmarkPipeline {
             exact_match: None,
             exact_passed: None,
             spider2: None,
+            strict: StrictSummary::of(&verdicts),
             bird: Vec::new(),
             gold_issues,
             ceiling,
@@ -233,8 +288,7 @@ impl BenchmarkPipeline {
             }
             Benchmark::Spider2(options) => {
                 summary.benchmark = "spider2";
-                summary.measure =
-                    "execution accuracy (Spider 2.0's column-by-column comparison)".into();
+                summary.measure = "execution accuracy".into();
                 let mut scores = Vec::new();
                 let mut not_scored = Vec::new();
                 let mut error_kinds = BTreeMap::new();
@@ -300,6 +354,38 @@ impl BenchSummary {
                 .collect(),
             (exec, exact) => spider_table(exec.as_ref(), exact.as_ref()),
         }
+    }
+
+    /// `--strict`: the official number and qeval's strict one, each named for what it
+    /// measures, and the examples each rule changed.
+    pub fn strict_table(&self) -> Option<String> {
+        let strict = self.strict.as_ref()?;
+        let percent = |n: f64| 100.0 * n;
+        let mut text = format!(
+            "\nofficial {}, as the official script scores it: {:.2}% ({} of {} passed)\nstrict {}, with its documented errors fixed (qeval): {:.2}% ({} of {} passed)\n",
+            self.measure,
+            percent(strict.official_score),
+            strict.official_passed,
+            strict.examples,
+            self.measure,
+            percent(strict.score),
+            strict.passed,
+            strict.examples,
+        );
+        for rule in StrictRule::ALL {
+            if let Some(n) = strict.changed_by.get(rule.name()) {
+                text.push_str(&format!(
+                    "  {} changed by {}: {}\n",
+                    crate::words::counted(*n, "verdict"),
+                    rule.name(),
+                    rule.describe()
+                ));
+            }
+        }
+        if strict.changed_by.is_empty() {
+            text.push_str("  no verdict changed\n");
+        }
+        Some(text)
     }
 
     /// What BIRD's scripts append to `--output_log_path`.

@@ -14,11 +14,11 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use super::BenchmarkPipeline;
-use super::Spider2Outcome;
+use super::{Spider2Outcome, StrictRule, StrictVerdict};
 use crate::bench::bird::BirdMetric;
 use crate::bench::spider::exact::{ExactGold, ExactVerdict};
 use crate::bench::spider2::ErrorKind;
-use crate::pipeline::job::{CheckAnswer, GoldOutcome, Verdict};
+use crate::pipeline::job::{CheckAnswer, CheckPurpose, GoldOutcome, VariantOutcome, Verdict};
 use crate::pipeline::query::QueryError;
 use crate::sql::Hardness;
 
@@ -86,6 +86,8 @@ pub struct ExampleVerdict {
     pub exact: Option<Result<ExactVerdict, Failure>>,
     /// Spider 2.0: the official score with its error kind, or why it is not scored.
     pub spider2: Option<Spider2Outcome>,
+    /// `--strict`: qeval's verdict with the official evaluator's known errors fixed.
+    pub strict: Option<StrictVerdict>,
 }
 
 impl ExampleVerdict {
@@ -129,6 +131,7 @@ impl BenchmarkPipeline {
             gold_passes: false,
             exact: self.exact_verdict(file, item),
             spider2: self.spider2_outcome(item),
+            strict: None,
         };
         if let Some(outcome) = &verdict.spider2 {
             return self.spider2_verdict(item, outcome.clone(), verdict);
@@ -249,8 +252,98 @@ impl BenchmarkPipeline {
                 Some(BirdMetric::Ves) => verdict.score > 0.0,
                 _ => verdict.passed,
             };
+            let outcome = checks
+                .first()
+                .copied()
+                .flatten()
+                .and_then(|c| c.predictions.get(file)?.first());
+            verdict.strict = self.bird_strict(&verdict, outcome);
+        }
+        if matches!(&self.benchmark, super::Benchmark::Spider(o) if o.strict) {
+            verdict.strict = Some(self.spider_strict(file, item, &verdict));
         }
         verdict
+    }
+
+    /// Spider `--strict`: the verdict with `DISTINCT` kept inside aggregates (when either
+    /// query has one), and passing too when the prediction is one of the answers the gold's rows
+    /// tied at `ORDER BY ... LIMIT` allow.
+    fn spider_strict(&self, file: usize, item: usize, official: &ExampleVerdict) -> StrictVerdict {
+        let slots = self.slots[item].len();
+        let agrees = |purpose: CheckPurpose| -> Option<bool> {
+            if slots == 0
+                || !self.prepared[item]
+                    .strict
+                    .iter()
+                    .any(|c| c.purpose == purpose)
+            {
+                return None;
+            }
+            Some((0..slots).all(|slot| {
+                self.strict_answers
+                    .get(&(item, slot, purpose))
+                    .and_then(|c| c.predictions.get(file)?.first())
+                    .is_some_and(|o| o.verdict.agrees())
+            }))
+        };
+        let distinct = agrees(CheckPurpose::StrictDistinct);
+        let base = distinct.unwrap_or(official.passed);
+        let passed = base || agrees(CheckPurpose::StrictTies).unwrap_or(false);
+        let mut changed_by = Vec::new();
+        if distinct.is_some_and(|d| d != official.passed) {
+            changed_by.push(StrictRule::DistinctInAggregate);
+        }
+        if passed && !base {
+            changed_by.push(StrictRule::TiedRows);
+        }
+        StrictVerdict {
+            passed,
+            score: f64::from(u8::from(passed)),
+            changed_by,
+        }
+    }
+
+    /// BIRD `--strict`: EX with rows as a multiset, Soft-F1 with rows paired by content when
+    /// the gold has no `ORDER BY`, and the headline from them.
+    fn bird_strict(
+        &self,
+        official: &ExampleVerdict,
+        outcome: Option<&VariantOutcome>,
+    ) -> Option<StrictVerdict> {
+        let super::Benchmark::Bird(options) = &self.benchmark else {
+            return None;
+        };
+        if !options.strict {
+            return None;
+        }
+        let agrees = outcome.and_then(|o| o.strict_agrees).unwrap_or(false);
+        let soft_f1 = outcome.and_then(|o| o.strict_soft_f1).unwrap_or(0.0);
+        let mut changed_by = Vec::new();
+        if official.ex == Some(1.0) && !agrees {
+            changed_by.push(StrictRule::Duplicates);
+        }
+        if options.metrics.contains(&BirdMetric::SoftF1)
+            && (soft_f1 - official.soft_f1.unwrap_or(0.0)).abs() > 1e-12
+        {
+            changed_by.push(StrictRule::PositionPairing);
+        }
+        let (score, passed) = match self.headline_metric() {
+            Some(BirdMetric::SoftF1) => (soft_f1, soft_f1 >= 1.0),
+            Some(BirdMetric::Ves) => {
+                let ves = if agrees {
+                    official.ves.unwrap_or(0.0)
+                } else {
+                    0.0
+                };
+                (ves, ves > 0.0)
+            }
+            _ => (f64::from(u8::from(agrees)), agrees),
+        };
+        Some(StrictVerdict {
+            passed,
+            score,
+            changed_by,
+        })
     }
 
     /// Reads, once, the gold of every example of `db_id` in Spider's structure, now that its
@@ -416,6 +509,7 @@ impl BenchmarkPipeline {
             Spider2Outcome::NotScored(_) => {}
         }
         verdict.spider2 = Some(outcome);
+        verdict.strict = self.spider2_strict(item);
         verdict
     }
 
