@@ -573,3 +573,34 @@ test("a qeval bench records file opens as a run, with pass rates by hardness, di
   assert.deepEqual((await rows("db_id")).map((r) => r[0]).sort(), ["library", "sales"]);
   assert.deepEqual(page.errors, []);
 });
+
+test("benchmark records written with --strict show the official and strict verdicts side by side, filtered by rule", async () => {
+  // BIRD: the records `qeval bench bird --metric ex --metric soft-f1 --strict -o` writes for the
+  // fixture (checked byte for byte by the CLI's tests).
+  const text = await readFile(resolve("../../tests/bench/bird/expected/strict-records.jsonl"), "utf8");
+  const records = text.trim().split("\n").map((line) => JSON.parse(line));
+  const page = await reportPage();
+  await page.setInputFiles("#run-files", { name: "evaluation-results.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(text) });
+  const official = records.filter((r) => r.qas_evaluation.passed).length;
+  const strict = records.filter((r) => r.benchmark.strict.passed).length;
+  await waitForText(page, "[data-testid=strict-counts]", `Official: ${official} of ${records.length} passed. Strict (the official evaluator's documented errors fixed): ${strict} of ${records.length} passed.`);
+  const rows = () => page.locator("[data-testid=strict-changed] tbody tr").allInnerTexts();
+  const changed = records.filter((r) => r.benchmark.strict.changed_by.length > 0);
+  assert.equal((await rows()).length, changed.length);
+  // Only the verdicts the duplicates rule changed.
+  await page.selectOption("#strict-rule", "duplicates");
+  const duplicates = records.filter((r) => r.benchmark.strict.changed_by.includes("duplicates"));
+  assert.ok(duplicates.length > 0 && duplicates.length < changed.length);
+  await page.waitForFunction((n) => document.querySelectorAll("[data-testid=strict-changed] tbody tr").length === n, duplicates.length);
+  const shown = (await rows()).map((r) => r.split("\t"));
+  assert.deepEqual(shown.map((r) => r[0]), duplicates.map((r) => String(r.test_id)));
+  for (const row of shown) {
+    assert.equal(row[1], "pass", "EX passes the set");
+    assert.equal(row[2], "fail", "the multiset does not");
+  }
+  await page.locator("[data-testid=strict-verdicts]").screenshot({ path: join(artifacts, "report-strict.png") });
+  // A test opens from the table.
+  await page.locator("[data-testid=strict-changed] tbody tr button").first().click();
+  await waitForText(page, "[data-testid=test-detail] h2", `Test ${duplicates[0].test_id}`);
+  assert.deepEqual(page.errors, []);
+});

@@ -664,6 +664,17 @@ fn spider2_bad_inputs_name_the_flag_or_the_line() {
     );
 }
 
+/// A strict verdict differs from the official one only where a rule says which.
+fn assert_every_change_is_named(records: &[Value]) {
+    for record in records {
+        let official = record["qas_evaluation"]["passed"].as_bool().unwrap();
+        let strict = &record["benchmark"]["strict"];
+        if strict["passed"].as_bool().unwrap() != official {
+            assert_ne!(strict["changed_by"], serde_json::json!([]), "{record}");
+        }
+    }
+}
+
 /// The strict rules each change a verdict they should and leave one they should not, on every
 /// benchmark (`--strict`); the official verdict stays the headline.
 #[test]
@@ -728,6 +739,7 @@ fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
     assert_eq!(verdicts[1], (1, true, serde_json::json!([])));
     assert_eq!(verdicts[2], (0, true, serde_json::json!(["tied_rows"])));
     assert_eq!(verdicts[3], (0, false, serde_json::json!([])));
+    assert_every_change_is_named(&records(&out));
     assert!(
         stdout.contains(
             "official execution accuracy, as the official script scores it: 50.00% (2 of 4 passed)"
@@ -760,7 +772,10 @@ fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
         out.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", text(&output).1);
+    // The page's browser test opens these records.
+    assert_records_file(&out, "bird/expected/strict-records.jsonl");
     let bird = records(&out);
+    assert_every_change_is_named(&bird);
     let changed = |test: usize| bird[test]["benchmark"]["strict"]["changed_by"].clone();
     // SELECT DISTINCT member for a gold whose members repeat: the same set, not the same rows.
     assert_eq!(bird[3]["benchmark"]["ex"], 1);
@@ -789,6 +804,7 @@ fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
     let (stdout, stderr) = text(&output);
     assert!(output.status.success(), "{stderr}");
     let spider2 = records(&out);
+    assert_every_change_is_named(&spider2);
     let of = |id: &str| spider2.iter().find(|r| r["test_id"] == id).unwrap()["benchmark"].clone();
     assert_eq!(of("local008")["score"], 1);
     assert_eq!(

@@ -525,7 +525,8 @@ fn judge_variant(
                 ..CompareOptions::default()
             },
         );
-        variant.strict_agrees = Some(bag.equal);
+        // The set comparison keeps BIRD's column order; the multiset one adds the counts.
+        variant.strict_agrees = Some(comparison.equal && bag.equal);
     }
     if comparison.equal {
         variant.verdict = Verdict::Agree;

@@ -9,7 +9,8 @@ use yew::prelude::*;
 
 use super::{
     ChoiceSelect, ClassificationView, JudgeAgreementView, JudgeSettingsPanel, RunCharts,
-    RunComparisonView, RunGroups, RunLoader, RunSummary, TestDetail, TestTable, TextField,
+    RunComparisonView, RunGroups, RunLoader, RunSummary, StrictVerdicts, TestDetail, TestTable,
+    TextField,
 };
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::database::LoadedDb;
@@ -322,6 +323,8 @@ pub fn ReportView(props: &Props) -> Html {
                     <RunGroups summary={(*summary).clone()} />
                     <JudgeAgreementView summary={(*summary).clone()} />
                     <ClassificationView summary={(*summary).clone()} />
+                    <StrictVerdicts records={loaded.records.clone()}
+                        on_select={dispatch.to_callback().reform(|i| Action::Select(Some(i)))} />
                     { flags_view(&flags) }
                     <div class={classes!("tests-and-detail", state.selected.is_some().then_some("open"))}>
                     <TestTable records={loaded.records.clone()} selected={state.selected}

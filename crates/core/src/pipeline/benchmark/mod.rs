@@ -11,7 +11,7 @@ mod summary;
 mod verdict;
 
 pub use spider2::{Spider2Files, Spider2Options, Spider2Outcome, eval_ids};
-pub use strict::{StrictRule, StrictVerdict};
+pub use strict::{StrictRow, StrictRule, StrictVerdict, strict_rows};
 
 pub use summary::{BenchSummary, GoldIssue, Spider2Scores, StrictSummary};
 pub use verdict::ExampleVerdict;

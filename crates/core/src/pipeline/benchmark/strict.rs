@@ -77,3 +77,64 @@ pub struct StrictVerdict {
     /// The rules that made the strict verdict differ from the official one.
     pub changed_by: Vec<StrictRule>,
 }
+
+/// A record's official and strict verdicts, read back from its `benchmark` field: what the
+/// page's Run report shows side by side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrictRow {
+    /// The record's place in its file.
+    pub index: usize,
+    pub test_id: String,
+    pub official: bool,
+    pub strict: bool,
+    /// The names of the rules that changed the verdict.
+    pub changed_by: Vec<String>,
+}
+
+/// The records that carry a strict verdict (`qeval bench ... --strict`), in order.
+pub fn strict_rows(records: &[crate::run::EvaluationRecord]) -> Vec<StrictRow> {
+    records
+        .iter()
+        .enumerate()
+        .filter_map(|(index, record)| {
+            let strict = record.extra.get("benchmark")?.get("strict")?;
+            Some(StrictRow {
+                index,
+                test_id: match &record.test_id {
+                    serde_json::Value::String(id) => id.clone(),
+                    other => other.to_string(),
+                },
+                official: record.qas_evaluation.as_ref().is_some_and(|q| q.passed),
+                strict: strict.get("passed")?.as_bool()?,
+                changed_by: strict
+                    .get("changed_by")?
+                    .as_array()?
+                    .iter()
+                    .filter_map(|rule| Some(rule.as_str()?.to_string()))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_verdicts_are_read_back_from_records() {
+        let lines = [
+            r#"{"test_id": "local008", "qas_evaluation": {"semantic_score": 0, "execution_score": 1, "datatype_score": 0, "final_score": 1, "passed": true}, "benchmark": {"strict": {"passed": false, "score": 0, "changed_by": ["row_scramble"]}}}"#,
+            r#"{"test_id": 2, "benchmark": {"exec": 1}}"#,
+        ];
+        let records: Vec<crate::run::EvaluationRecord> = lines
+            .iter()
+            .map(|line| serde_json::from_str(line).expect("a record"))
+            .collect();
+        let rows = strict_rows(&records);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].test_id, "local008");
+        assert!(rows[0].official && !rows[0].strict);
+        assert_eq!(rows[0].changed_by, ["row_scramble"]);
+    }
+}
