@@ -255,7 +255,29 @@ pub fn score(
     let jobs = planned.pipeline.jobs(checks_per_job(&planned, workers));
     let answers = run_jobs(&jobs, &databases(&planned), workers, progress);
     planned.pipeline.absorb(answers);
+    settle(&planned, workers);
     finish(planned)
+}
+
+/// Spider 2.0's comparisons of CSVs are most of its work (in `exec_result` mode no query runs):
+/// each instance's scores are worked out on every core before the records are made, which
+/// then read them back.
+fn settle(planned: &Planned, workers: usize) {
+    if !matches!(
+        planned.pipeline.benchmark,
+        qeval_core::pipeline::Benchmark::Spider2(_)
+    ) {
+        return;
+    }
+    let items: Vec<usize> = (0..planned.pipeline.examples.len()).collect();
+    crate::pool::run(
+        &items,
+        workers,
+        |&item| {
+            planned.pipeline.verdict(0, item);
+        },
+        |_| {},
+    );
 }
 
 /// Records and summaries of a benchmark whose jobs are all answered.

@@ -667,7 +667,9 @@ fn spider2_bad_inputs_name_the_flag_or_the_line() {
 /// A strict verdict differs from the official one only where a rule says which.
 fn assert_every_change_is_named(records: &[Value]) {
     for record in records {
-        let official = record["qas_evaluation"]["passed"].as_bool().expect("a verdict");
+        let official = record["qas_evaluation"]["passed"]
+            .as_bool()
+            .expect("a verdict");
         let strict = &record["benchmark"]["strict"];
         if strict["passed"].as_bool().expect("a strict verdict") != official {
             assert_ne!(strict["changed_by"], serde_json::json!([]), "{record}");

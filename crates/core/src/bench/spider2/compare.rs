@@ -88,40 +88,35 @@ fn is_close(a: f64, b: f64) -> bool {
     diff <= (1e-9 * b).abs() || diff <= (1e-9 * a).abs() || diff <= 0.01
 }
 
-/// `vectors_match(gold, pred, tol=1e-2, ignore_order_)`.
-fn vectors_match(gold: &[Py], pred: &[Py], ignore_order: bool) -> bool {
-    // `normalize`: every missing value (NaN) becomes the integer 0.
-    let normalize = |v: &[Py]| -> Vec<Py> {
-        v.iter()
-            .map(|x| match x {
-                Py::Float(f) if f.is_nan() => Py::Int(0),
-                other => other.clone(),
-            })
-            .collect()
-    };
-    let (mut gold, mut pred) = (normalize(gold), normalize(pred));
-    if gold.len() != pred.len() {
-        return false;
-    }
+/// A column as `vectors_match` compares it: `normalize` (every missing value, NaN, becomes the
+/// integer 0), then, with `ignore_order`, sorted by `(str(x), isinstance(x, (int, float)))`.
+/// Each column is prepared once, not once per pair it is compared in.
+fn prepared(column: &[Py], ignore_order: bool) -> Vec<Py> {
+    let mut values: Vec<Py> = column
+        .iter()
+        .map(|x| match x {
+            Py::Float(f) if f.is_nan() => Py::Int(0),
+            other => other.clone(),
+        })
+        .collect();
     if ignore_order {
-        let sort = |v: &mut Vec<Py>| {
-            let mut keyed: Vec<(String, bool, Py)> = v
-                .drain(..)
-                .map(|x| (x.python_str(), x.is_number(), x))
-                .collect();
-            keyed.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
-            *v = keyed.into_iter().map(|(_, _, x)| x).collect();
-        };
-        sort(&mut gold);
-        sort(&mut pred);
+        values.sort_by_cached_key(|x| (x.python_str(), x.is_number()));
     }
-    gold.iter().zip(&pred).all(|(a, b)| {
-        if a.is_number() && b.is_number() {
-            is_close(a.as_float(), b.as_float())
-        } else {
-            a == b
-        }
-    })
+    values
+}
+
+/// `vectors_match(gold, pred, tol=1e-2, ignore_order_)` on two prepared columns.
+fn vectors_match(gold: &[Py], pred: &[Py]) -> bool {
+    gold.len() == pred.len() && gold.iter().zip(pred).all(|(a, b)| same_value(a, b))
+}
+
+/// The cell rule: numbers (booleans too) by `math.isclose`, anything else by `==`.
+fn same_value(a: &Py, b: &Py) -> bool {
+    if a.is_number() && b.is_number() {
+        is_close(a.as_float(), b.as_float())
+    } else {
+        a == b
+    }
 }
 
 /// Why a comparison raised (the evaluator turns it into "Python Script Error:" and 0).
@@ -207,11 +202,19 @@ pub fn compare_table(
     };
     let gold_vectors = vectors(gold, &selection);
     let pred_vectors = vectors(pred, &(0..pred.columns.len()).collect::<Vec<_>>());
-    let candidates: Vec<Vec<usize>> = gold_vectors
+    let gold_sorted: Vec<Vec<Py>> = gold_vectors
+        .iter()
+        .map(|v| prepared(v, ignore_order))
+        .collect();
+    let pred_sorted: Vec<Vec<Py>> = pred_vectors
+        .iter()
+        .map(|v| prepared(v, ignore_order))
+        .collect();
+    let candidates: Vec<Vec<usize>> = gold_sorted
         .iter()
         .map(|g| {
-            (0..pred_vectors.len())
-                .filter(|&p| vectors_match(g, &pred_vectors[p], ignore_order))
+            (0..pred_sorted.len())
+                .filter(|&p| vectors_match(g, &pred_sorted[p]))
                 .collect()
         })
         .collect();
@@ -240,15 +243,10 @@ fn whole_rows_match(
     assign(candidates, &mut chosen, &mut tried, &mut |chosen| {
         let pred_rows = rows_of(pred, chosen, ignore_order);
         pred_rows.len() == gold_rows.len()
-            && gold_rows.iter().zip(&pred_rows).all(|(g, p)| {
-                g.iter().zip(p).all(|(a, b)| {
-                    if a.is_number() && b.is_number() {
-                        is_close(a.as_float(), b.as_float())
-                    } else {
-                        a == b
-                    }
-                })
-            })
+            && gold_rows
+                .iter()
+                .zip(&pred_rows)
+                .all(|(g, p)| g.iter().zip(p).all(|(a, b)| same_value(a, b)))
     })
 }
 

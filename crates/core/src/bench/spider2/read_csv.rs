@@ -228,11 +228,9 @@ fn fit_fields(width: usize, data: &[Record]) -> Result<Vec<Vec<String>>, CsvErro
 /// int64, uint64, float64, bool, object; an int or bool column with missing values is then
 /// upcast by `_maybe_upcast`).
 fn infer_column(tokens: &[&str]) -> Column {
+    let column = |dtype, cells| Column { dtype, cells };
     if tokens.is_empty() {
-        return Column {
-            dtype: Dtype::Object,
-            cells: Vec::new(),
-        };
+        return column(Dtype::Object, Vec::new());
     }
     let missing: Vec<bool> = tokens.iter().map(|t| NA_VALUES.contains(t)).collect();
     let any_missing = missing.contains(&true);
@@ -243,8 +241,7 @@ fn infer_column(tokens: &[&str]) -> Column {
             .filter(|(_, m)| !**m)
             .map(|(t, _)| *t)
     };
-    let ints: Option<Vec<i128>> = present().map(parse_int).collect();
-    if let Some(ints) = ints {
+    if let Some(ints) = present().map(parse_int).collect::<Option<Vec<i128>>>() {
         let fits_i64 = ints.iter().all(|&n| i64::try_from(n).is_ok());
         let fits_u64 = ints.iter().all(|&n| u64::try_from(n).is_ok());
         if !any_missing && (fits_i64 || fits_u64) {
@@ -253,82 +250,41 @@ fn infer_column(tokens: &[&str]) -> Column {
             } else {
                 Dtype::UInt64
             };
-            return Column {
-                dtype,
-                cells: ints.into_iter().map(Cell::Int).collect(),
-            };
+            return column(dtype, with_missing(&missing, ints, Cell::Int));
         }
         if any_missing && fits_i64 {
-            let mut values = ints.into_iter();
-            let cells = missing
-                .iter()
-                .map(|&m| {
-                    Cell::Float(if m {
-                        f64::NAN
-                    } else {
-                        values.next().unwrap_or_default() as f64
-                    })
-                })
-                .collect();
-            return Column {
-                dtype: Dtype::Float64,
-                cells,
-            };
+            let cells = with_missing(&missing, ints, |n| Cell::Float(n as f64));
+            return column(Dtype::Float64, cells);
         }
     }
-    let floats: Option<Vec<f64>> = present().map(parse_float).collect();
-    if let Some(floats) = floats {
-        let mut values = floats.into_iter();
-        let cells = missing
-            .iter()
-            .map(|&m| {
-                Cell::Float(if m {
-                    f64::NAN
-                } else {
-                    values.next().unwrap_or(f64::NAN)
-                })
-            })
-            .collect();
-        return Column {
-            dtype: Dtype::Float64,
-            cells,
-        };
+    if let Some(floats) = present().map(parse_float).collect::<Option<Vec<f64>>>() {
+        return column(Dtype::Float64, with_missing(&missing, floats, Cell::Float));
     }
-    let bools: Option<Vec<bool>> = present().map(parse_bool).collect();
-    if let Some(bools) = bools {
-        let mut values = bools.into_iter();
-        let cells = missing
-            .iter()
-            .map(|&m| {
-                if m {
-                    Cell::Float(f64::NAN)
-                } else {
-                    Cell::Bool(values.next().unwrap_or_default())
-                }
-            })
-            .collect();
+    if let Some(bools) = present().map(parse_bool).collect::<Option<Vec<bool>>>() {
         let dtype = if any_missing {
             Dtype::Object
         } else {
             Dtype::Bool
         };
-        return Column { dtype, cells };
+        return column(dtype, with_missing(&missing, bools, Cell::Bool));
     }
-    let cells = tokens
+    let texts = present().map(str::to_string).collect();
+    column(Dtype::Object, with_missing(&missing, texts, Cell::Text))
+}
+
+/// A column's cells: each present value made a cell in its place, `NaN` where one is missing.
+fn with_missing<T>(missing: &[bool], values: Vec<T>, cell: impl Fn(T) -> Cell) -> Vec<Cell> {
+    let mut values = values.into_iter();
+    missing
         .iter()
-        .zip(&missing)
-        .map(|(t, &m)| {
+        .map(|&m| {
             if m {
                 Cell::Float(f64::NAN)
             } else {
-                Cell::Text((*t).to_string())
+                values.next().map_or(Cell::Float(f64::NAN), &cell)
             }
         })
-        .collect();
-    Column {
-        dtype: Dtype::Object,
-        cells,
-    }
+        .collect()
 }
 
 /// C's `isspace` in the "C" locale, which pandas' number parsers skip around a number.

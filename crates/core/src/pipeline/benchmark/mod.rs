@@ -501,6 +501,7 @@ impl BenchmarkPipeline {
                     PartAnswer::Fill(fill) => {
                         if let Some(instance) = self.spider2.get_mut(fill.item) {
                             instance.result = fill.generated;
+                            instance.scored = spider2::Scored::default();
                         }
                     }
                     PartAnswer::Schema { db_id, tables } => {

@@ -7,6 +7,7 @@
 //! never scored 0 for want of credentials.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -95,6 +96,16 @@ pub(super) struct Instance {
     pub database: Option<String>,
     /// `sql` mode: the prediction's result, once its job answered.
     pub result: Option<Result<Filled, QueryError>>,
+    /// The scores once worked out (a record and the summary both ask for them).
+    pub scored: Scored,
+}
+
+/// An instance's scores, each worked out once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Scored {
+    official: OnceLock<Option<Spider2Outcome>>,
+    whole_rows: OnceLock<Option<Spider2Outcome>>,
+    gold: OnceLock<Option<InstanceScore>>,
 }
 
 /// An instance's official score, or why qeval cannot give it.
@@ -169,6 +180,7 @@ impl BenchmarkPipeline {
                 destination,
                 database,
                 result: None,
+                scored: Scored::default(),
             });
         }
         let prepared = examples
@@ -238,7 +250,11 @@ impl BenchmarkPipeline {
 
     /// The official score of instance `item`, or why it is not scored.
     pub fn spider2_outcome(&self, item: usize) -> Option<Spider2Outcome> {
-        self.spider2_outcome_by(item, Rows::ByColumn)
+        let scored = &self.spider2.get(item)?.scored;
+        scored
+            .official
+            .get_or_init(|| self.spider2_outcome_by(item, Rows::ByColumn))
+            .clone()
     }
 
     /// `--strict`: the score with rows held whole, when the official one is given.
@@ -250,8 +266,13 @@ impl BenchmarkPipeline {
         let Some(Spider2Outcome::Scored(official)) = self.spider2_outcome(item) else {
             return None;
         };
-        let Some(Spider2Outcome::Scored(strict)) = self.spider2_outcome_by(item, Rows::Whole)
-        else {
+        let whole_rows = self
+            .spider2
+            .get(item)?
+            .scored
+            .whole_rows
+            .get_or_init(|| self.spider2_outcome_by(item, Rows::Whole));
+        let Some(Spider2Outcome::Scored(strict)) = whole_rows else {
             return None;
         };
         Some(StrictVerdict {
@@ -383,6 +404,15 @@ impl BenchmarkPipeline {
     /// The first gold CSV given as the prediction: what bounds the instance (a gold that
     /// fails against itself, or no gold file, cannot pass whatever the prediction).
     pub(super) fn spider2_gold_score(&self, item: usize) -> Option<InstanceScore> {
+        let instance = self.spider2.get(item)?;
+        instance
+            .scored
+            .gold
+            .get_or_init(|| self.spider2_gold_score_now(item))
+            .clone()
+    }
+
+    fn spider2_gold_score_now(&self, item: usize) -> Option<InstanceScore> {
         let (Benchmark::Spider2(options), Some(instance)) =
             (&self.benchmark, self.spider2.get(item))
         else {
