@@ -420,7 +420,22 @@ pub fn plan_spider2(request: &Spider2Request) -> Result<Planned, String> {
     let eval_path = request.gold_dir.join(variant.eval_file());
     let standards = spider2::read_standards(&read(&eval_path)?, variant)
         .map_err(|err| located(&eval_path, err))?;
-    let predicted = files_with_extension(&request.result_dir, options.mode.extension())?;
+    let extension = options.mode.extension();
+    let mut predicted = files_with_extension(&request.result_dir, extension)?;
+    if variant == Variant::Snow {
+        // -snow names a prediction by its file name up to the first dot
+        // (`file.split(".")[0]`), and reads `<that>.csv`.
+        predicted = predicted
+            .into_iter()
+            .map(|(stem, _)| {
+                let id = stem.split('.').next().unwrap_or_default().to_string();
+                let path = request.result_dir.join(format!("{id}.{extension}"));
+                (id, path)
+            })
+            .collect();
+        predicted.sort();
+        predicted.dedup_by(|a, b| a.0 == b.0);
+    }
     let ids = eval_ids(&standards, predicted.iter().map(|(id, _)| id));
     let mut notes = Vec::new();
     let ignored = predicted.len() - ids.len();

@@ -822,3 +822,31 @@ fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
     let official = expected("spider2/expected/exec_result/stdout.txt");
     assert_eq!(score_lines(&stdout), score_lines(&official));
 }
+
+#[test]
+fn spider2_snow_gives_the_snow_scripts_verdicts() {
+    // The fixture with its gold configuration named as -snow's: the variant follows the file.
+    let layout = Layout::new("spider2", "spider2-snow");
+    std::fs::rename(
+        layout.path("gold/spider2lite_eval.jsonl"),
+        layout.path("gold/spider2snow_eval.jsonl"),
+    )
+    .unwrap();
+    let results = layout.path("results.json");
+    let output = spider2(
+        &layout,
+        "exec_result",
+        &["--results", &results.display().to_string()],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    let ours: Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let theirs: Value =
+        serde_json::from_str(&expected("spider2/expected/snow_exec_result/results.json")).unwrap();
+    assert_eq!(ours, theirs, "every instance's score and error_info");
+    assert!(
+        stdout
+            .contains("Final score: 0.6363636363636364, Correct examples: 35, Total examples: 55"),
+        "{stdout}"
+    );
+}

@@ -332,20 +332,6 @@ pub fn score_csv(
             );
         }
     };
-    if variant == Variant::Snow {
-        for key in ["condition_cols", "ignore_order"] {
-            let present = match key {
-                "condition_cols" => standard.condition_cols.is_some(),
-                _ => standard.ignore_order.is_some(),
-            };
-            if !present {
-                return InstanceScore::fail(
-                    ErrorKind::EvaluationError,
-                    format!("Evaluation Error: '{key}'"),
-                );
-            }
-        }
-    }
     if golds.is_empty() {
         return InstanceScore::fail(ErrorKind::NoGold, "No matching gold file found");
     }
@@ -364,6 +350,16 @@ pub fn score_csv(
         {
             Ok(frame) => frames.push(frame),
             Err(message) => return script_error(message),
+        }
+    }
+    // -snow reads `eval_standard_dict.get(id)['condition_cols']` (then `['ignore_order']`)
+    // inside the comparison's `try`: a missing key is a KeyError there.
+    if variant == Variant::Snow {
+        if standard.condition_cols.is_none() {
+            return script_error("'condition_cols'".into());
+        }
+        if standard.ignore_order.is_none() {
+            return script_error("'ignore_order'".into());
         }
     }
     let condition_cols = standard.condition_cols.clone().unwrap_or(Json::Null);
