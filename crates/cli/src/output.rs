@@ -30,20 +30,8 @@ pub fn write_error(err: io::Error) -> String {
     format!("cannot write the output: {err}")
 }
 
-/// Text for the terminal: control characters from files, queries and judge replies are shown as
-/// `\u{1b}` escapes, so none of them (an ANSI escape, a carriage return) can rewrite what the
-/// user sees. Line breaks and tabs stay.
-pub fn terminal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+/// Text for the terminal: the core's one terminal escaper.
+pub use qeval_core::escape::terminal;
 
 /// `eprintln!` with [`terminal`] applied: every message qeval writes to standard error.
 macro_rules! say {
@@ -52,13 +40,3 @@ macro_rules! say {
     };
 }
 pub(crate) use say;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn control_characters_are_shown_not_obeyed() {
-        assert_eq!(terminal("a\u{1b}[2Jb\rc\nd"), "a\\u{1b}[2Jb\\u{d}c\nd");
-    }
-}

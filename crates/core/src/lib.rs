@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod datatype;
+pub mod escape;
 pub mod execution_similarity;
 pub mod judge;
 pub mod kql;

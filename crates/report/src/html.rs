@@ -1,20 +1,8 @@
-//! Escaping for text and attribute values: every piece of record text goes through here.
+//! Escaping for the page: every piece of record text goes through `escape` (the core's
+//! `escape::markup`), and data for scripts through `json_for_script`.
 
-/// `text` safe inside an element or a double-quoted attribute.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// `text` safe inside an element or a double-quoted attribute: the core's one markup escaper.
+pub use qeval_core::escape::markup as escape;
 
 /// JSON safe inside a `<script type="application/json">` element: no `<`, `>` or `&` can end
 /// the element or start markup (they are written as `\u003c` ... inside strings, the only place

@@ -133,15 +133,15 @@ pub fn junit(name: &str, records: &[EvaluationRecord]) -> String {
         out,
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"qeval\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n<testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\">\n",
         records.len(),
-        xml(name),
+        crate::escape::markup(name),
         records.len(),
     );
-    let class = xml(&format!("qeval.{name}"));
+    let class = crate::escape::markup(&format!("qeval.{name}"));
     for record in records {
         let _ = write!(
             out,
             "  <testcase classname=\"{class}\" name=\"{}\"",
-            xml(&record.key())
+            crate::escape::markup(&record.key())
         );
         match &record.qas_evaluation {
             None => out.push_str(">\n    <skipped message=\"not scored\"/>\n  </testcase>\n"),
@@ -168,32 +168,13 @@ pub fn junit(name: &str, records: &[EvaluationRecord]) -> String {
                 let _ = write!(
                     out,
                     ">\n    <failure message=\"{}\" type=\"failed\">{}</failure>\n  </testcase>\n",
-                    xml(&message),
-                    xml(&body)
+                    crate::escape::markup(&message),
+                    crate::escape::markup(&body)
                 );
             }
         }
     }
     out.push_str("</testsuite>\n</testsuites>\n");
-    out
-}
-
-/// Text as XML character data or an attribute value: markup escaped, and the characters XML 1.0
-/// cannot hold (most control characters) left out.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || matches!(c, '\u{FFFE}' | '\u{FFFF}') => {}
-            c => out.push(c),
-        }
-    }
     out
 }
 

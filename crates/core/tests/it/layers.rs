@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 /// Lowest first. A module may use the modules of the layers before its own, not its own layer's
 /// nor later ones.
 const LAYERS: &[&[&str]] = &[
-    // Words for messages, seeded randomness, the two languages, one metric's verdict, SQL.
-    &["words", "random", "language", "metric", "sql"],
+    // Words for messages, escaping for outputs, seeded randomness, the two languages, one
+    // metric's verdict, SQL.
+    &["words", "escape", "random", "language", "metric", "sql"],
     // Result sets and their comparison; KQL's tokens and pipelines.
     &["results", "kql"],
     // What uses results alone or a metric alone.
