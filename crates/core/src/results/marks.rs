@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::python::{eq, row_fingerprint, write_float_repr};
+use super::python::{eq, float_repr, row_fingerprint};
 use super::{ResultSet, Value};
 
 /// Rows shown of each result in a test's detail, in the app and in the exported page alike.
@@ -177,11 +177,7 @@ fn view(
 fn cell_text(value: &Value) -> String {
     match value {
         Value::Text(text) => text.to_string(),
-        Value::Float(f) => {
-            let mut text = String::new();
-            let _ = write_float_repr(*f, &mut text);
-            text
-        }
+        Value::Float(f) => float_repr(*f),
         other => other.to_string(),
     }
 }

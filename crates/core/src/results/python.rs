@@ -127,8 +127,7 @@ pub fn write_str_type_key(value: &Value, out: &mut impl fmt::Write) -> fmt::Resu
 /// Python's `repr(float)` (also its `str`): the shortest digits that round-trip, in fixed
 /// notation when the decimal point falls within 16 places left or 4 right, else scientific with
 /// at least two exponent digits (`1e+16`, `1e-05`).
-#[cfg(test)]
-fn float_repr(f: f64) -> String {
+pub fn float_repr(f: f64) -> String {
     let mut text = String::new();
     let _ = write_float_repr(f, &mut text);
     text

@@ -9,7 +9,7 @@ use sqlparser::ast::{
 };
 use sqlparser::parser::Parser;
 
-use crate::results::{ResultSet, Value};
+use crate::results::{ResultSet, Value, python};
 use crate::sql::{ParseLimits, SqlDialect, parse};
 
 /// The name of the rank column the ranked gold adds.
@@ -108,14 +108,6 @@ fn key_expression(key: &Expr, projection: &[SelectItem]) -> Option<Expr> {
     }
 }
 
-/// Python's `==` between two cells, as Spider compares them: numbers by value (`1 == 1.0`).
-fn same_cell(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
-        _ => a == b,
-    }
-}
-
 /// Most column orders of the prediction tried (Spider's `result_eq` tries every permutation).
 const MAX_PERMUTATIONS: usize = 720;
 
@@ -156,7 +148,8 @@ pub fn is_tied_answer(ranked: &ResultSet, limit: usize, predicted: &ResultSet) -
 }
 
 /// Whether the prediction's rows, columns taken in `order`, pair in sequence with rows of the
-/// pool of non-decreasing rank, using every row ranked before the cut.
+/// pool of non-decreasing rank (cells by Python's `==`, as Spider compares them), using every
+/// row ranked before the cut.
 fn fits(rows: &[Vec<Value>], order: &[usize], pool: &[&(Vec<Value>, f64)], cut: f64) -> bool {
     let mut used = vec![false; pool.len()];
     let mut last = f64::NEG_INFINITY;
@@ -167,7 +160,7 @@ fn fits(rows: &[Vec<Value>], order: &[usize], pool: &[&(Vec<Value>, f64)], cut: 
                 order
                     .iter()
                     .enumerate()
-                    .all(|(column, &from)| same_cell(&pool[g].0[column], &row[from]))
+                    .all(|(column, &from)| python::eq(&pool[g].0[column], &row[from]))
             })
             .min_by(|&a, &b| pool[a].1.total_cmp(&pool[b].1));
         let Some(g) = found else {

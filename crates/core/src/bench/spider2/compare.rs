@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 
 use super::Variant;
 use super::read_csv::{Cell, Dtype, Frame};
-use crate::results::python::write_float_repr;
+use crate::results::python::float_repr;
 
 /// A value as Python sees it in `frame.transpose().values.tolist()`.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,11 +38,7 @@ impl Py {
     fn python_str(&self) -> String {
         match self {
             Py::Int(n) => n.to_string(),
-            Py::Float(x) => {
-                let mut text = String::new();
-                let _ = write_float_repr(*x, &mut text);
-                text
-            }
+            Py::Float(x) => float_repr(*x),
             Py::Bool(b) => if *b { "True" } else { "False" }.to_string(),
             Py::Str(s) => s.clone(),
         }
@@ -124,7 +120,7 @@ fn same_value(a: &Py, b: &Py) -> bool {
 pub struct Raised(pub String);
 
 /// Python's truthiness of a JSON value.
-fn truthy(value: &Json) -> bool {
+pub(super) fn truthy(value: &Json) -> bool {
     match value {
         Json::Null => false,
         Json::Bool(b) => *b,

@@ -104,14 +104,7 @@ pub struct Standard {
 impl Standard {
     /// Python's truthiness of `ignore_order` (absent: `False`).
     pub fn ignores_order(&self) -> bool {
-        match &self.ignore_order {
-            None | Some(Json::Null) => false,
-            Some(Json::Bool(b)) => *b,
-            Some(Json::Number(n)) => n.as_f64().is_some_and(|x| x != 0.0),
-            Some(Json::String(s)) => !s.is_empty(),
-            Some(Json::Array(a)) => !a.is_empty(),
-            Some(Json::Object(o)) => !o.is_empty(),
-        }
+        self.ignore_order.as_ref().is_some_and(compare::truthy)
     }
 }
 
@@ -251,28 +244,42 @@ impl Destination {
 }
 
 /// The official `error_info` of a score, by kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The comparison gave 0.
-    #[serde(rename = "Result Error")]
     ResultError,
-    #[serde(rename = "No matching gold file found")]
     NoGold,
     /// Reading a gold CSV or comparing raised.
-    #[serde(rename = "Python Script Error")]
     PythonScriptError,
     /// Reading the predicted CSV raised.
-    #[serde(rename = "Evaluation Error")]
     EvaluationError,
     /// `sql` mode: the query failed (the database's message).
-    #[serde(rename = "Execution Error")]
     ExecutionError,
     /// `sql` mode: a local instance without a database in the instance file.
-    #[serde(rename = "Missing database mapping")]
     MissingDatabaseMapping,
     /// `sql` mode, Lite: an id that is not `bq`, `ga` or `local`.
-    #[serde(rename = "Unsupported instance id prefix")]
     UnsupportedPrefix,
+}
+
+impl ErrorKind {
+    /// The kind as the official `error_info` begins (records and summaries name it so).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::ResultError => "Result Error",
+            ErrorKind::NoGold => "No matching gold file found",
+            ErrorKind::PythonScriptError => "Python Script Error",
+            ErrorKind::EvaluationError => "Evaluation Error",
+            ErrorKind::ExecutionError => "Execution Error",
+            ErrorKind::MissingDatabaseMapping => "Missing database mapping",
+            ErrorKind::UnsupportedPrefix => "Unsupported instance id prefix",
+        }
+    }
+}
+
+impl Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 /// An instance's official score and, when 0, its `error_info` as the script builds it.
@@ -395,11 +402,7 @@ pub fn score_lines(scores: &[(String, u8)]) -> String {
         .collect();
     let correct: usize = scores.iter().map(|(_, s)| usize::from(*s)).sum();
     let total = scores.len();
-    let ratio = |n: usize, d: usize| {
-        let mut text = String::new();
-        let _ = crate::results::python::write_float_repr(n as f64 / d as f64, &mut text);
-        text
-    };
+    let ratio = |n: usize, d: usize| crate::results::python::float_repr(n as f64 / d as f64);
     format!(
         "{{{}}}\nFinal score: {}, Correct examples: {correct}, Total examples: {total}\nReal score: {}, Correct examples: {correct}, Total examples: {REAL_TOTAL}\n",
         items.join(", "),

@@ -7,7 +7,7 @@
 
 use serde_json::Value as Json;
 
-use crate::results::python::write_float_repr;
+use crate::results::python::float_repr;
 
 /// Rows per chunk of `read_sql_query`.
 const CHUNK: usize = 500;
@@ -66,20 +66,14 @@ impl Kind {
     fn write(self, cell: &Json) -> String {
         match (self, cell) {
             (_, Json::Null) => String::new(),
-            (Kind::Float, Json::Number(n)) => repr(n.as_f64().unwrap_or(f64::NAN)),
-            (_, Json::Number(n)) if n.is_f64() => repr(n.as_f64().unwrap_or(f64::NAN)),
+            (Kind::Float, Json::Number(n)) => float_repr(n.as_f64().unwrap_or(f64::NAN)),
+            (_, Json::Number(n)) if n.is_f64() => float_repr(n.as_f64().unwrap_or(f64::NAN)),
             (_, Json::Number(n)) => n.to_string(),
             (_, Json::String(s)) => s.clone(),
             (_, Json::Bool(b)) => if *b { "True" } else { "False" }.into(),
             (_, other) => other.to_string(),
         }
     }
-}
-
-fn repr(x: f64) -> String {
-    let mut text = String::new();
-    let _ = write_float_repr(x, &mut text);
-    text
 }
 
 /// Python's `csv.writer` with `QUOTE_MINIMAL`: a field holding `,`, `"`, `\r` or `\n` is quoted

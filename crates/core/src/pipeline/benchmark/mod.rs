@@ -374,12 +374,15 @@ impl BenchmarkPipeline {
         }
     }
 
-    /// The jobs: each database's checks, examples sharing a gold together, in jobs of at most
-    /// `per_job` checks (a database with more checks is split, so the work spreads over every
-    /// core; a worker that takes the next part of the same database keeps it open).
+    /// The jobs: each database's checks, examples sharing a gold together and `--strict`'s
+    /// checks after them, in jobs of at most `per_job` checks (see `chunked`).
     pub fn jobs(&self, per_job: usize) -> Vec<Job> {
         if let Benchmark::Spider2(options) = &self.benchmark {
             return self.spider2_jobs(options, per_job);
+        }
+        let mut jobs = self.schema_jobs();
+        if !self.executes() {
+            return jobs;
         }
         let settings = self.settings();
         let mut by_database: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.databases.len()];
@@ -388,53 +391,38 @@ impl BenchmarkPipeline {
                 by_database[database].push((item, slot));
             }
         }
-        let mut jobs = self.schema_jobs();
-        if !self.executes() {
-            return jobs;
+        let mut parts: Vec<Vec<JobPart>> = vec![Vec::new(); self.databases.len()];
+        for (database, mut checks) in by_database.into_iter().enumerate() {
+            checks.sort_by(|a, b| self.prepared[a.0].gold.cmp(&self.prepared[b.0].gold));
+            for (item, slot) in checks {
+                let prepared = &self.prepared[item];
+                parts[database].push(JobPart::Check(Check {
+                    item,
+                    slot,
+                    purpose: CheckPurpose::Official,
+                    gold: prepared.gold.clone(),
+                    predictions: prepared.variants.clone(),
+                    rule: prepared.rule,
+                    settings,
+                }));
+            }
         }
         for (item, slots) in self.slots.iter().enumerate() {
             for strict in &self.prepared[item].strict {
                 for (slot, &database) in slots.iter().enumerate() {
-                    jobs.push(Job {
-                        database,
-                        parts: vec![JobPart::Check(Check {
-                            item,
-                            slot,
-                            purpose: strict.purpose,
-                            gold: strict.gold.clone(),
-                            predictions: strict
-                                .predictions
-                                .iter()
-                                .map(|p| vec![p.clone()])
-                                .collect(),
-                            rule: strict.rule,
-                            settings,
-                        })],
-                    });
+                    parts[database].push(JobPart::Check(Check {
+                        item,
+                        slot,
+                        purpose: strict.purpose,
+                        gold: strict.gold.clone(),
+                        predictions: strict.predictions.iter().map(|p| vec![p.clone()]).collect(),
+                        rule: strict.rule,
+                        settings,
+                    }));
                 }
             }
         }
-        for (database, mut checks) in by_database.into_iter().enumerate() {
-            checks.sort_by(|a, b| self.prepared[a.0].gold.cmp(&self.prepared[b.0].gold));
-            for chunk in checks.chunks(per_job.max(1)) {
-                let parts = chunk
-                    .iter()
-                    .map(|&(item, slot)| {
-                        let prepared = &self.prepared[item];
-                        JobPart::Check(Check {
-                            item,
-                            slot,
-                            purpose: CheckPurpose::Official,
-                            gold: prepared.gold.clone(),
-                            predictions: prepared.variants.clone(),
-                            rule: prepared.rule,
-                            settings,
-                        })
-                    })
-                    .collect();
-                jobs.push(Job { database, parts });
-            }
-        }
+        jobs.extend(chunked(parts.into_iter().enumerate(), per_job));
         jobs
     }
 
@@ -501,7 +489,7 @@ impl BenchmarkPipeline {
                     PartAnswer::Fill(fill) => {
                         if let Some(instance) = self.spider2.get_mut(fill.item) {
                             instance.result = fill.generated;
-                            instance.scored = spider2::Scored::default();
+                            instance.scores = spider2::ScoreCache::default();
                         }
                     }
                     PartAnswer::Schema { db_id, tables } => {
@@ -526,6 +514,25 @@ impl BenchmarkPipeline {
             .count();
         (done, self.answers.len())
     }
+}
+
+/// Each database's parts, in order, in jobs of at most `per_job` parts (a database with more is
+/// split, so the work spreads over every core; a worker that takes the next part of the same
+/// database keeps it open).
+fn chunked(
+    by_database: impl IntoIterator<Item = (usize, Vec<JobPart>)>,
+    per_job: usize,
+) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for (database, parts) in by_database {
+        for chunk in parts.chunks(per_job.max(1)) {
+            jobs.push(Job {
+                database,
+                parts: chunk.to_vec(),
+            });
+        }
+    }
+    jobs
 }
 
 /// Spider's text rules on an example (`evaluate` and `eval_exec_match`).

@@ -97,12 +97,12 @@ pub(super) struct Instance {
     /// `sql` mode: the prediction's result, once its job answered.
     pub result: Option<Result<Filled, QueryError>>,
     /// The scores once worked out (a record and the summary both ask for them).
-    pub scored: Scored,
+    pub scores: ScoreCache,
 }
 
 /// An instance's scores, each worked out once.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct Scored {
+pub(super) struct ScoreCache {
     official: OnceLock<Option<Spider2Outcome>>,
     whole_rows: OnceLock<Option<Spider2Outcome>>,
     gold: OnceLock<Option<InstanceScore>>,
@@ -180,7 +180,7 @@ impl BenchmarkPipeline {
                 destination,
                 database,
                 result: None,
-                scored: Scored::default(),
+                scores: ScoreCache::default(),
             });
         }
         let prepared = examples
@@ -236,21 +236,12 @@ impl BenchmarkPipeline {
                     settings: options.settings,
                 }));
         }
-        let mut jobs = Vec::new();
-        for (database, parts) in by_database {
-            for chunk in parts.chunks(per_job.max(1)) {
-                jobs.push(Job {
-                    database,
-                    parts: chunk.to_vec(),
-                });
-            }
-        }
-        jobs
+        super::chunked(by_database, per_job)
     }
 
     /// The official score of instance `item`, or why it is not scored.
     pub fn spider2_outcome(&self, item: usize) -> Option<Spider2Outcome> {
-        let scored = &self.spider2.get(item)?.scored;
+        let scored = &self.spider2.get(item)?.scores;
         scored
             .official
             .get_or_init(|| self.spider2_outcome_by(item, Rows::ByColumn))
@@ -269,7 +260,7 @@ impl BenchmarkPipeline {
         let whole_rows = self
             .spider2
             .get(item)?
-            .scored
+            .scores
             .whole_rows
             .get_or_init(|| self.spider2_outcome_by(item, Rows::Whole));
         let Some(Spider2Outcome::Scored(strict)) = whole_rows else {
@@ -406,7 +397,7 @@ impl BenchmarkPipeline {
     pub(super) fn spider2_gold_score(&self, item: usize) -> Option<InstanceScore> {
         let instance = self.spider2.get(item)?;
         instance
-            .scored
+            .scores
             .gold
             .get_or_init(|| self.spider2_gold_score_now(item))
             .clone()

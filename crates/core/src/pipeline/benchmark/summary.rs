@@ -298,10 +298,7 @@ impl BenchmarkPipeline {
                         Some(Spider2Outcome::Scored(score)) => {
                             scores.push((id, score.score));
                             if let Some(kind) = score.error_kind {
-                                let name = serde_json::to_value(kind).unwrap_or_default();
-                                *error_kinds
-                                    .entry(name.as_str().unwrap_or_default().to_string())
-                                    .or_insert(0) += 1;
+                                *error_kinds.entry(kind.name().to_string()).or_insert(0) += 1;
                             }
                         }
                         Some(Spider2Outcome::NotScored(why)) => not_scored.push((id, why.clone())),

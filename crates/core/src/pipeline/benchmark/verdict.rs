@@ -497,10 +497,7 @@ impl BenchmarkPipeline {
                     && kind != ErrorKind::ResultError
                 {
                     verdict.error = Some(Failure {
-                        kind: serde_json::to_value(kind)
-                            .ok()
-                            .and_then(|k| k.as_str().map(str::to_string))
-                            .unwrap_or_default(),
+                        kind: kind.name().into(),
                         message: info.clone(),
                         database: None,
                     });
