@@ -62,8 +62,9 @@ enum Command {
     /// `expected_sql`, `expected_tables` (array of names) and `expected_result`; optional:
     /// `id`, `question`, `dialect`, `language` (sql, kql), `generated_result`,
     /// `generated_error`, `expected_answer_type` (number, integer, string, boolean, date, list,
-    /// table), `profile`, `mode`. Results may be any JSON shape qeval reads (array of objects,
-    /// {columns, rows}, array of arrays, scalar, Kusto, pandas split/records).
+    /// table), `profile`, `mode`, `query_category` (for the defog mode). Results may be any JSON
+    /// shape qeval reads (array of objects, {columns, rows}, array of arrays, scalar, Kusto,
+    /// pandas split/records).
     ///
     /// A line that cannot be read becomes `{"line": N, "error": {...}}` naming the line and the
     /// field, and the other lines are still scored. Blank lines, a byte-order mark and CRLF line
@@ -102,6 +103,8 @@ enum Command {
         /// Row order counts (for `bag` and `subset`); by default it does not.
         #[arg(long)]
         order_matters: bool,
+        #[command(flatten)]
+        context: QueryContextArgs,
     },
     /// Compare two scored runs of the same tests, matched by test id.
     ///
@@ -150,8 +153,8 @@ struct LanguageArgs {
 #[derive(Debug, clap::Args)]
 struct CompareArgs {
     /// How result sets are compared: f1 (default), seed, bag (Spider), set (BIRD EX), subset
-    /// (Spider 2.0 style), soft-f1 (BIRD mini-dev). Default: seed for the kql-batch profile, f1
-    /// otherwise. A line's own `mode` wins.
+    /// (Spider 2.0 style), soft-f1 (BIRD mini-dev), defog (defog sql-eval's compare_df, else
+    /// subset_df). Default: seed for the kql-batch profile, f1 otherwise. A line's own `mode` wins.
     #[arg(long, value_parser = parse_mode)]
     mode: Option<qeval_core::results::compare::Mode>,
     /// Relative tolerance for numbers in result tables.
@@ -160,6 +163,24 @@ struct CompareArgs {
     /// Compare text in results ignoring case.
     #[arg(long)]
     ignore_case: bool,
+}
+
+/// What the `defog` mode reads beside the results (a pairs line's `question`, `query_category`,
+/// `expected_sql` and `generated_sql`).
+#[derive(Debug, clap::Args)]
+struct QueryContextArgs {
+    /// The question (defog mode: the words "order", "sort" or "arrange" keep the query's order).
+    #[arg(long, default_value = "")]
+    question: String,
+    /// sql-eval's query category (defog mode: `order_by` keeps the query's order).
+    #[arg(long, default_value = "")]
+    query_category: String,
+    /// The expected query's text (defog mode: its ORDER BY decides the gold side's order).
+    #[arg(long)]
+    expected_sql: Option<String>,
+    /// The generated query's text (defog mode: its ORDER BY decides the generated side's order).
+    #[arg(long)]
+    generated_sql: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -412,7 +433,8 @@ fn main() -> ExitCode {
             generated,
             compare,
             order_matters,
-        } => commands::compare::run(&expected, &generated, &compare, order_matters),
+            context,
+        } => commands::compare::run(&expected, &generated, &compare, order_matters, &context),
         Command::CompareRuns {
             before,
             after,

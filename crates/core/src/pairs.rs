@@ -47,8 +47,12 @@ pub struct PairInput {
     pub dialect: Option<SqlDialect>,
     /// Overrides the default language for this pair.
     pub language: Option<Language>,
-    /// The question the query answers (for LLM judges; shown in reports).
+    /// The question the query answers (for LLM judges; shown in reports; the `defog` mode reads
+    /// it for words that ask for an order).
     pub question: Option<String>,
+    /// defog sql-eval's `query_category`: `order_by` keeps the query's row order in the `defog`
+    /// mode.
+    pub query_category: Option<String>,
     /// The expected query's result, in any shape `results::read_result` reads.
     pub expected_result: Option<Value>,
     /// The generated query's result.
@@ -403,6 +407,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         .transpose()
         .map_err(|err| InputError::field("mode", err))?;
     let question = parse_field("question")?;
+    let query_category = parse_field("query_category")?;
     let ignore_order = optional_bool(object, "ignore_order")?;
     let tolerance = optional_tolerance(object, "tolerance")?;
     let condition_cols = column_list(object, "condition_cols")?;
@@ -467,6 +472,7 @@ pub fn pair_from_object(object: &Map<String, Value>) -> Result<PairInput, InputE
         dialect,
         language,
         question,
+        query_category,
         expected_result,
         generated_result,
         expected_answer_type,

@@ -65,3 +65,13 @@ pub fn run_with<T: Sync, S, R: Send>(
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
+
+/// Spreads a comparison's independent parts over every core (the core runs them in turn where
+/// no threads are given, as in the browser).
+pub struct EveryCore;
+
+impl qeval_core::results::compare::defog::Spread for EveryCore {
+    fn each<T: Sync, R: Send>(&self, items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+        run(items, cores(), work, |_| {})
+    }
+}

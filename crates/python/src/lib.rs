@@ -12,6 +12,7 @@ use qeval_core::MetricName;
 use qeval_core::analysis::analyse_as;
 use qeval_core::pairs::InputError as PairError;
 use qeval_core::pairs::pairs_file_line;
+use qeval_core::results::compare::defog::{Asked, compare_df, subset_df};
 use qeval_core::results::compare::{
     CompareOptions, Comparison, Mode, compare as compare_results, shape_problem,
 };
@@ -19,6 +20,7 @@ use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 use qeval_core::{
     Language, PairInput, ScoreOptions, add_equivalence, parse_pair_line, score_pair_judged,
 };
+use qeval_native::pool::EveryCore;
 use qeval_sqlite::PairCheck;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -338,44 +340,70 @@ fn verdict(
     Ok((comparison.equal, comparison.score))
 }
 
-/// A DataFrame as `qeval.compat.defog` hands it over: `(kind, data)` columns and the row count.
-type FrameColumns<'py> = (Vec<(String, Bound<'py, PyAny>)>, usize);
-
-/// defog's `compare_df` on two frames, each normalised by its plan (see `defog`); `None` when
-/// a normalisation was needed and its plan is missing (sql-eval raised making it).
+/// defog's `compare_df(df_gold, df_gen, query_category, question, query_gold, query_gen)`; raises
+/// where sql-eval raises.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn defog_compare_df(
     py: Python<'_>,
-    gold: FrameColumns<'_>,
-    generated: FrameColumns<'_>,
-    gold_plan: Option<defog::Plan>,
-    generated_plan: Option<defog::Plan>,
-) -> PyResult<Option<bool>> {
-    let gold = defog::frame(py, gold.0, gold.1, "df_gold")?;
-    let generated = defog::frame(py, generated.0, generated.1, "df_gen")?;
+    gold: defog::FrameParts<'_>,
+    generated: defog::FrameParts<'_>,
+    query_category: String,
+    question: String,
+    query_gold: Option<String>,
+    query_gen: Option<String>,
+) -> PyResult<bool> {
+    let gold = defog::frame(py, gold, "df_gold")?;
+    let generated = defog::frame(py, generated, "df_gen")?;
+    let asked = Asked {
+        query_category: &query_category,
+        question: &question,
+    };
     py.detach(|| {
-        defog::compare_df(
+        compare_df(
             &gold,
             &generated,
-            gold_plan.as_ref(),
-            generated_plan.as_ref(),
+            &asked,
+            query_gold.as_deref(),
+            query_gen.as_deref(),
+            &EveryCore,
         )
     })
+    .map_err(defog::raise)
 }
 
-/// defog's `subset_df`: whether `sub`'s columns are among `sup`'s with the same rows, and the
-/// first column of `sub` that found no match.
+/// defog's `subset_df(df_sub, df_super, query_category, question, query_super, query_sub)`, and
+/// the first column of `df_sub` that found no match; raises where sql-eval raises.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn defog_subset_df(
     py: Python<'_>,
-    sub: FrameColumns<'_>,
-    sup: FrameColumns<'_>,
-    sub_plan: Option<defog::Plan>,
-    sup_plan: Option<defog::Plan>,
-) -> PyResult<(Option<bool>, Option<usize>)> {
-    let sub = defog::frame(py, sub.0, sub.1, "df_sub")?;
-    let sup = defog::frame(py, sup.0, sup.1, "df_super")?;
-    py.detach(|| defog::subset_df(&sub, &sup, sub_plan.as_ref(), sup_plan.as_ref()))
+    sub: defog::FrameParts<'_>,
+    sup: defog::FrameParts<'_>,
+    query_category: String,
+    question: String,
+    query_super: Option<String>,
+    query_sub: Option<String>,
+) -> PyResult<(bool, Option<usize>)> {
+    let sub = defog::frame(py, sub, "df_sub")?;
+    let sup = defog::frame(py, sup, "df_super")?;
+    let asked = Asked {
+        query_category: &query_category,
+        question: &question,
+    };
+    let subset = py
+        .detach(|| {
+            subset_df(
+                &sub,
+                &sup,
+                &asked,
+                query_super.as_deref(),
+                query_sub.as_deref(),
+                &EveryCore,
+            )
+        })
+        .map_err(defog::raise)?;
+    Ok((subset.equal, subset.unmatched))
 }
 
 /// The time now as `qeval score` stamps error records (RFC 3339, UTC, seconds).

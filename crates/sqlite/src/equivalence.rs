@@ -587,7 +587,7 @@ impl Check<'_> {
     fn same_ignoring_order(&self, a: &QueryOutput, b: &QueryOutput) -> bool {
         let options = CompareOptions {
             order_matters: false,
-            ..self.compare
+            ..self.compare.clone()
         };
         self.same_with(a, b, &options)
     }

@@ -3,6 +3,7 @@
 use qeval_core::ScoreOptions;
 use qeval_core::metrics::TableMatch;
 use qeval_core::profiles::Profile;
+use qeval_core::results::compare::defog::QueryContext;
 use qeval_core::results::compare::{CompareOptions, Mode};
 use qeval_core::sql::SqlDialect;
 use qeval_sqlite::{EquivalenceOptions, EquivalenceReport, SchemaChoice, check_equivalence};
@@ -39,6 +40,13 @@ pub(crate) struct Options {
     /// Row order counts (`bag`, `subset`).
     order_matters: Option<bool>,
     ignore_case: Option<bool>,
+    /// What the `defog` mode reads beside the results (`compareResults`): the question and its
+    /// sql-eval category (the words "order", "sort" or "arrange", or the category `"order_by"`,
+    /// keep the queries' row order), and both queries' text (their `ORDER BY`).
+    question: Option<String>,
+    query_category: Option<String>,
+    expected_sql: Option<String>,
+    generated_sql: Option<String>,
     /// The equivalence check: generated databases (default 40), their seed (default 1),
     /// `CREATE TABLE` statements to use instead of the inferred schema, and whether `scorePair`
     /// runs it at all (default true, as `qeval score` does without `--db`).
@@ -114,6 +122,12 @@ impl Options {
             tolerance: self.tolerance.unwrap_or(defaults.tolerance),
             order_matters: self.order_matters.unwrap_or(false),
             ignore_case: self.ignore_case.unwrap_or(false),
+            query_context: QueryContext {
+                question: self.question.clone().unwrap_or_default(),
+                query_category: self.query_category.clone().unwrap_or_default(),
+                expected_sql: self.expected_sql.clone(),
+                generated_sql: self.generated_sql.clone(),
+            },
             ..defaults
         })
     }

@@ -103,6 +103,28 @@ test("compareResults reads any shape and reproduces each mode", () => {
   assert.throws(() => qeval.compareResults([1], [1], { mode: "fuzzy" }), /options.mode: unknown comparison mode/);
 });
 
+test("compareResults in the defog mode reads the question and the queries", () => {
+  const gold = { columns: ["name", "n"], rows: [["b", 2], ["a", 1]] };
+  const reversed = { columns: ["n", "name"], rows: [[1, "a"], [2, "b"]] };
+  // Rows are sorted on every column unless the question asks for an order.
+  assert.equal(qeval.compareResults(gold, reversed, { mode: "defog" }).equal, true);
+  const ordered = qeval.compareResults(gold, reversed, { mode: "defog", question: "List them in order" });
+  assert.equal(ordered.equal, false);
+  assert.equal(ordered.order_matters, true);
+  // Each query's ORDER BY sorts its own rows again.
+  const sorted = qeval.compareResults(gold, reversed, {
+    mode: "defog",
+    queryCategory: "order_by",
+    expectedSql: "SELECT name, n FROM t ORDER BY n DESC",
+    generatedSql: "SELECT n, name FROM t ORDER BY n",
+  });
+  assert.equal(sorted.equal, true);
+  // A text column with a missing value: sql-eval raises, and scores the query 0.
+  const raised = qeval.compareResults([["a"], [null]], [[null], ["b"]], { mode: "defog" });
+  assert.equal(raised.equal, false);
+  assert.match(raised.explanation, /sql-eval raises TypeError/);
+});
+
 test("scorePair scores KQL with a profile", () => {
   const card = qeval.scorePair(
     {

@@ -3,19 +3,21 @@
 use std::io::Read as _;
 use std::path::Path;
 
+use qeval_core::results::compare::defog::QueryContext;
 use qeval_core::results::compare::{CompareOptions, compare};
 use qeval_core::results::{
     LinesStream, ResultError, ResultSet, ResultStream, StreamOptions, read_result_text,
 };
 
 use super::{Failure, Outcome, file_text};
-use crate::CompareArgs;
+use crate::{CompareArgs, QueryContextArgs};
 
 pub fn run(
     expected: &Path,
     generated: &Path,
     args: &CompareArgs,
     order_matters: bool,
+    context: &QueryContextArgs,
 ) -> Result<Outcome, Failure> {
     // Both files are read at once: reading is most of the work for large results.
     let (expected, generated) = std::thread::scope(|scope| {
@@ -32,6 +34,12 @@ pub fn run(
         tolerance: args.tolerance,
         order_matters,
         ignore_case: args.ignore_case,
+        query_context: QueryContext {
+            question: context.question.clone(),
+            query_category: context.query_category.clone(),
+            expected_sql: context.expected_sql.clone(),
+            generated_sql: context.generated_sql.clone(),
+        },
         ..CompareOptions::default()
     };
     let comparison = compare(&expected, &generated, &options);

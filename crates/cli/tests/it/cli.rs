@@ -296,6 +296,79 @@ fn compare_two_result_files_in_each_mode() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("pairs.jsonl"));
 }
 
+/// The `defog` mode gives sql-eval's verdict: rows sorted unless the question asks for an order,
+/// an extra generated column passed by `subset_df`; `qeval score` reads a line's question and
+/// `query_category` for it.
+#[test]
+fn the_defog_mode_reads_the_question_and_the_queries() {
+    let dir = std::env::temp_dir().join(format!("qeval-defog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write");
+        path.display().to_string()
+    };
+    let gold = write(
+        "gold.json",
+        r#"{"columns": ["name", "n"], "rows": [["b", 2], ["a", 1]]}"#,
+    );
+    let reversed = write(
+        "reversed.json",
+        r#"{"columns": ["n", "name"], "rows": [[1, "a"], [2, "b"]]}"#,
+    );
+    let wider = write(
+        "wider.json",
+        r#"{"columns": ["name", "n", "extra"], "rows": [["b", 2, 0], ["a", 1, 0]]}"#,
+    );
+    let compare = |generated: &str, more: &[&str]| -> Value {
+        let mut args = vec!["compare", "--mode", "defog", &gold, generated];
+        args.extend(more);
+        serde_json::from_slice(&qeval(&args).stdout).expect("JSON")
+    };
+    assert_eq!(compare(&reversed, &[])["equal"], true);
+    let ordered = compare(&reversed, &["--question", "List them in order"]);
+    assert_eq!(ordered["equal"], false, "{ordered}");
+    // The generated query's ORDER BY sorts its rows again (descending: it names no direction).
+    let sorted = compare(
+        &reversed,
+        &[
+            "--query-category",
+            "order_by",
+            "--expected-sql",
+            "SELECT name, n FROM t ORDER BY n DESC",
+            "--generated-sql",
+            "SELECT n, name FROM t ORDER BY n",
+        ],
+    );
+    assert_eq!(sorted["equal"], true, "{sorted}");
+    let subset = compare(&wider, &[]);
+    assert_eq!(subset["equal"], true);
+    assert!(
+        subset["explanation"]
+            .as_str()
+            .expect("text")
+            .contains("subset_df"),
+        "{subset}"
+    );
+    let pairs = write(
+        "pairs.jsonl",
+        &format!(
+            "{}\n{}\n",
+            r#"{"id": 1, "generated_sql": "SELECT 1", "expected_sql": "SELECT 1", "question": "Which?", "expected_result": {"columns": ["x"], "rows": [[2], [1]]}, "generated_result": {"columns": ["x"], "rows": [[1], [2]]}}"#,
+            r#"{"id": 2, "generated_sql": "SELECT 1", "expected_sql": "SELECT 1", "question": "Which?", "query_category": "order_by", "expected_result": {"columns": ["x"], "rows": [[2], [1]]}, "generated_result": {"columns": ["x"], "rows": [[1], [2]]}}"#
+        ),
+    );
+    let scored = qeval(&["score", "--pairs", &pairs, "--mode", "defog"]);
+    let scored = String::from_utf8_lossy(&scored.stdout);
+    let matches: Vec<f64> = scored
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter_map(|card| card["metrics"]["results_match"]["score"].as_f64())
+        .collect();
+    assert_eq!(matches, [1.0, 0.0], "{scored}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Files larger than one block are read in pieces as they are read from disk: the verdicts are
 /// those of the whole text, the file's column order is kept, and an error deep in a file still
 /// names its place.

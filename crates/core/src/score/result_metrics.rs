@@ -12,6 +12,7 @@ use crate::metric::{Metric, MetricName};
 use crate::metrics::efficiency::efficiency_metric;
 use crate::pairs::PairInput;
 use crate::profiles::Profile;
+use crate::results::compare::defog::QueryContext;
 use crate::results::compare::{CompareOptions, compare, order_matters_for};
 use crate::results::read_result;
 
@@ -38,6 +39,12 @@ pub fn add(
             .ignore_order
             .map_or_else(|| order_matters_for(pair.expected_sql.as_deref()), |i| !i),
         ignore_case: options.ignore_case,
+        query_context: QueryContext {
+            question: pair.question.clone().unwrap_or_default(),
+            query_category: pair.query_category.clone().unwrap_or_default(),
+            expected_sql: pair.expected_sql.clone(),
+            generated_sql: Some(pair.generated_sql.clone()),
+        },
     };
     let numeric_tolerance = pair.tolerance.unwrap_or(options.numeric_tolerance);
     if let Some(error) = &pair.generated_error {

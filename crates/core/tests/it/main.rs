@@ -5,6 +5,7 @@
 mod comparison_properties;
 mod corpus_tables;
 mod crosscheck;
+mod crosscheck_defog;
 mod dates;
 mod deep_input;
 mod fuzz_analysis;

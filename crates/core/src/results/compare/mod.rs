@@ -1,4 +1,4 @@
-//! Comparing a generated result set with the expected one, in one of six named modes.
+//! Comparing a generated result set with the expected one, in one of seven named modes.
 //!
 //! | mode | what it checks | reproduces |
 //! |---|---|---|
@@ -7,13 +7,15 @@
 //! | `set` | same set of rows, columns by position | BIRD EX |
 //! | `subset` | every expected column equals some generated column (numeric tolerance) | defog / Spider 2.0 style |
 //! | `soft-f1` | row-by-row cell matches as precision/recall F1 | BIRD mini-dev Soft-F1 |
+//! | `defog` | the same after normalising rows and columns, or every expected column among the generated | defog sql-eval `compare_df`, then `subset_df` |
 //! | `f1` | columns aligned by name then values; multiset row F1 times column coverage | ours (default) |
 //!
-//! `bag`, `set` and `soft-f1` give the verdict of the Python evaluator they reproduce on every
+//! `bag`, `set`, `soft-f1` and `defog` give the verdict of the Python evaluator they reproduce on every
 //! input, quirks included (values compare as Python compares them after `json.loads`).
 
 mod align;
 mod bag;
+pub mod defog;
 mod f1;
 mod key;
 mod seed;
@@ -44,18 +46,20 @@ pub enum Mode {
     Set,
     Subset,
     SoftF1,
+    Defog,
     #[default]
     F1,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 6] = [
+    pub const ALL: [Mode; 7] = [
         Mode::F1,
         Mode::Seed,
         Mode::Bag,
         Mode::Set,
         Mode::Subset,
         Mode::SoftF1,
+        Mode::Defog,
     ];
 
     pub fn name(self) -> &'static str {
@@ -65,6 +69,7 @@ impl Mode {
             Mode::Set => "set",
             Mode::Subset => "subset",
             Mode::SoftF1 => "soft-f1",
+            Mode::Defog => "defog",
             Mode::F1 => "f1",
         }
     }
@@ -77,6 +82,9 @@ impl Mode {
             Mode::Set => "BIRD EX: same set of rows",
             Mode::Subset => "Spider 2.0 / defog: every expected column found among the generated",
             Mode::SoftF1 => "BIRD mini-dev Soft-F1: cell matches row by row",
+            Mode::Defog => {
+                "defog sql-eval: compare_df, else subset_df (the question and queries set the order)"
+            }
             Mode::F1 => "columns aligned by name then values; row F1 x column coverage",
         }
     }
@@ -118,6 +126,9 @@ pub struct CompareOptions {
     pub order_matters: bool,
     /// Compare strings ignoring case in `seed`, `subset` and `f1`.
     pub ignore_case: bool,
+    /// The question, its category and the queries' text, which `defog` reads to decide the row
+    /// and column order (the other modes ignore them).
+    pub query_context: defog::QueryContext,
 }
 
 impl Default for CompareOptions {
@@ -128,6 +139,7 @@ impl Default for CompareOptions {
             subset_tolerance: 1e-2,
             order_matters: false,
             ignore_case: false,
+            query_context: defog::QueryContext::default(),
         }
     }
 }
@@ -213,6 +225,7 @@ pub fn compare(
         Mode::Set => set::compare(expected, generated),
         Mode::Subset => subset::compare(expected, generated, options),
         Mode::SoftF1 => soft_f1::compare(expected, generated),
+        Mode::Defog => defog::compare(expected, generated, options),
         Mode::F1 => f1::compare(expected, generated, options),
     }
 }
@@ -231,7 +244,7 @@ pub fn shape_problem(
     match options.mode {
         Mode::Set | Mode::SoftF1 => None,
         Mode::Bag => bag::raises(&expected.rows, &generated.rows, options.order_matters),
-        Mode::F1 | Mode::Seed | Mode::Subset => [("expected", expected), ("generated", generated)]
+        Mode::F1 | Mode::Seed | Mode::Subset | Mode::Defog => [("expected", expected), ("generated", generated)]
             .into_iter()
             .find_map(|(side, result)| {
                 let width = result.columns.len();
