@@ -108,19 +108,31 @@ pub fn row_fingerprint(row: &[Value]) -> u128 {
 
 /// Writes `str(value) + str(type(value))` without allocating.
 pub fn write_str_type_key(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
+    write_str(value, out)?;
+    write!(out, "<class '{}'>", type_name(value))
+}
+
+/// Writes Python's `str(value)`.
+pub fn write_str(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
     match value {
-        Value::Null => out.write_str("None<class 'NoneType'>"),
-        Value::Bool(true) => out.write_str("True<class 'bool'>"),
-        Value::Bool(false) => out.write_str("False<class 'bool'>"),
-        Value::Int(i) => write!(out, "{i}<class 'int'>"),
-        Value::Float(f) => {
-            write_float_repr(*f, out)?;
-            out.write_str("<class 'float'>")
-        }
-        Value::Text(s) => {
-            out.write_str(s)?;
-            out.write_str("<class 'str'>")
-        }
+        Value::Null => out.write_str("None"),
+        Value::Bool(true) => out.write_str("True"),
+        Value::Bool(false) => out.write_str("False"),
+        Value::Int(i) => write!(out, "{i}"),
+        Value::Float(f) => write_float_repr(*f, out),
+        Value::Text(s) => out.write_str(s),
+    }
+}
+
+/// The name of the value's Python type (`type(value).__name__`), as Python's error messages
+/// give it.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "int",
+        Value::Float(_) => "float",
+        Value::Text(_) => "str",
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use super::sort::exact_cmp;
 use super::{ErrorClass, PythonError};
 use crate::results::Value;
 use crate::results::python as py_values;
@@ -19,10 +20,13 @@ impl Asked<'_> {
     /// `query_category == "order_by" or re.search(r"\b(order|sort|arrange)\b", question.lower(),
     /// re.IGNORECASE)`.
     pub fn asks_order(&self) -> bool {
-        self.query_category == "order_by"
-            || ["order", "sort", "arrange"]
-                .iter()
-                .any(|word| has_word(&self.question.to_lowercase(), word))
+        if self.query_category == "order_by" {
+            return true;
+        }
+        let question: Vec<char> = self.question.to_lowercase().chars().collect();
+        ["order", "sort", "arrange"]
+            .iter()
+            .any(|word| has_word(&question, word))
     }
 }
 
@@ -108,13 +112,6 @@ impl Normalization {
 /// `sorted(df.columns)` as positions: text by code point, numbers by value; a `TypeError` where
 /// Python cannot order two names (text against a number, `None` against anything).
 fn sorted_names(names: &[Value]) -> Result<Vec<usize>, PythonError> {
-    let kind = |value: &Value| match value {
-        Value::Text(_) => "str",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
-        Value::Float(_) => "float",
-        Value::Null => "NoneType",
-    };
     let number = |value: &Value| matches!(value, Value::Bool(_) | Value::Int(_) | Value::Float(_));
     if names.len() > 1 {
         let first = &names[0];
@@ -133,8 +130,8 @@ fn sorted_names(names: &[Value]) -> Result<Vec<usize>, PythonError> {
                 ErrorClass::TypeError,
                 format!(
                     "'<' not supported between instances of '{}' and '{}'",
-                    kind(other),
-                    kind(first)
+                    py_values::type_name(other),
+                    py_values::type_name(first)
                 ),
             ));
         }
@@ -145,17 +142,9 @@ fn sorted_names(names: &[Value]) -> Result<Vec<usize>, PythonError> {
         (x, y) => super::frame::number(x)
             .partial_cmp(&super::frame::number(y))
             .unwrap_or(Ordering::Equal)
-            .then_with(|| exact_int_cmp(x, y)),
+            .then_with(|| exact_cmp(x, y)),
     });
     Ok(order)
-}
-
-/// Two integers one float stands for, ordered exactly.
-fn exact_int_cmp(a: &Value, b: &Value) -> Ordering {
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) => x.cmp(y),
-        _ => Ordering::Equal,
-    }
 }
 
 /// Python's `str.isspace()`: Unicode white space and the four separators U+001C to U+001F.
@@ -170,8 +159,7 @@ fn is_word_char(c: char) -> bool {
 
 /// Whether `word` (ASCII, lower case) stands in `text` between word boundaries, compared as
 /// `re.IGNORECASE` compares (the long s `ſ` matches `s`).
-fn has_word(text: &str, word: &str) -> bool {
-    let chars: Vec<char> = text.chars().collect();
+fn has_word(chars: &[char], word: &str) -> bool {
     let wanted: Vec<char> = word.chars().collect();
     let same = |c: char, w: char| c == w || (w == 's' && c == 'ſ');
     (0..chars.len()).any(|start| {

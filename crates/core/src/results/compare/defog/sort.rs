@@ -8,6 +8,7 @@ use super::frame::{Column, is_missing, number};
 use super::{ErrorClass, PythonError};
 use crate::results::Value;
 use crate::results::hash::FxBuild;
+use crate::results::python as py_values;
 
 /// The sort key of positive infinity, the largest number (NaN is missing): texts and missing
 /// values sort above it.
@@ -59,7 +60,7 @@ fn sort_keys(column: &Column) -> Vec<u64> {
 
 /// How Python orders two numbers one float stands for: exactly, as whole numbers (a float that
 /// stands for an integer past 2^53 is itself whole).
-fn exact_cmp(a: &Value, b: &Value) -> Ordering {
+pub(super) fn exact_cmp(a: &Value, b: &Value) -> Ordering {
     let whole = |value: &Value| match value {
         Value::Int(int) => Some(i128::from(*int)),
         Value::Bool(flag) => Some(i128::from(*flag)),
@@ -199,11 +200,7 @@ pub(super) fn check_sortable(column: &Column) -> Result<(), PythonError> {
             ErrorClass::TypeError,
             format!(
                 "'<' not supported between instances of 'str' and '{}'",
-                match other {
-                    Value::Bool(_) => "bool",
-                    Value::Int(_) => "int",
-                    _ => "float",
-                }
+                py_values::type_name(other)
             ),
         )),
         _ => Ok(()),

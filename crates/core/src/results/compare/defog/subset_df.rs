@@ -146,14 +146,10 @@ fn deduplicated(names: &[Value]) -> Vec<Value> {
 
 /// Python's `str()` of a column name.
 fn python_str(name: &Value) -> String {
-    match name {
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        Value::Int(int) => int.to_string(),
-        Value::Float(float) => py_values::float_repr(*float),
-        Value::Text(text) => text.as_str().into(),
-    }
+    let mut text = String::new();
+    // Writing into a String cannot fail.
+    let _ = py_values::write_str(name, &mut text);
+    text
 }
 
 /// `df_super[matched_columns]`: the matched columns (positions in `sup`) looked up in `sup` by
