@@ -22,6 +22,18 @@ def crosscheck_cases(name: str) -> list[dict]:
     return cases
 
 
+def without_clock(cards: list[dict]) -> list[dict]:
+    """The cards or records without the wall-clock times they carry (a card's ``evaluated_at``, a
+    metric error's ``at``): two runs of the same inputs agree on everything else, but a run that
+    crosses a second boundary stamps a different second."""
+    for card in cards:
+        card.pop("evaluated_at", None)
+        for metric in (card.get("metrics") or {}).values():
+            if isinstance(metric, dict) and isinstance(metric.get("error"), dict):
+                metric["error"].pop("at", None)
+    return cards
+
+
 @pytest.fixture(scope="session")
 def cli() -> pathlib.Path:
     """The ``qeval`` binary (``QEVAL_CLI``, set by ``cargo xtask test``)."""

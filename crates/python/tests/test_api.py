@@ -132,7 +132,7 @@ def test_the_equivalence_check_runs_as_the_cli_runs_it_and_can_be_turned_off():
 
 def test_run_scores_a_run_folder_into_the_records_qeval_run_writes(cli, tmp_path):
     import shutil
-    from conftest import ROOT
+    from conftest import ROOT, without_clock
 
     example = ROOT / "static" / "example-run"
     folder = tmp_path / "example-run"
@@ -144,9 +144,7 @@ def test_run_scores_a_run_folder_into_the_records_qeval_run_writes(cli, tmp_path
     assert report["output"] == str(run_dir / "evaluation-results.jsonl")
     ours = [json.loads(line) for line in (run_dir / "evaluation-results.jsonl").read_text().splitlines()]
     theirs = [json.loads(line) for line in (tmp_path / "cli.jsonl").read_text().splitlines()]
-    for record in ours + theirs:
-        record.pop("evaluated_at", None)
-    assert ours == theirs and len(ours) > 3
+    assert without_clock(ours) == without_clock(theirs) and len(ours) > 3
     assert report["summary"]["tests"] == len(ours)
     assert report["rejected"] == []
     # Only scored records: their stored scores are checked instead.

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 import qeval
-from conftest import ROOT
+from conftest import ROOT, without_clock
 
 
 def stats(url: str) -> dict:
@@ -32,10 +32,7 @@ def example_run(tmp_path):
 
 
 def records(path) -> list[dict]:
-    found = [json.loads(line) for line in path.read_text().splitlines()]
-    for record in found:
-        record.pop("evaluated_at", None)
-    return found
+    return without_clock([json.loads(line) for line in path.read_text().splitlines()])
 
 
 def test_run_with_a_judge_writes_the_records_qeval_run_writes(cli, judge_double, tmp_path):
@@ -75,9 +72,7 @@ def test_score_pairs_with_a_judge_gives_qeval_scores_scorecards(cli, judge_doubl
     ).stdout
     theirs = [json.loads(line) for line in out.splitlines()]
     ours = qeval.score_pairs(pairs.read_text().splitlines(), judge=qeval.Judge("anthropic", "double", url=judge_double, cache=False))
-    for card in ours + theirs:
-        card.pop("evaluated_at", None)
-    assert ours == theirs and len(ours) > 3
+    assert without_clock(ours) == without_clock(theirs) and len(ours) > 3
 
 
 def test_a_failing_judge_leaves_the_structural_judges_scores(judge_double, tmp_path):
