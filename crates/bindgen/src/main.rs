@@ -11,15 +11,15 @@ const USAGE: &str = "usage: qeval-bindgen --target <web|no-modules|nodejs> --out
 
 /// What to bind, and how.
 #[derive(Debug, Default)]
-struct Options {
+struct BindgenArgs {
     target: String,
     out_dir: String,
     out_name: String,
     input: String,
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut options = Options::default();
+fn parse(args: &[String]) -> Result<BindgenArgs, String> {
+    let mut options = BindgenArgs::default();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let slot = match arg.as_str() {
@@ -50,7 +50,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     Ok(options)
 }
 
-fn bind(options: &Options) -> Result<(), String> {
+fn bind(options: &BindgenArgs) -> Result<(), String> {
     let mut bindgen = Bindgen::new();
     bindgen.input_path(&options.input);
     let chosen = match options.target.as_str() {

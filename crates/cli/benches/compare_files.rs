@@ -18,24 +18,24 @@ const MODES: [&str; 6] = ["bag", "set", "subset", "soft-f1", "f1", "seed"];
 const CASES: [&str; 4] = ["equal", "near-miss", "row-fewer", "column-fewer"];
 
 #[derive(Clone, Copy, PartialEq)]
-enum Layout {
+enum ResultLayout {
     Rows,
     Records,
 }
 
-impl Layout {
+impl ResultLayout {
     fn name(self) -> &'static str {
         match self {
-            Layout::Rows => "rows",
-            Layout::Records => "records",
+            ResultLayout::Rows => "rows",
+            ResultLayout::Records => "records",
         }
     }
 }
 
-fn write_table(path: &Path, rows: &[Vec<String>], width: usize, layout: Layout) {
+fn write_table(path: &Path, rows: &[Vec<String>], width: usize, layout: ResultLayout) {
     let names = &MIXED_COLUMNS[..width];
     let mut text = String::with_capacity(rows.len() * 110);
-    if layout == Layout::Rows {
+    if layout == ResultLayout::Rows {
         text.push_str("{\"columns\":[");
         let header: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
         text.push_str(&header.join(","));
@@ -47,10 +47,10 @@ fn write_table(path: &Path, rows: &[Vec<String>], width: usize, layout: Layout) 
             text.push(',');
         }
         match layout {
-            Layout::Rows => {
+            ResultLayout::Rows => {
                 let _ = write!(text, "[{}]", row[..width].join(","));
             }
-            Layout::Records => {
+            ResultLayout::Records => {
                 let fields: Vec<String> = names
                     .iter()
                     .zip(row)
@@ -61,14 +61,14 @@ fn write_table(path: &Path, rows: &[Vec<String>], width: usize, layout: Layout) 
         }
     }
     text.push(']');
-    if layout == Layout::Rows {
+    if layout == ResultLayout::Rows {
         text.push('}');
     }
     std::fs::write(path, text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
 }
 
 /// One run of `qeval compare`.
-struct Run {
+struct Timing {
     seconds: f64,
     /// Peak resident size in bytes, where the system says (read from `/proc` while it runs:
     /// the peak only grows).
@@ -77,7 +77,7 @@ struct Run {
 }
 
 /// Runs `qeval compare` to its end.
-fn timed_run(qeval: &str, mode: &str, expected: &Path, generated: &Path) -> Run {
+fn timed_run(qeval: &str, mode: &str, expected: &Path, generated: &Path) -> Timing {
     let started = Instant::now();
     let mut child = Command::new(qeval)
         .args(["compare", "--mode", mode])
@@ -101,7 +101,7 @@ fn timed_run(qeval: &str, mode: &str, expected: &Path, generated: &Path) -> Run 
         std::thread::sleep(std::time::Duration::from_millis(2));
     };
     assert!(status.code().is_some_and(|c| c < 2), "{mode} {generated:?}");
-    Run {
+    Timing {
         seconds: started.elapsed().as_secs_f64(),
         peak,
         equal: status.success(),
@@ -140,7 +140,7 @@ fn peak_kilobytes(status: &str) -> Option<u64> {
 }
 
 /// The expected file and one generated file per case.
-fn files(dir: &Path, rows: usize, layout: Layout) -> (PathBuf, Vec<(&'static str, PathBuf)>) {
+fn files(dir: &Path, rows: usize, layout: ResultLayout) -> (PathBuf, Vec<(&'static str, PathBuf)>) {
     let layout_name = layout.name();
     let mut state = 0x5eed_0001 ^ rows as u64;
     let table: Vec<Vec<String>> = (0..rows).map(|i| mixed_row_json(i, &mut state)).collect();
@@ -196,7 +196,7 @@ fn main() {
         .into_iter()
         .filter(|r| *r <= max_rows);
     for rows in sizes {
-        for layout in [Layout::Rows, Layout::Records] {
+        for layout in [ResultLayout::Rows, ResultLayout::Records] {
             let (expected, cases) = files(&dir, rows, layout);
             let megabytes = std::fs::metadata(&expected).map_or(0.0, |m| m.len() as f64 / 1e6);
             for mode in MODES {
@@ -204,7 +204,7 @@ fn main() {
                 let mut line = format!("{mode:<8} {layout_name:<8} {rows:>9} {megabytes:>8.1}");
                 let mut row_peak: Option<u64> = None;
                 for (case, generated) in &cases {
-                    let mut runs: Vec<Run> = (0..5)
+                    let mut runs: Vec<Timing> = (0..5)
                         .map(|_| timed_run(qeval, mode, &expected, generated))
                         .collect();
                     runs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));

@@ -446,8 +446,8 @@ fn main() -> ExitCode {
         }
     };
     match outcome {
-        Ok(commands::Outcome::Clean) => ExitCode::SUCCESS,
-        Ok(commands::Outcome::SomeInputRejected) => ExitCode::from(1),
+        Ok(commands::Completion::Clean) => ExitCode::SUCCESS,
+        Ok(commands::Completion::SomeInputRejected) => ExitCode::from(1),
         Err(message) => {
             say!("qeval: {message}");
             ExitCode::from(2)

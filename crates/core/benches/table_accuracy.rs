@@ -12,13 +12,13 @@ use criterion::Criterion;
 use qeval_core::sql::{SqlDialect, TableName};
 use qeval_core::{PairInput, ScoreOptions, score_pair, table_accuracy_of_sql};
 
-struct Case {
+struct AccuracyCase {
     sql: String,
     tables: Vec<TableName>,
     options: ScoreOptions,
 }
 
-fn corpus() -> Vec<Case> {
+fn corpus() -> Vec<AccuracyCase> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/corpus.jsonl");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
@@ -30,7 +30,7 @@ fn corpus() -> Vec<Case> {
                 .unwrap_or("generic")
                 .parse()
                 .expect("dialect");
-            Case {
+            AccuracyCase {
                 sql: value["sql"].as_str().unwrap_or_default().to_string(),
                 tables: value["tables"]
                     .as_array()
@@ -47,7 +47,7 @@ fn corpus() -> Vec<Case> {
         .collect()
 }
 
-fn one(case: &Case) -> f64 {
+fn one(case: &AccuracyCase) -> f64 {
     table_accuracy_of_sql(&case.sql, &case.tables, &case.options)
         .map(|accuracy| accuracy.score)
         .unwrap_or(-1.0)
@@ -60,7 +60,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 /// Per-query time in microseconds: the fastest of five batches of 40 runs. Noise on a shared
 /// machine only ever adds time, so the fastest batch is the closest to the query's own cost.
-fn per_query_micros(cases: &[Case]) -> Vec<f64> {
+fn per_query_micros(cases: &[AccuracyCase]) -> Vec<f64> {
     cases
         .iter()
         .map(|case| {

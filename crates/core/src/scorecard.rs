@@ -131,7 +131,7 @@ pub struct QueryReport {
     derive(tsify::Tsify),
     tsify(missing_as_null, hashmap_as_object)
 )]
-pub enum Source {
+pub enum DiagnosticSource {
     GeneratedSql,
     ExpectedSql,
     ExpectedTables,
@@ -160,7 +160,7 @@ pub enum Severity {
 )]
 pub struct Diagnostic {
     pub severity: Severity,
-    pub source: Source,
+    pub source: DiagnosticSource,
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,

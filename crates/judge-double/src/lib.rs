@@ -30,7 +30,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 #[derive(Default)]
-struct State {
+struct DoubleState {
     requests: AtomicUsize,
     /// Distinct API keys seen on provider calls.
     keys: Mutex<Vec<String>>,
@@ -44,7 +44,7 @@ struct State {
 /// A running double. It stops when the process ends.
 pub struct JudgeDouble {
     pub url: String,
-    state: Arc<State>,
+    state: Arc<DoubleState>,
 }
 
 impl JudgeDouble {
@@ -56,7 +56,7 @@ impl JudgeDouble {
     pub fn start_on(port: u16) -> std::io::Result<JudgeDouble> {
         let listener = TcpListener::bind(("127.0.0.1", port))?;
         let url = format!("http://127.0.0.1:{}", listener.local_addr()?.port());
-        let state = Arc::new(State::default());
+        let state = Arc::new(DoubleState::default());
         let shared = state.clone();
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
@@ -93,7 +93,7 @@ impl JudgeDouble {
     }
 }
 
-struct Request {
+struct Incoming {
     method: String,
     path: String,
     body: String,
@@ -101,7 +101,7 @@ struct Request {
     key: Option<String>,
 }
 
-fn read_request(stream: &TcpStream) -> std::io::Result<Option<Request>> {
+fn read_request(stream: &TcpStream) -> std::io::Result<Option<Incoming>> {
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
     if reader.read_line(&mut line)? == 0 {
@@ -132,7 +132,7 @@ fn read_request(stream: &TcpStream) -> std::io::Result<Option<Request>> {
     }
     let mut body = vec![0u8; length.min(16 * 1024 * 1024)];
     reader.read_exact(&mut body)?;
-    Ok(Some(Request {
+    Ok(Some(Incoming {
         method,
         path,
         body: String::from_utf8_lossy(&body).into_owned(),
@@ -207,7 +207,7 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
-fn serve(stream: TcpStream, state: &State) -> std::io::Result<()> {
+fn serve(stream: TcpStream, state: &DoubleState) -> std::io::Result<()> {
     let Some(request) = read_request(&stream)? else {
         return Ok(());
     };

@@ -4,7 +4,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::provider::JudgeConfig;
-use crate::task::{JudgeInput, Task};
+use crate::rubric::{JudgeInput, Rubric};
 
 /// Bumped when the verdict's shape changes, so old cache entries stop matching.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -13,7 +13,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// model, prompt version, schema version, temperature, and the input (question, normalized
 /// queries, and the agent's answer fields). Two endpoints serving a model of the same name may
 /// serve different models, so they never share verdicts.
-pub fn cache_key(config: &JudgeConfig, task: Task, input: &JudgeInput) -> String {
+pub fn cache_key(config: &JudgeConfig, task: Rubric, input: &JudgeInput) -> String {
     let canonical = json!({
         "provider": config.provider,
         "endpoint": config.base_url.trim_end_matches('/'),
@@ -58,9 +58,9 @@ mod tests {
             expected: "select 2".into(),
             ..JudgeInput::default()
         };
-        let key = cache_key(&config, Task::QasSemantic, &input);
+        let key = cache_key(&config, Rubric::QasSemantic, &input);
         assert_eq!(key.len(), 64);
-        assert_eq!(key, cache_key(&config, Task::QasSemantic, &input));
+        assert_eq!(key, cache_key(&config, Rubric::QasSemantic, &input));
         let mut other_model = config.clone();
         other_model.model = "gpt-y".into();
         let mut warmer = config.clone();
@@ -71,24 +71,27 @@ mod tests {
             question: "how many?".into(),
             ..input.clone()
         };
-        assert_ne!(key, cache_key(&other_model, Task::QasSemantic, &input));
-        assert_ne!(key, cache_key(&warmer, Task::QasSemantic, &input));
-        assert_ne!(key, cache_key(&config, Task::SqlCorrectness, &input));
-        assert_ne!(key, cache_key(&config, Task::QasSemantic, &other_question));
-        assert_ne!(key, cache_key(&elsewhere, Task::QasSemantic, &input));
+        assert_ne!(key, cache_key(&other_model, Rubric::QasSemantic, &input));
+        assert_ne!(key, cache_key(&warmer, Rubric::QasSemantic, &input));
+        assert_ne!(key, cache_key(&config, Rubric::SqlCorrectness, &input));
+        assert_ne!(
+            key,
+            cache_key(&config, Rubric::QasSemantic, &other_question)
+        );
+        assert_ne!(key, cache_key(&elsewhere, Rubric::QasSemantic, &input));
         let mut slash = config.clone();
         slash.base_url = format!("{}/", config.base_url);
-        assert_eq!(key, cache_key(&slash, Task::QasSemantic, &input));
+        assert_eq!(key, cache_key(&slash, Rubric::QasSemantic, &input));
         // The prompt version, and version 2's schema and results, are part of the key.
         let v1 = JudgeInput {
             prompt: crate::PromptVersion::V1,
             ..input.clone()
         };
-        assert_ne!(key, cache_key(&config, Task::QasSemantic, &v1));
+        assert_ne!(key, cache_key(&config, Rubric::QasSemantic, &v1));
         let with_result = JudgeInput {
             generated_result: "[[1]]".into(),
             ..input.clone()
         };
-        assert_ne!(key, cache_key(&config, Task::QasSemantic, &with_result));
+        assert_ne!(key, cache_key(&config, Rubric::QasSemantic, &with_result));
     }
 }

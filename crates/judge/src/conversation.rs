@@ -7,8 +7,8 @@
 //! - Everything else is final: the metric becomes 0.0 with the error.
 
 use crate::provider::{HttpRequest, JudgeConfig, Retry, build_request, parse_reply};
-use crate::task::{JudgeInput, Task};
-use crate::verdict::{ReplyError, Verdict};
+use crate::rubric::{JudgeInput, Rubric};
+use crate::verdict::{JudgeScores, ReplyError};
 
 /// Most waits for a busy or failing service.
 const MAX_WAITS: u32 = 2;
@@ -17,7 +17,7 @@ const MAX_WAIT_MS: u64 = 30_000;
 
 /// What the transport got back.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub enum Received {
     Reply {
         status: u16,
         body: String,
@@ -31,14 +31,14 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     Send { request: HttpRequest, wait_ms: u64 },
-    Done(Verdict),
+    Done(JudgeScores),
     Failed(ReplyError),
 }
 
 #[derive(Debug, Clone)]
 pub struct Conversation {
     config: JudgeConfig,
-    task: Task,
+    task: Rubric,
     input: JudgeInput,
     retry: Option<Retry>,
     waits: u32,
@@ -49,7 +49,7 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    pub fn new(config: JudgeConfig, task: Task, input: JudgeInput) -> Conversation {
+    pub fn new(config: JudgeConfig, task: Rubric, input: JudgeInput) -> Conversation {
         Conversation {
             config,
             task,
@@ -82,10 +82,10 @@ impl Conversation {
     }
 
     /// Takes what the last request got and says what to do next.
-    pub fn on_outcome(&mut self, outcome: Outcome) -> Step {
+    pub fn on_received(&mut self, outcome: Received) -> Step {
         let (error, retry_after) = match outcome {
-            Outcome::Failed(error) => (error, None),
-            Outcome::Reply {
+            Received::Failed(error) => (error, None),
+            Received::Reply {
                 status,
                 body,
                 retry_after,
@@ -137,14 +137,14 @@ mod tests {
     fn conversation() -> Conversation {
         Conversation::new(
             JudgeConfig::new(Provider::Openai, "m"),
-            Task::QasSemantic,
+            Rubric::QasSemantic,
             JudgeInput::default(),
         )
     }
 
-    fn openai(content: &str) -> Outcome {
+    fn openai(content: &str) -> Received {
         let body = json!({"choices": [{"message": {"content": content}, "finish_reason": "stop"}]});
-        Outcome::Reply {
+        Received::Reply {
             status: 200,
             body: body.to_string(),
             retry_after: None,
@@ -155,7 +155,7 @@ mod tests {
     fn a_good_reply_is_a_verdict() {
         let mut c = conversation();
         assert!(matches!(c.start(), Step::Send { wait_ms: 0, .. }));
-        match c.on_outcome(openai(r#"{"reasoning": "same", "score": 0.9}"#)) {
+        match c.on_received(openai(r#"{"reasoning": "same", "score": 0.9}"#)) {
             Step::Done(v) => assert_eq!(v.score(), Some(0.9)),
             other => panic!("{other:?}"),
         }
@@ -165,7 +165,7 @@ mod tests {
     fn an_invalid_verdict_is_retried_once_with_the_error_quoted() {
         let mut c = conversation();
         c.start();
-        let Step::Send { request, .. } = c.on_outcome(openai(r#"{"reasoning": "x", "score": 5}"#))
+        let Step::Send { request, .. } = c.on_received(openai(r#"{"reasoning": "x", "score": 5}"#))
         else {
             panic!()
         };
@@ -176,7 +176,7 @@ mod tests {
         );
         assert!(request.body.contains("outside 0..1"));
         assert!(matches!(
-            c.on_outcome(openai("not json")),
+            c.on_received(openai("not json")),
             Step::Failed(ReplyError::Invalid { .. })
         ));
         assert_eq!(c.calls, 2);
@@ -186,12 +186,12 @@ mod tests {
     fn a_retry_after_past_the_limit_fails_at_once() {
         let mut c = conversation().with_max_wait(30_000);
         c.start();
-        let busy = Outcome::Reply {
+        let busy = Received::Reply {
             status: 429,
             body: "{}".into(),
             retry_after: Some("3600".into()),
         };
-        let Step::Failed(error) = c.on_outcome(busy) else {
+        let Step::Failed(error) = c.on_received(busy) else {
             panic!("no wait of an hour");
         };
         assert!(
@@ -204,21 +204,21 @@ mod tests {
     fn busy_services_are_retried_after_retry_after() {
         let mut c = conversation();
         c.start();
-        let busy = |after: Option<&str>| Outcome::Reply {
+        let busy = |after: Option<&str>| Received::Reply {
             status: 429,
             body: "{}".into(),
             retry_after: after.map(str::to_string),
         };
         assert!(matches!(
-            c.on_outcome(busy(Some("3"))),
+            c.on_received(busy(Some("3"))),
             Step::Send { wait_ms: 3000, .. }
         ));
         assert!(matches!(
-            c.on_outcome(busy(None)),
+            c.on_received(busy(None)),
             Step::Send { wait_ms: 2000, .. }
         ));
         assert!(matches!(
-            c.on_outcome(busy(None)),
+            c.on_received(busy(None)),
             Step::Failed(ReplyError::Http { status: 429, .. })
         ));
     }
@@ -228,13 +228,13 @@ mod tests {
         let mut c = conversation();
         c.start();
         assert!(matches!(
-            c.on_outcome(Outcome::Failed(ReplyError::Timeout { seconds: 30.0 })),
+            c.on_received(Received::Failed(ReplyError::Timeout { seconds: 30.0 })),
             Step::Failed(_)
         ));
         let mut c = conversation();
         c.start();
         let refusal = json!({"choices": [{"message": {"content": null, "refusal": "I can't"}, "finish_reason": "stop"}]});
-        let step = c.on_outcome(Outcome::Reply {
+        let step = c.on_received(Received::Reply {
             status: 200,
             body: refusal.to_string(),
             retry_after: None,

@@ -10,13 +10,13 @@
 mod cache;
 mod conversation;
 mod provider;
-mod task;
+mod rubric;
 mod verdict;
 
 pub use cache::{SCHEMA_VERSION, cache_key};
-pub use conversation::{Conversation, Outcome, Step};
+pub use conversation::{Conversation, Received, Step};
 pub use provider::{
     HttpRequest, JudgeConfig, KeyFormat, Provider, Retry, build_request, clip, parse_reply,
 };
-pub use task::{JudgeInput, MAX_RESULT_CHARS, PromptVersion, Task, render, result_text};
-pub use verdict::{ReplyError, Verdict, read_verdict};
+pub use rubric::{JudgeInput, MAX_RESULT_CHARS, PromptVersion, Rubric, render, result_text};
+pub use verdict::{JudgeScores, ReplyError, read_verdict};

@@ -6,8 +6,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::task::{JudgeInput, Task, render};
-use crate::verdict::{ReplyError, Verdict, read_verdict};
+use crate::rubric::{JudgeInput, Rubric, render};
+use crate::verdict::{JudgeScores, ReplyError, read_verdict};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -168,7 +168,7 @@ const RETRY_INSTRUCTION: &str = "Your previous reply could not be used: ";
 /// Builds the request that asks `config`'s model to judge `input` for `task`.
 pub fn build_request(
     config: &JudgeConfig,
-    task: Task,
+    task: Rubric,
     input: &JudgeInput,
     retry: Option<&Retry>,
 ) -> HttpRequest {
@@ -267,10 +267,10 @@ pub fn build_request(
 /// verdict.
 pub fn parse_reply(
     provider: Provider,
-    task: Task,
+    task: Rubric,
     status: u16,
     body: &str,
-) -> Result<Verdict, ReplyError> {
+) -> Result<JudgeScores, ReplyError> {
     if !(200..300).contains(&status) {
         return Err(ReplyError::Http {
             status,

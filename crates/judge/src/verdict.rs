@@ -6,16 +6,16 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::task::Task;
+use crate::rubric::Rubric;
 
 /// The verdict: the reasoning and one score per field (`score`, or the three agent quality scores).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
+pub struct JudgeScores {
     pub reasoning: String,
     pub scores: BTreeMap<String, f64>,
 }
 
-impl Verdict {
+impl JudgeScores {
     /// The single score of the query tasks.
     pub fn score(&self) -> Option<f64> {
         self.scores.get("score").copied()
@@ -90,7 +90,7 @@ const CLAMP_SLACK: f64 = 0.01;
 /// Reads `{reasoning, <score fields>}` from a structured output. Strict: every field present,
 /// the right types, scores within 0..1 (snapped to the rubric's levels when it has levels), no
 /// other fields.
-pub fn read_verdict(task: Task, value: &Value) -> Result<Verdict, ReplyError> {
+pub fn read_verdict(task: Rubric, value: &Value) -> Result<JudgeScores, ReplyError> {
     let invalid = |message: String| ReplyError::Invalid {
         message,
         raw: value.to_string(),
@@ -138,7 +138,7 @@ pub fn read_verdict(task: Task, value: &Value) -> Result<Verdict, ReplyError> {
     {
         return Err(invalid(format!("unexpected field `{extra}`")));
     }
-    Ok(Verdict { reasoning, scores })
+    Ok(JudgeScores { reasoning, scores })
 }
 
 #[cfg(test)]
@@ -148,21 +148,27 @@ mod tests {
 
     #[test]
     fn strict_reading() {
-        let v = read_verdict(Task::QasSemantic, &json!({"reasoning": "ok", "score": 0.8})).unwrap();
+        let v = read_verdict(
+            Rubric::QasSemantic,
+            &json!({"reasoning": "ok", "score": 0.8}),
+        )
+        .unwrap();
         assert_eq!(v.score(), Some(0.8));
-        assert!(read_verdict(Task::QasSemantic, &json!({"score": 0.8})).is_err());
-        assert!(read_verdict(Task::QasSemantic, &json!({"reasoning": "ok"})).is_err());
-        assert!(read_verdict(Task::QasSemantic, &json!({"reasoning": "ok", "score": 7})).is_err());
+        assert!(read_verdict(Rubric::QasSemantic, &json!({"score": 0.8})).is_err());
+        assert!(read_verdict(Rubric::QasSemantic, &json!({"reasoning": "ok"})).is_err());
+        assert!(
+            read_verdict(Rubric::QasSemantic, &json!({"reasoning": "ok", "score": 7})).is_err()
+        );
         assert!(
             read_verdict(
-                Task::QasSemantic,
+                Rubric::QasSemantic,
                 &json!({"reasoning": "ok", "score": 0.5, "bonus": 1})
             )
             .is_err()
         );
         assert_eq!(
             read_verdict(
-                Task::QasSemantic,
+                Rubric::QasSemantic,
                 &json!({"reasoning": "ok", "score": 1.004})
             )
             .unwrap()
@@ -174,7 +180,7 @@ mod tests {
     #[test]
     fn correctness_snaps_to_its_levels() {
         let v = read_verdict(
-            Task::SqlCorrectness,
+            Rubric::SqlCorrectness,
             &json!({"reasoning": "close", "score": 0.7}),
         )
         .unwrap();
@@ -183,7 +189,7 @@ mod tests {
 
     #[test]
     fn agent_quality_has_three_scores() {
-        let v = read_verdict(Task::AgentQuality, &json!({"reasoning": "good", "answer_quality": 0.95, "factual_correctness": 1.0, "completeness": 0.9})).unwrap();
+        let v = read_verdict(Rubric::AgentQuality, &json!({"reasoning": "good", "answer_quality": 0.95, "factual_correctness": 1.0, "completeness": 0.9})).unwrap();
         assert_eq!(v.scores.len(), 3);
     }
 }

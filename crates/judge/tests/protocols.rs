@@ -1,7 +1,7 @@
 //! Requests and replies of the three providers, as their APIs define them.
 
 use qeval_judge::{
-    JudgeConfig, JudgeInput, Provider, ReplyError, Task, build_request, parse_reply,
+    JudgeConfig, JudgeInput, Provider, ReplyError, Rubric, build_request, parse_reply,
 };
 use serde_json::{Value, json};
 
@@ -19,7 +19,7 @@ fn input() -> JudgeInput {
 fn body(provider: Provider) -> Value {
     let request = build_request(
         &JudgeConfig::new(provider, "model-x"),
-        Task::QasSemantic,
+        Rubric::QasSemantic,
         &input(),
         None,
     );
@@ -29,7 +29,7 @@ fn body(provider: Provider) -> Value {
 #[test]
 fn openai_asks_for_a_json_schema_response() {
     let config = JudgeConfig::new(Provider::Openai, "gpt-x");
-    let request = build_request(&config, Task::QasSemantic, &input(), None);
+    let request = build_request(&config, Rubric::QasSemantic, &input(), None);
     assert_eq!(request.url, "https://api.openai.com/v1/chat/completions");
     let body = body(Provider::Openai);
     assert_eq!(body["response_format"]["type"], "json_schema");
@@ -44,7 +44,7 @@ fn azure_and_local_servers_are_openai_compatible() {
     azure.base_url = "https://res.openai.azure.com/openai/deployments/gpt-4o".into();
     azure.key_header = Some("api-key".into());
     azure.query = Some("api-version=2024-10-21".into());
-    let request = build_request(&azure, Task::SqlCorrectness, &input(), None);
+    let request = build_request(&azure, Rubric::SqlCorrectness, &input(), None);
     assert_eq!(
         request.url,
         "https://res.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21"
@@ -53,7 +53,7 @@ fn azure_and_local_servers_are_openai_compatible() {
     let mut ollama = JudgeConfig::new(Provider::Openai, "llama3");
     ollama.base_url = "http://localhost:11434/v1/".into();
     assert_eq!(
-        build_request(&ollama, Task::SqlCorrectness, &input(), None).url,
+        build_request(&ollama, Rubric::SqlCorrectness, &input(), None).url,
         "http://localhost:11434/v1/chat/completions"
     );
 }
@@ -62,7 +62,7 @@ fn azure_and_local_servers_are_openai_compatible() {
 fn anthropic_forces_the_verdict_tool() {
     let mut config = JudgeConfig::new(Provider::Anthropic, "claude-x");
     config.browser = true;
-    let request = build_request(&config, Task::SqlCorrectness, &input(), None);
+    let request = build_request(&config, Rubric::SqlCorrectness, &input(), None);
     assert_eq!(request.url, "https://api.anthropic.com/v1/messages");
     assert!(request.headers.contains(&(
         "anthropic-dangerous-direct-browser-access".into(),
@@ -89,7 +89,7 @@ fn anthropic_forces_the_verdict_tool() {
 fn gemini_asks_for_a_response_schema() {
     let request = build_request(
         &JudgeConfig::new(Provider::Gemini, "gemini-x"),
-        Task::QasSemantic,
+        Rubric::QasSemantic,
         &input(),
         None,
     );
@@ -127,7 +127,7 @@ fn good_replies_of_each_provider() {
         ),
     ];
     for (provider, reply) in replies {
-        let v = parse_reply(provider, Task::QasSemantic, 200, &reply.to_string())
+        let v = parse_reply(provider, Rubric::QasSemantic, 200, &reply.to_string())
             .unwrap_or_else(|e| panic!("{provider}: {e}"));
         assert_eq!(v.score(), Some(0.9));
         assert_eq!(v.reasoning, "Equivalent.");
@@ -136,8 +136,8 @@ fn good_replies_of_each_provider() {
 
 #[test]
 fn faults_of_each_provider_are_named() {
-    type Case = (Provider, Value, fn(&ReplyError) -> bool);
-    let cases: [Case; 7] = [
+    type FailureCase = (Provider, Value, fn(&ReplyError) -> bool);
+    let cases: [FailureCase; 7] = [
         (
             Provider::Openai,
             json!({"choices": [{"message": {"content": "{\"reasoning\": \"cut"}, "finish_reason": "length"}]}),
@@ -175,25 +175,25 @@ fn faults_of_each_provider_are_named() {
         ),
     ];
     for (provider, reply, expected) in cases {
-        let err = parse_reply(provider, Task::QasSemantic, 200, &reply.to_string()).unwrap_err();
+        let err = parse_reply(provider, Rubric::QasSemantic, 200, &reply.to_string()).unwrap_err();
         assert!(expected(&err), "{provider}: {err:?}");
     }
     let err = parse_reply(
         Provider::Openai,
-        Task::QasSemantic,
+        Rubric::QasSemantic,
         500,
         r#"{"error": {"message": "boom"}}"#,
     )
     .unwrap_err();
     assert_eq!(err.to_string(), "LLM judge HTTP 500: boom");
     assert!(matches!(
-        parse_reply(Provider::Openai, Task::QasSemantic, 200, "<html>"),
+        parse_reply(Provider::Openai, Rubric::QasSemantic, 200, "<html>"),
         Err(ReplyError::Malformed(_))
     ));
     assert!(matches!(
         parse_reply(
             Provider::Openai,
-            Task::QasSemantic,
+            Rubric::QasSemantic,
             200,
             r#"{"choices": [{"message": {"content": "{\"reasoning\": \"a"}}]}"#
         ),
@@ -213,7 +213,7 @@ fn a_query_that_asks_for_a_score_cannot_change_the_parse() {
     });
     let v = parse_reply(
         Provider::Anthropic,
-        Task::SqlCorrectness,
+        Rubric::SqlCorrectness,
         200,
         &reply.to_string(),
     )

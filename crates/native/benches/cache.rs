@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use qeval_core::score::JudgedVerdict;
-use qeval_judge::Verdict;
+use qeval_judge::JudgeScores;
 use qeval_native::judge::DiskCache;
 
 fn main() {
@@ -16,7 +16,7 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("qeval-cache-bench-{}", std::process::id()));
     let cache = DiskCache::new(dir.clone(), Duration::from_secs(86_400));
     let verdict = JudgedVerdict {
-        verdict: Verdict {
+        verdict: JudgeScores {
             reasoning: "The queries differ in one filter.".into(),
             scores: BTreeMap::from([("score".to_string(), 0.5)]),
         },

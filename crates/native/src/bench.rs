@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use qeval_core::bench::BenchError;
 use qeval_core::bench::bird::{self, BirdPredictions, QuestionEntry};
 use qeval_core::bench::spider::{self, SpiderFiles};
-use qeval_core::bench::spider2::{self, Mode, Variant};
+use qeval_core::bench::spider2::{self, PredictionForm, Variant};
 use qeval_core::pipeline::benchmark::eval_ids;
 use qeval_core::pipeline::{
     BenchSummary, BenchmarkPipeline, BirdOptions, Spider2Files, Spider2Options, Spider2Outcome,
@@ -57,7 +57,7 @@ pub struct Planned {
 
 /// A benchmark scored.
 #[derive(Debug, Clone)]
-pub struct Scored {
+pub struct ScoredBenchmark {
     pub planned: Planned,
     /// Per prediction file, its records in example order.
     pub records: Vec<Vec<EvaluationRecord>>,
@@ -251,7 +251,7 @@ pub fn score(
     mut planned: Planned,
     workers: usize,
     progress: impl Fn(usize, usize) + Sync,
-) -> Scored {
+) -> ScoredBenchmark {
     let jobs = planned.pipeline.jobs(checks_per_job(&planned, workers));
     let answers = run_jobs(&jobs, &databases(&planned), workers, progress);
     planned.pipeline.absorb(answers);
@@ -281,7 +281,7 @@ fn settle(planned: &Planned, workers: usize) {
 }
 
 /// Records and summaries of a benchmark whose jobs are all answered.
-pub fn finish(planned: Planned) -> Scored {
+pub fn finish(planned: Planned) -> ScoredBenchmark {
     let files = planned.pipeline.prediction_files.len();
     let examples = planned.pipeline.examples.len();
     let records = (0..files)
@@ -294,7 +294,7 @@ pub fn finish(planned: Planned) -> Scored {
     let summaries = (0..files)
         .map(|file| planned.pipeline.summary(file, planned.misplaced[file]))
         .collect();
-    Scored {
+    ScoredBenchmark {
         planned,
         records,
         summaries,
@@ -315,7 +315,7 @@ pub fn records_text(records: &[EvaluationRecord]) -> String {
 
 /// What BIRD's scripts append to `--output_log_path` for every prediction file, appended to
 /// `path`.
-pub fn append_log(scored: &Scored, path: &Path) -> Result<(), String> {
+pub fn append_log(scored: &ScoredBenchmark, path: &Path) -> Result<(), String> {
     use std::io::Write as _;
     let text: String = scored.summaries.iter().map(BenchSummary::log).collect();
     std::fs::OpenOptions::new()
@@ -328,7 +328,7 @@ pub fn append_log(scored: &Scored, path: &Path) -> Result<(), String> {
 
 /// The summaries as the `--json` file holds them: one object, or an array with several
 /// prediction files.
-pub fn summary_json(scored: &Scored) -> String {
+pub fn summary_json(scored: &ScoredBenchmark) -> String {
     let value = match scored.summaries.as_slice() {
         [one] => serde_json::to_value(one),
         several => serde_json::to_value(several),
@@ -339,7 +339,7 @@ pub fn summary_json(scored: &Scored) -> String {
 
 /// Writes each prediction file's records to its path (one path per prediction file, in
 /// order).
-pub fn write_records(scored: &Scored, paths: &[PathBuf]) -> Result<(), String> {
+pub fn write_records(scored: &ScoredBenchmark, paths: &[PathBuf]) -> Result<(), String> {
     for (records, path) in scored.records.iter().zip(paths) {
         crate::folder::write_file(path, records_text(records).as_bytes())?;
     }
@@ -480,7 +480,7 @@ pub fn plan_spider2(request: &Spider2Request) -> Result<Planned, String> {
     }
     let grandparent = request.gold_dir.join("..").join("..");
     let mut root = PathBuf::new();
-    if options.mode == Mode::Sql {
+    if options.mode == PredictionForm::Sql {
         let instances = match &request.instances {
             Some(path) => path.clone(),
             None => first_existing(
@@ -524,11 +524,11 @@ pub fn plan_spider2(request: &Spider2Request) -> Result<Planned, String> {
 /// The list of per-instance results the official `evaluate_spider2sql` returns (and never
 /// writes): `instance_id`, `score`, `pred_sql` (the query run, `sql` mode) and `error_info`,
 /// for the instances scored.
-pub fn spider2_results_json(scored: &Scored) -> String {
+pub fn spider2_results_json(scored: &ScoredBenchmark) -> String {
     let pipeline = &scored.planned.pipeline;
     let sql_mode = matches!(
         &pipeline.benchmark,
-        qeval_core::pipeline::Benchmark::Spider2(o) if o.mode == Mode::Sql
+        qeval_core::pipeline::Benchmark::Spider2(o) if o.mode == PredictionForm::Sql
     );
     let results: Vec<serde_json::Value> = (0..pipeline.examples.len())
         .filter_map(|item| {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use qeval_core::bench::bird::BirdMetric;
 use qeval_core::pipeline::{BirdOptions, Job, JobAnswer, SpiderOptions};
-use qeval_native::bench::{BirdRequest, Planned, Scored, SpiderRequest};
+use qeval_native::bench::{BirdRequest, Planned, ScoredBenchmark, SpiderRequest};
 use qeval_native::jobs::DatabaseSource;
 use serde_json::json;
 
@@ -116,7 +116,7 @@ impl BenchPlan {
             .planned
             .take()
             .ok_or_else(|| input_error("this benchmark was already finished"))?;
-        let scored: Scored = py.detach(|| qeval_native::bench::finish(planned));
+        let scored: ScoredBenchmark = py.detach(|| qeval_native::bench::finish(planned));
         if !output.is_empty() && output.len() != scored.records.len() {
             return Err(input_error(format!(
                 "{} output files for {} prediction files: give one per prediction file",
@@ -278,8 +278,8 @@ pub fn bench_spider2(
     max_rows: usize,
     strict: bool,
 ) -> PyResult<BenchPlan> {
-    use qeval_core::bench::spider2::{Mode, Variant};
-    let mode = Mode::parse(mode).ok_or_else(|| {
+    use qeval_core::bench::spider2::{PredictionForm, Variant};
+    let mode = PredictionForm::parse(mode).ok_or_else(|| {
         input_error(format!(
             "mode={mode:?}: use \"exec_result\" (predicted CSVs) or \"sql\" (predicted SQL)"
         ))

@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use qeval_core::results::Value;
-use qeval_core::results::compare::defog::{Column, Dtype, ErrorClass, Frame, PythonError};
+use qeval_core::results::compare::defog::{Dtype, ErrorClass, Frame, PythonError, Series};
 
 /// A DataFrame as `qeval.compat.defog` hands it over: its column names, `(kind, data)` columns
 /// and the row count.
@@ -40,28 +40,28 @@ pub fn frame(
                 .collect()
         };
         let column = match kind.as_str() {
-            "int" => Column::new(
+            "int" => Series::new(
                 Dtype::Int,
                 words(bytes()?)
                     .into_iter()
                     .map(|word| Value::Int(i64::from_ne_bytes(word)))
                     .collect(),
             ),
-            "float" => Column::new(
+            "float" => Series::new(
                 Dtype::Float,
                 words(bytes()?)
                     .into_iter()
                     .map(|word| Value::Float(f64::from_ne_bytes(word)))
                     .collect(),
             ),
-            "bool" => Column::new(
+            "bool" => Series::new(
                 Dtype::Bool,
                 bytes()?
                     .iter()
                     .map(|&byte| Value::Bool(byte != 0))
                     .collect(),
             ),
-            "text" => Column::new(
+            "text" => Series::new(
                 Dtype::Str,
                 crate::arrow::text_column(data)?
                     .ok_or_else(|| refuse(format!("column {index}: its Arrow data is not text")))?,
@@ -72,7 +72,7 @@ pub fn frame(
                 for item in list.iter() {
                     cells.push(crate::rows::cell(&item, &exact_types)?);
                 }
-                Column::new(
+                Series::new(
                     if kind == "str" {
                         Dtype::Str
                     } else {

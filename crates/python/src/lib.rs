@@ -97,7 +97,7 @@ fn tables(py: Python<'_>, sql: &str, dialect: &str, language: &str) -> PyResult<
 
 /// The options of `qeval score`, by the same names.
 #[derive(Default)]
-struct Options {
+struct ScoreKeywords {
     profile: Option<String>,
     mode: Option<String>,
     dialect: Option<String>,
@@ -107,7 +107,7 @@ struct Options {
     ignore_case: Option<bool>,
 }
 
-impl Options {
+impl ScoreKeywords {
     fn score_options(&self) -> PyResult<ScoreOptions> {
         let defaults = ScoreOptions::default();
         Ok(ScoreOptions {
@@ -168,7 +168,7 @@ fn score_lines(
     schema: Option<String>,
     judge: Option<judge::JudgeSpec>,
 ) -> PyResult<Vec<(bool, String)>> {
-    let mut options = Options {
+    let mut options = ScoreKeywords {
         profile,
         mode,
         dialect,
@@ -458,16 +458,16 @@ fn run_folder(
         Some(databases) => Some(qeval_core::pipeline::SuiteSettings { databases, seed }),
         None => None,
     };
-    let mut options = Options {
+    let mut options = ScoreKeywords {
         profile,
         mode,
         dialect,
         language,
-        ..Options::default()
+        ..ScoreKeywords::default()
     }
     .score_options()?;
     let judge = judge.map(|spec| spec.ready(&mut options)).transpose()?;
-    let request = run::Request {
+    let request = run::RunRequest {
         questions,
         labels,
         output,

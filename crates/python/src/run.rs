@@ -70,7 +70,7 @@ fn questions(
 /// the questions and labels files (else found beside the run), where the records go (else the run
 /// folder), a SQLite database and its limits, how many tests to take, the fields to group pass
 /// rates by, and the exports to write.
-pub struct Request {
+pub struct RunRequest {
     pub questions: Option<PathBuf>,
     pub labels: Option<PathBuf>,
     pub output: Option<PathBuf>,
@@ -94,11 +94,11 @@ pub struct Request {
 pub fn run(
     run_dir: &Path,
     options: &ScoreOptions,
-    request: Request,
+    request: RunRequest,
     suite: Option<SuiteSettings>,
     judge: Option<&Ready>,
 ) -> PyResult<String> {
-    let Request {
+    let RunRequest {
         questions: questions_file,
         output,
         db,

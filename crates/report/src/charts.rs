@@ -19,7 +19,7 @@ pub struct Chart {
     pub title: &'static str,
     pub bars: Vec<Bar>,
     pub max: f64,
-    pub marker: Option<Marker>,
+    pub marker: Option<ChartMarker>,
 }
 
 /// One bar: its label under the axis, its value, the text above it.
@@ -32,7 +32,7 @@ pub struct Bar {
 
 #[derive(Debug, Clone, PartialEq)]
 /// A vertical line across the plot at `at` (0..1 of the x axis), with its label.
-pub struct Marker {
+pub struct ChartMarker {
     pub at: f64,
     pub label: String,
 }

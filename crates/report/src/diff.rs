@@ -24,18 +24,18 @@ pub struct Piece {
 /// Tokens: words, runs of white space, and other characters one by one.
 fn tokens(text: &str) -> Vec<&str> {
     #[derive(PartialEq, Clone, Copy)]
-    enum Class {
+    enum DiffClass {
         Space,
         Word,
         Other,
     }
     let class_of = |c: char| {
         if c.is_whitespace() {
-            Class::Space
+            DiffClass::Space
         } else if c.is_alphanumeric() || c == '_' || c == '.' {
-            Class::Word
+            DiffClass::Word
         } else {
-            Class::Other
+            DiffClass::Other
         }
     };
     let mut out = Vec::new();
@@ -43,7 +43,7 @@ fn tokens(text: &str) -> Vec<&str> {
     let mut last = None;
     for (i, c) in text.char_indices() {
         let class = class_of(c);
-        if last.is_some_and(|l| l != class || class == Class::Other) && i > start {
+        if last.is_some_and(|l| l != class || class == DiffClass::Other) && i > start {
             out.push(&text[start..i]);
             start = i;
         }

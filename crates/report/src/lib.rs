@@ -9,7 +9,7 @@ pub mod diff;
 mod html;
 pub mod markdown;
 
-pub use charts::{Bar, Chart, Mark, Marker, VIEW_BOX, marks};
+pub use charts::{Bar, Chart, ChartMarker, Mark, VIEW_BOX, marks};
 
 use std::fmt::Write as _;
 
@@ -252,7 +252,7 @@ pub fn charts(s: &Summary) -> Vec<Chart> {
             title: "Final scores",
             bars: histogram,
             max,
-            marker: Some(Marker {
+            marker: Some(ChartMarker {
                 at: PASS_THRESHOLD,
                 label: format!("pass ≥ {PASS_THRESHOLD}"),
             }),

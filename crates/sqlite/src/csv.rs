@@ -92,13 +92,13 @@ fn check_quotes(raw: &[u8], delimiter: u8) -> Result<(), &'static str> {
 
 /// Line numbers of byte offsets, counted forward: a line ends at `\n`, `\r\n` or a lone `\r`.
 #[derive(Default)]
-struct Lines {
+struct CsvLines {
     /// How far the text has been counted, and how many line ends it holds up to there.
     offset: usize,
     ends: usize,
 }
 
-impl Lines {
+impl CsvLines {
     /// The 1-based line of byte `at`, not before the last offset asked about.
     fn at(&mut self, bytes: &[u8], at: usize) -> usize {
         let at = at.clamp(self.offset, bytes.len());
@@ -123,7 +123,7 @@ fn parse(text: &str) -> Result<Sheet, String> {
     let delimiter = sniff(text);
     let mut reader = reader(text, delimiter);
     let bytes = text.as_bytes();
-    let mut lines = Lines::default();
+    let mut lines = CsvLines::default();
     let mut record = ::csv::StringRecord::new();
     let mut header: Option<Vec<String>> = None;
     let mut rows = Vec::new();

@@ -4,7 +4,7 @@ use std::fmt;
 
 use qeval_core::pipeline::query::{ONE_STATEMENT, PythonStatement, python_statement};
 use qeval_core::pipeline::{QueryRows, QuerySettings};
-use qeval_core::results::{ResultSet, Rows as ResultRows};
+use qeval_core::results::{ResultSet, Rows};
 use qeval_core::sql::{ParseLimits, SqlDialect, ViolationKind, check_read_only};
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
@@ -286,7 +286,7 @@ impl Database {
             match python_statement(sql) {
                 PythonStatement::Empty => {
                     return Ok(QueryRows {
-                        result: ResultSet::named(Vec::new(), ResultRows::default()),
+                        result: ResultSet::named(Vec::new(), Rows::default()),
                         truncated: false,
                         millis: 0.0,
                         vm_steps: 0,
@@ -456,7 +456,7 @@ impl Database {
 }
 
 /// Columns, rows, whether they were cut, and the virtual machine steps SQLite took.
-type Rows = (Vec<String>, Vec<Vec<Value>>, bool, u64);
+type RawRows = (Vec<String>, Vec<Vec<Value>>, bool, u64);
 
 /// The longest text or blob SQLite may build: `printf('%.*c', 2000000000, 'x')` or `zeroblob`
 /// fail with "string or blob too big" instead of taking the memory.
@@ -465,7 +465,7 @@ const MAX_VALUE_BYTES: i32 = 16 * 1024 * 1024;
 /// past the row cap.
 pub const MAX_RESULT_BYTES: usize = qeval_core::pipeline::query::MAX_RESULT_BYTES;
 
-fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<Rows> {
+fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<RawRows> {
     let mut statement = connection.prepare(sql)?;
     let columns: Vec<String> = statement.column_names().map(str::to_string).collect();
     let width = columns.len();
@@ -507,7 +507,7 @@ fn run_rows(
     let mut statement = connection.prepare(sql)?;
     let columns: Vec<String> = statement.column_names().map(str::to_string).collect();
     let width = columns.len();
-    let mut rows = ResultRows::with_capacity(width, 16);
+    let mut rows = Rows::with_capacity(width, 16);
     let mut bytes = 0usize;
     let mut cursor = statement.query([])?;
     let mut truncated = false;

@@ -21,7 +21,8 @@ use crate::database::{Database, Limits};
 use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate};
 use crate::output::QueryOutput;
 use crate::report::{
-    Counterexample, EquivalenceReport, SchemaSource, ShownResult, ShownTable, Verdict, unmatched,
+    Counterexample, EquivalenceReport, EquivalenceVerdict, SchemaSource, ShownResult, ShownTable,
+    unmatched,
 };
 
 /// How the check runs. `Default` gives the documented defaults.
@@ -176,7 +177,7 @@ impl EquivalenceReport {
         options: &EquivalenceOptions,
     ) -> EquivalenceReport {
         EquivalenceReport {
-            verdict: Verdict::NoVerdict,
+            verdict: EquivalenceVerdict::NoVerdict,
             reason: Some(reason),
             ..EquivalenceReport::start(source, String::new(), Vec::new(), options)
         }
@@ -190,7 +191,7 @@ impl EquivalenceReport {
         options: &EquivalenceOptions,
     ) -> EquivalenceReport {
         EquivalenceReport {
-            verdict: Verdict::Equivalent,
+            verdict: EquivalenceVerdict::Equivalent,
             schema_source: source,
             schema,
             notes,
@@ -289,7 +290,7 @@ pub fn check_equivalence(
             }
         }
     };
-    let check = Check {
+    let check = CheckState {
         expected: &expected_sql,
         generated: &generated_sql,
         compare: CompareOptions {
@@ -318,13 +319,13 @@ pub fn check_equivalence(
     match outcome {
         SuiteOutcome::Agree => {}
         SuiteOutcome::NoVerdict(reason) => {
-            report.verdict = Verdict::NoVerdict;
+            report.verdict = EquivalenceVerdict::NoVerdict;
             report.reason = Some(reason);
         }
         SuiteOutcome::Differ(index) => {
-            report.verdict = Verdict::Different;
+            report.verdict = EquivalenceVerdict::Different;
             let shrunk = shrink(&suite[index], &schema, |db| {
-                check.database(&schema, db) == Outcome::Differ
+                check.database(&schema, db) == DatabaseOutcome::Differ
             });
             let counterexample = check.show(&schema, &shrunk, index + 1);
             let shown = |r: &ShownResult| match &r.error {
@@ -351,7 +352,7 @@ pub fn check_equivalence(
                 && let Some(assumption) =
                     find_assumption(&schema, &hints, &unnamed, &doubled, &agrees)
             {
-                report.verdict = Verdict::EquivalentUnderAssumption;
+                report.verdict = EquivalenceVerdict::EquivalentUnderAssumption;
                 report.assumption = Some(assumption);
             }
         }
@@ -402,7 +403,7 @@ fn cell_of(value: Value) -> Cell {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Outcome {
+enum DatabaseOutcome {
     Agree,
     Differ,
     /// The database could not be built, or the expected query failed on it.
@@ -416,7 +417,7 @@ enum SuiteOutcome {
     NoVerdict(String),
 }
 
-struct Check<'a> {
+struct CheckState<'a> {
     expected: &'a str,
     generated: &'a str,
     compare: CompareOptions,
@@ -429,7 +430,7 @@ struct Check<'a> {
 
 type Ran = Result<QueryOutput, String>;
 
-impl Check<'_> {
+impl CheckState<'_> {
     /// Runs the suite until the first difference. Returns how many agreed, and the outcome.
     fn suite(
         &self,
@@ -443,9 +444,9 @@ impl Check<'_> {
                 progress(index + 1, suite.len());
             }
             match outcome {
-                Outcome::Agree => {}
-                Outcome::Differ => return (index, SuiteOutcome::Differ(index)),
-                Outcome::Unusable(reason) => {
+                DatabaseOutcome::Agree => {}
+                DatabaseOutcome::Differ => return (index, SuiteOutcome::Differ(index)),
+                DatabaseOutcome::Unusable(reason) => {
                     return (
                         index,
                         SuiteOutcome::NoVerdict(format!(
@@ -476,23 +477,25 @@ impl Check<'_> {
     }
 
     /// Why the check stops here, once the pair's budget is spent.
-    fn out_of_budget(&self) -> Option<Outcome> {
+    fn out_of_budget(&self) -> Option<DatabaseOutcome> {
         ((self.limits.now)() >= self.deadline_ms).then(|| {
-            Outcome::Unusable(format!(
+            DatabaseOutcome::Unusable(format!(
                 "the check ran out of its {} s for this pair before it could decide",
                 self.budget_ms / 1000.0
             ))
         })
     }
 
-    fn database(&self, schema: &Schema, test: &TestDatabase) -> Outcome {
+    fn database(&self, schema: &Schema, test: &TestDatabase) -> DatabaseOutcome {
         if let Some(spent) = self.out_of_budget() {
             return spent;
         }
         let mut db = match Database::scratch(&test.script(schema)) {
             Ok(db) => db,
             Err(e) => {
-                return Outcome::Unusable(format!("a generated database could not be built: {e}"));
+                return DatabaseOutcome::Unusable(format!(
+                    "a generated database could not be built: {e}"
+                ));
             }
         };
         let expected = self.run(&mut db, self.expected);
@@ -504,14 +507,16 @@ impl Check<'_> {
         let expected = match expected {
             Ok(out) => out,
             Err(e) => {
-                return Outcome::Unusable(format!("the expected query fails on the schema: {e}"));
+                return DatabaseOutcome::Unusable(format!(
+                    "the expected query fails on the schema: {e}"
+                ));
             }
         };
         let generated = match generated {
             Ok(out) => out,
-            Err(_) if self.generated_failure_differs => return Outcome::Differ,
+            Err(_) if self.generated_failure_differs => return DatabaseOutcome::Differ,
             Err(e) => {
-                return Outcome::Unusable(format!(
+                return DatabaseOutcome::Unusable(format!(
                     "the generated query fails on the inferred schema: {e}"
                 ));
             }
@@ -529,37 +534,37 @@ impl Check<'_> {
                 .into_iter()
                 .flatten()
                 .collect();
-            return Outcome::Unusable(format!(
+            return DatabaseOutcome::Unusable(format!(
                 "{} (the row limit, --max-rows {}, or 64 MB of values), and a partial result gets no verdict",
                 sides.join(" and "),
                 self.limits.max_rows
             ));
         }
         if self.same(&expected, &generated) {
-            return Outcome::Agree;
+            return DatabaseOutcome::Agree;
         }
         // Is the difference one the queries do not determine? Run both again with unordered
         // scans reversed: a result that changes was picked among ties (ORDER BY on equal keys,
         // LIMIT on ties), and either pick is right.
         if db.set_reverse_order(true).is_err() {
-            return Outcome::Differ;
+            return DatabaseOutcome::Differ;
         }
         let expected_again = self.run(&mut db, self.expected);
         let generated_again = self.run(&mut db, self.generated);
         let _ = db.set_reverse_order(false);
         let (Ok(expected_again), Ok(generated_again)) = (expected_again, generated_again) else {
-            return Outcome::Differ;
+            return DatabaseOutcome::Differ;
         };
         let expected_varies = expected_again.rows != expected.rows;
         let generated_varies = generated_again.rows != generated.rows;
         if !expected_varies && !generated_varies {
-            return Outcome::Differ;
+            return DatabaseOutcome::Differ;
         }
         if self.compare.order_matters
             && expected_varies
             && self.same_ignoring_order(&expected, &generated)
         {
-            return Outcome::Agree;
+            return DatabaseOutcome::Agree;
         }
         let agree = [&expected, &expected_again].iter().any(|e| {
             [&generated, &generated_again]
@@ -567,9 +572,9 @@ impl Check<'_> {
                 .any(|g| self.same(e, g))
         });
         if agree {
-            Outcome::Agree
+            DatabaseOutcome::Agree
         } else {
-            Outcome::Differ
+            DatabaseOutcome::Differ
         }
     }
 

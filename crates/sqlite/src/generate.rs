@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use qeval_core::random::SplitMix64;
 use qeval_core::sql::{
     ColumnKey, ColumnType, Hints, Literal, Schema, looks_like_date, quote_ident,
 };
@@ -162,12 +163,9 @@ impl TestDatabase {
 /// Values a loaded database already holds, per table and column, to mix into the pools.
 pub type KnownValues = Vec<Vec<Vec<Cell>>>;
 
-/// A small, seeded generator (splitmix64): the same seed, the same databases, everywhere.
-pub use qeval_core::random::SplitMix64 as Random;
-
 /// The shape a database takes, in turn.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Shape {
+enum DatabaseShape {
     Small,
     Medium,
     OneEmpty,
@@ -178,15 +176,15 @@ enum Shape {
     Nulls,
 }
 
-const SHAPES: [Shape; 8] = [
-    Shape::Small,
-    Shape::Groups,
-    Shape::Medium,
-    Shape::Ties,
-    Shape::Duplicates,
-    Shape::OneEmpty,
-    Shape::Nulls,
-    Shape::OneRow,
+const SHAPES: [DatabaseShape; 8] = [
+    DatabaseShape::Small,
+    DatabaseShape::Groups,
+    DatabaseShape::Medium,
+    DatabaseShape::Ties,
+    DatabaseShape::Duplicates,
+    DatabaseShape::OneEmpty,
+    DatabaseShape::Nulls,
+    DatabaseShape::OneRow,
 ];
 
 /// Each column's values to draw from: `focus` (from the queries) and `plain`.
@@ -245,7 +243,7 @@ pub fn generate(
         .collect();
     thresholds.sort_unstable();
     thresholds.dedup();
-    let mut random = Random::new(seed);
+    let mut random = SplitMix64::new(seed);
     let order = creation_order(schema);
     (0..count)
         .map(|index| {
@@ -266,15 +264,15 @@ pub fn generate(
                     continue;
                 }
                 let rows = match shape {
-                    Shape::OneEmpty if t == empty_table => 0,
-                    Shape::OneRow => 1,
-                    Shape::Small => 1 + random.below(3),
-                    Shape::Groups => 0,
+                    DatabaseShape::OneEmpty if t == empty_table => 0,
+                    DatabaseShape::OneRow => 1,
+                    DatabaseShape::Small => 1 + random.below(3),
+                    DatabaseShape::Groups => 0,
                     _ => 2 + random.below(max_rows.max(3) - 1),
                 };
                 let null_percent = match shape {
-                    Shape::Small | Shape::Groups | Shape::Ties => 0,
-                    Shape::Nulls => 40,
+                    DatabaseShape::Small | DatabaseShape::Groups | DatabaseShape::Ties => 0,
+                    DatabaseShape::Nulls => 40,
                     _ => 15,
                 };
                 let mut filler = Filler::new(schema, t, &db);
@@ -286,7 +284,7 @@ pub fn generate(
                 } else {
                     pools[t].clone()
                 };
-                if shape == Shape::Groups {
+                if shape == DatabaseShape::Groups {
                     // Groups of threshold-1, threshold and threshold+1 rows (and one of three).
                     let column = grouped
                         .get(&t)
@@ -326,7 +324,7 @@ pub fn generate(
                 }
                 for _ in 0..rows {
                     let mut row = filler.row(&narrowed, &mut random, null_percent);
-                    if shape == Shape::Ties {
+                    if shape == DatabaseShape::Ties {
                         // Ordered columns take one of two values, so rows tie.
                         for &c in ordered.get(&t).map(Vec::as_slice).unwrap_or(&[]) {
                             let value = pools[t][c].pick_distinct(
@@ -339,7 +337,7 @@ pub fn generate(
                     }
                     filler.push(row, &mut db.tables[t]);
                 }
-                if shape == Shape::Duplicates && !filler.has_unique {
+                if shape == DatabaseShape::Duplicates && !filler.has_unique {
                     // Every other time every row twice, so a join or IN that multiplies rows
                     // meets duplicates on every side; else one or two repeated rows.
                     if random.chance(50) {
@@ -362,7 +360,7 @@ pub fn generate(
 }
 
 impl Pool {
-    fn pick(&self, random: &mut Random) -> Cell {
+    fn pick(&self, random: &mut SplitMix64) -> Cell {
         let from_focus = !self.focus.is_empty() && (self.plain.is_empty() || random.chance(60));
         let list = if from_focus { &self.focus } else { &self.plain };
         list.get(random.below(list.len()))
@@ -371,8 +369,8 @@ impl Pool {
     }
 
     /// Two values of the focus (if any) and one plain value, drawn at random.
-    fn narrowed(&self, random: &mut Random) -> Pool {
-        let take = |list: &[Cell], n: usize, random: &mut Random| -> Vec<Cell> {
+    fn narrowed(&self, random: &mut SplitMix64) -> Pool {
+        let take = |list: &[Cell], n: usize, random: &mut SplitMix64| -> Vec<Cell> {
             let mut out = Vec::new();
             for _ in 0..n {
                 if let Some(cell) = list.get(random.below(list.len())) {
@@ -388,7 +386,7 @@ impl Pool {
     }
 
     /// The `n`-th distinct value of the pool (for groups and ties).
-    fn pick_distinct(&self, n: usize, random: &mut Random, kind: ColumnType) -> Cell {
+    fn pick_distinct(&self, n: usize, random: &mut SplitMix64, kind: ColumnType) -> Cell {
         let all: Vec<&Cell> = self.focus.iter().chain(&self.plain).collect();
         match all.get(n) {
             Some(cell) => (*cell).clone(),
@@ -458,7 +456,7 @@ impl<'a> Filler<'a> {
         }
     }
 
-    fn row(&self, pools: &[Pool], random: &mut Random, null_percent: usize) -> Vec<Cell> {
+    fn row(&self, pools: &[Pool], random: &mut SplitMix64, null_percent: usize) -> Vec<Cell> {
         (0..self.nullable.len())
             .map(|c| {
                 if self.nullable[c] && null_percent > 0 && random.chance(null_percent) {

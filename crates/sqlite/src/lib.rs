@@ -41,7 +41,8 @@ pub use output::{
     Column, DbError, QueryError, QueryOutput, Table, schema_names, schema_names_value,
 };
 pub use report::{
-    Assumption, Counterexample, EquivalenceReport, SchemaSource, ShownResult, ShownTable, Verdict,
+    Assumption, Counterexample, EquivalenceReport, EquivalenceVerdict, SchemaSource, ShownResult,
+    ShownTable,
 };
 
 /// The SQLite library's version (`3.54.1`). The command line and the page are built from the same

@@ -28,7 +28,7 @@ pub enum SchemaSource {
     derive(tsify::Tsify),
     tsify(missing_as_null, hashmap_as_object)
 )]
-pub enum Verdict {
+pub enum EquivalenceVerdict {
     /// Same results on every generated database.
     Equivalent,
     /// Different only when a key-like column holds NULLs or duplicates.
@@ -108,7 +108,7 @@ pub struct Counterexample {
     tsify(missing_as_null, hashmap_as_object)
 )]
 pub struct EquivalenceReport {
-    pub verdict: Verdict,
+    pub verdict: EquivalenceVerdict,
     pub schema_source: SchemaSource,
     /// The schema used, as `CREATE TABLE` statements.
     pub schema: String,
@@ -137,15 +137,15 @@ impl EquivalenceReport {
     pub fn explanation(&self) -> String {
         let of = format!("{} generated databases, seed {}", self.databases, self.seed);
         match self.verdict {
-            Verdict::Equivalent => format!(
+            EquivalenceVerdict::Equivalent => format!(
                 "Same results on all {} generated databases (seed {}); agreement on generated databases is strong evidence, not a proof",
                 self.databases, self.seed
             ),
-            Verdict::EquivalentUnderAssumption => format!(
+            EquivalenceVerdict::EquivalentUnderAssumption => format!(
                 "Equivalent if {}: the results differ only when that does not hold ({of})",
                 self.assumption.as_ref().map_or("", |a| a.text.as_str())
             ),
-            Verdict::Different => {
+            EquivalenceVerdict::Different => {
                 let which = self.counterexample.as_ref().map_or(0, |c| c.database);
                 let detail = self.counterexample.as_ref().map(|c| {
                     let (e, g) = (&c.expected, &c.generated);
@@ -178,7 +178,7 @@ impl EquivalenceReport {
                     detail.unwrap_or_default()
                 )
             }
-            Verdict::NoVerdict => format!(
+            EquivalenceVerdict::NoVerdict => format!(
                 "No verdict: {}",
                 self.reason.as_deref().unwrap_or("the check could not run")
             ),
@@ -189,9 +189,11 @@ impl EquivalenceReport {
     /// different, no score without a verdict.
     pub fn metric(&self) -> Metric {
         let (score, passed) = match self.verdict {
-            Verdict::Equivalent | Verdict::EquivalentUnderAssumption => (Some(1.0), Some(true)),
-            Verdict::Different => (Some(0.0), Some(false)),
-            Verdict::NoVerdict => (None, None),
+            EquivalenceVerdict::Equivalent | EquivalenceVerdict::EquivalentUnderAssumption => {
+                (Some(1.0), Some(true))
+            }
+            EquivalenceVerdict::Different => (Some(0.0), Some(false)),
+            EquivalenceVerdict::NoVerdict => (None, None),
         };
         Metric {
             score,

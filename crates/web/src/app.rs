@@ -5,7 +5,7 @@ use yew::prelude::*;
 use crate::components::{PlaygroundView, ReportView};
 use crate::database::LoadedDb;
 use crate::hooks::TypedFragment;
-use crate::judge::JudgeSettings;
+use crate::judge::JudgeChoices;
 use crate::theme::ThemeChoice;
 use crate::workers::{WorkerStatus, Workers};
 
@@ -70,7 +70,7 @@ pub fn App() -> Html {
             move || drop(listener)
         });
     }
-    let settings = use_state(JudgeSettings::load);
+    let settings = use_state(JudgeChoices::load);
     use_effect_with((*settings).clone(), |settings| settings.save());
     let theme = use_state_eq(ThemeChoice::load);
     use_effect_with(*theme, |theme| theme.apply());

@@ -4,7 +4,7 @@
 
 use qeval_core::Language;
 use qeval_sqlite::Table;
-use qeval_worker::protocol::{Check, Task};
+use qeval_worker::protocol::{PairRequest, Task};
 
 use crate::state::Playground;
 
@@ -70,8 +70,8 @@ fn both_queries(state: &Playground) -> bool {
     !state.expected.trim().is_empty() && !state.generated.trim().is_empty()
 }
 
-fn check_of(state: &Playground, seconds: f64) -> Check {
-    Check {
+fn check_of(state: &Playground, seconds: f64) -> PairRequest {
+    PairRequest {
         expected: state.expected.clone(),
         generated: state.generated.clone(),
         language: state.language,

@@ -2,7 +2,7 @@
 //! loads before the app): mounting one, keeping its text, language and schema in step with the
 //! app, and the findings it marks in the text.
 
-use qeval_core::scorecard::QueryReport;
+use qeval_core::scorecard::{QueryReport, Severity};
 use qeval_core::sql::Place;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -41,13 +41,6 @@ pub struct Marker {
     pub message: String,
     /// What found it, shown beside the message: "parse" or "safety".
     pub source: &'static str,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
 }
 
 impl Marker {

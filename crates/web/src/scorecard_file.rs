@@ -15,7 +15,7 @@ use crate::scoring::pair_of;
 use crate::state::Playground;
 
 /// How the semantic metrics were judged, as the file states it: never the key.
-pub struct Judging<'a> {
+pub struct JudgedBy<'a> {
     /// `None`: the structural judge.
     pub llm: Option<LlmJudge<'a>>,
 }
@@ -26,7 +26,7 @@ pub struct LlmJudge<'a> {
 }
 
 /// The file's text: `{"input": …, "options": …, "scorecard": …}`, pretty-printed.
-pub fn document(state: &Playground, judging: &Judging<'_>, card: &Scorecard) -> String {
+pub fn document(state: &Playground, judging: &JudgedBy<'_>, card: &Scorecard) -> String {
     let mut scorecard = serde_json::to_value(card).unwrap_or(Value::Null);
     round(&mut scorecard);
     let file = json!({
@@ -66,7 +66,7 @@ fn unread_results(state: &Playground) -> Map<String, Value> {
 }
 
 /// Everything else the scores depend on.
-fn options(state: &Playground, judging: &Judging<'_>) -> Value {
+fn options(state: &Playground, judging: &JudgedBy<'_>) -> Value {
     let judge = match &judging.llm {
         None => json!({"kind": "structural"}),
         Some(llm) => json!({"kind": "llm", "endpoint": llm.endpoint, "model": llm.model}),
@@ -134,7 +134,7 @@ mod tests {
         let card = score_pair(&pair, &Default::default());
         let text = document(
             &state,
-            &Judging {
+            &JudgedBy {
                 llm: Some(LlmJudge {
                     endpoint: "http://localhost:8080/v1",
                     model: "judge-1",
@@ -159,7 +159,7 @@ mod tests {
             ..state()
         };
         assert_eq!(input(&state).get("generated_result"), None);
-        let options = options(&state, &Judging { llm: None });
+        let options = options(&state, &JudgedBy { llm: None });
         assert_eq!(options["results_not_json"]["generated_result"], "[1, 2");
         assert_eq!(options["judge"]["kind"], "structural");
     }

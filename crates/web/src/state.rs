@@ -103,7 +103,7 @@ impl Playground {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Action {
+pub enum PlaygroundAction {
     SetGenerated(String),
     SetExpected(String),
     SetDialect(SqlDialect),
@@ -127,29 +127,29 @@ pub enum Action {
 }
 
 impl Reducible for Playground {
-    type Action = Action;
+    type Action = PlaygroundAction;
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+    fn reduce(self: Rc<Self>, action: PlaygroundAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::SetGenerated(text) => next.generated = text,
-            Action::SetExpected(text) => next.expected = text,
-            Action::SetDialect(dialect) => next.dialect = dialect,
-            Action::SetLanguage(language) => next.language = language,
-            Action::SetProfile(profile) => next.profile = profile,
-            Action::SetMode(mode) => next.mode = mode,
-            Action::SetExpectedResult(text) => next.expected_result = text,
-            Action::SetGeneratedResult(text) => next.generated_result = text,
-            Action::SetAnswerType(kind) => next.answer_type = kind,
-            Action::SetDatabase { name, sql } => {
+            PlaygroundAction::SetGenerated(text) => next.generated = text,
+            PlaygroundAction::SetExpected(text) => next.expected = text,
+            PlaygroundAction::SetDialect(dialect) => next.dialect = dialect,
+            PlaygroundAction::SetLanguage(language) => next.language = language,
+            PlaygroundAction::SetProfile(profile) => next.profile = profile,
+            PlaygroundAction::SetMode(mode) => next.mode = mode,
+            PlaygroundAction::SetExpectedResult(text) => next.expected_result = text,
+            PlaygroundAction::SetGeneratedResult(text) => next.generated_result = text,
+            PlaygroundAction::SetAnswerType(kind) => next.answer_type = kind,
+            PlaygroundAction::SetDatabase { name, sql } => {
                 next.database = name;
                 next.database_sql = sql;
             }
-            Action::SetSuite(count) => next.suite = count.min(MAX_SUITE),
-            Action::SetSeed(seed) => next.seed = seed,
-            Action::SetSchema(text) => next.schema = text,
-            Action::SetChecks(count) => next.checks = count.min(MAX_CHECKS),
-            Action::Load(state) => next = state.capped().0,
+            PlaygroundAction::SetSuite(count) => next.suite = count.min(MAX_SUITE),
+            PlaygroundAction::SetSeed(seed) => next.seed = seed,
+            PlaygroundAction::SetSchema(text) => next.schema = text,
+            PlaygroundAction::SetChecks(count) => next.checks = count.min(MAX_CHECKS),
+            PlaygroundAction::Load(state) => next = state.capped().0,
         }
         if next == *self { self } else { Rc::new(next) }
     }
@@ -162,8 +162,8 @@ mod tests {
     #[test]
     fn actions_change_one_field() {
         let state = Rc::new(Playground::default());
-        let state = state.reduce(Action::SetGenerated("SELECT 1".into()));
-        let state = state.reduce(Action::SetDialect(SqlDialect::Sqlite));
+        let state = state.reduce(PlaygroundAction::SetGenerated("SELECT 1".into()));
+        let state = state.reduce(PlaygroundAction::SetDialect(SqlDialect::Sqlite));
         assert_eq!(state.generated, "SELECT 1");
         assert_eq!(state.expected, "");
         assert_eq!(state.dialect, SqlDialect::Sqlite);
@@ -191,7 +191,7 @@ mod tests {
         let state = Rc::new(Playground::example());
         let same = state
             .clone()
-            .reduce(Action::SetDialect(SqlDialect::Generic));
+            .reduce(PlaygroundAction::SetDialect(SqlDialect::Generic));
         assert!(Rc::ptr_eq(&state, &same));
     }
 }

@@ -10,7 +10,7 @@
 //! outside any other way), answers the running and the waiting jobs with [`Reply::Cancelled`]
 //! and starts a new worker with the same database.
 //!
-//! Which worker does a job is the job's [`Kind`]'s to say ([`Workers::of`]).
+//! Which worker does a job is the job's [`TaskKind`]'s to say ([`Workers::of`]).
 //!
 //! The plumbing is written here over `web_sys::Worker` rather than taken from `gloo-worker`:
 //! its bridge offers no way to terminate a worker, which Cancel needs.
@@ -19,7 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use qeval_worker::protocol::{Answer, Request, Response, Source, Task};
+use qeval_worker::protocol::{Answer, DatabaseForm, Request, Response, Task};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
@@ -35,7 +35,7 @@ pub enum Reply {
 
 /// Kinds of job; a waiting job is replaced by a newer one of the same kind, except for these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum TaskKind {
     Open,
     Execute,
     Suite,
@@ -52,22 +52,26 @@ pub enum Kind {
     Hardness,
 }
 
-impl Kind {
+impl TaskKind {
     fn replaceable(self) -> bool {
         // Not the judgings a pair needs: a run's scoring asks for those too, and waits for them.
         matches!(
             self,
-            Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::Score
+            TaskKind::Execute | TaskKind::Suite | TaskKind::Equivalence | TaskKind::Score
         )
     }
 
     /// The worker that does jobs of this kind.
     pub fn role(self) -> Role {
         match self {
-            Kind::Open | Kind::Execute | Kind::Suite | Kind::Equivalence | Kind::RunJob => {
-                Role::Database
+            TaskKind::Open
+            | TaskKind::Execute
+            | TaskKind::Suite
+            | TaskKind::Equivalence
+            | TaskKind::RunJob => Role::Database,
+            TaskKind::Score | TaskKind::JudgeTasks | TaskKind::ScoreTests | TaskKind::Hardness => {
+                Role::Scorer
             }
-            Kind::Score | Kind::JudgeTasks | Kind::ScoreTests | Kind::Hardness => Role::Scorer,
         }
     }
 }
@@ -113,7 +117,7 @@ impl Workers {
     }
 
     /// The worker that does jobs of `kind`.
-    pub fn of(&self, kind: Kind) -> &WorkerHandle {
+    pub fn of(&self, kind: TaskKind) -> &WorkerHandle {
         match kind.role() {
             Role::Database => &self.database,
             Role::Scorer => &self.scorer,
@@ -123,9 +127,9 @@ impl Workers {
 
 type OnReply = Box<dyn FnOnce(Reply)>;
 
-struct Job {
+struct QueuedTask {
     id: u64,
-    kind: Kind,
+    kind: TaskKind,
     task: Task,
     bytes: Option<js_sys::Uint8Array>,
     on_reply: OnReply,
@@ -142,7 +146,7 @@ struct Started {
 /// The job the worker is on.
 struct Running {
     id: u64,
-    kind: Kind,
+    kind: TaskKind,
     on_reply: OnReply,
     /// Page milliseconds when it was sent.
     since: f64,
@@ -150,15 +154,16 @@ struct Running {
     progress: Option<(usize, usize)>,
 }
 
+/// What a [`WorkerHandle`] and its clones share: one worker, its queue and its open database.
 #[derive(Default)]
-struct Inner {
+struct HandleState {
     role: Role,
     started: RefCell<Option<Started>>,
     next_id: Cell<u64>,
     running: RefCell<Option<Running>>,
-    waiting: RefCell<VecDeque<Job>>,
+    waiting: RefCell<VecDeque<QueuedTask>>,
     /// The open database's source, to open it again in a new worker after Cancel.
-    database: RefCell<Option<(String, Source, Option<js_sys::Uint8Array>)>>,
+    database: RefCell<Option<(String, DatabaseForm, Option<js_sys::Uint8Array>)>>,
     sqlite_version: RefCell<Option<String>>,
     /// Told when the version arrives or a job starts or ends, so the page can re-render.
     on_change: RefCell<Option<Rc<dyn Fn()>>>,
@@ -169,7 +174,7 @@ struct Inner {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorkerStatus {
     /// The running job's kind and since when it runs (page milliseconds).
-    pub running: Option<(Kind, f64)>,
+    pub running: Option<(TaskKind, f64)>,
     /// How far the running check is: (databases checked, databases in all).
     pub progress: Option<(usize, usize)>,
     /// Known once the worker has started.
@@ -180,7 +185,7 @@ pub struct WorkerStatus {
 
 /// A handle to one of the page's workers; clones share it.
 #[derive(Clone, Default)]
-pub struct WorkerHandle(Rc<Inner>);
+pub struct WorkerHandle(Rc<HandleState>);
 
 impl PartialEq for WorkerHandle {
     fn eq(&self, other: &Self) -> bool {
@@ -190,9 +195,9 @@ impl PartialEq for WorkerHandle {
 
 impl WorkerHandle {
     pub fn new(role: Role) -> WorkerHandle {
-        WorkerHandle(Rc::new(Inner {
+        WorkerHandle(Rc::new(HandleState {
             role,
-            ..Inner::default()
+            ..HandleState::default()
         }))
     }
 
@@ -218,7 +223,7 @@ impl WorkerHandle {
     }
 
     /// Queues `task`; `on_reply` gets its answer.
-    pub fn send(&self, kind: Kind, task: Task, on_reply: impl FnOnce(Reply) + 'static) {
+    pub fn send(&self, kind: TaskKind, task: Task, on_reply: impl FnOnce(Reply) + 'static) {
         self.send_with_bytes(kind, task, None, Box::new(on_reply));
     }
 
@@ -228,7 +233,7 @@ impl WorkerHandle {
     pub fn open(
         &self,
         name: String,
-        source: Source,
+        source: DatabaseForm,
         bytes: Option<js_sys::Uint8Array>,
         on_reply: impl FnOnce(Reply) + 'static,
     ) {
@@ -241,7 +246,7 @@ impl WorkerHandle {
             on_reply(reply);
         };
         self.send_with_bytes(
-            Kind::Open,
+            TaskKind::Open,
             Task::Open { name, source },
             bytes,
             Box::new(on_reply),
@@ -249,7 +254,7 @@ impl WorkerHandle {
     }
 
     /// The answer to `task`, awaited.
-    pub async fn ask(&self, kind: Kind, task: Task) -> Reply {
+    pub async fn ask(&self, kind: TaskKind, task: Task) -> Reply {
         let (sender, receiver) = futures::channel::oneshot::channel();
         self.send(kind, task, move |reply| {
             let _ = sender.send(reply);
@@ -266,9 +271,9 @@ impl WorkerHandle {
         let database = self.0.database.borrow().clone();
         if let Some((name, source, bytes)) = database {
             let id = self.next_id();
-            self.0.waiting.borrow_mut().push_front(Job {
+            self.0.waiting.borrow_mut().push_front(QueuedTask {
                 id,
-                kind: Kind::Open,
+                kind: TaskKind::Open,
                 task: Task::Open { name, source },
                 bytes,
                 on_reply: Box::new(|_| {}),
@@ -296,7 +301,7 @@ impl WorkerHandle {
 
     /// Answers every waiting job as cancelled.
     fn give_up_waiting(&self) {
-        let waiting: Vec<Job> = self.0.waiting.borrow_mut().drain(..).collect();
+        let waiting: Vec<QueuedTask> = self.0.waiting.borrow_mut().drain(..).collect();
         for job in waiting {
             (job.on_reply)(Reply::Cancelled);
         }
@@ -310,7 +315,7 @@ impl WorkerHandle {
 
     fn send_with_bytes(
         &self,
-        kind: Kind,
+        kind: TaskKind,
         task: Task,
         bytes: Option<js_sys::Uint8Array>,
         on_reply: OnReply,
@@ -321,7 +326,7 @@ impl WorkerHandle {
             if kind.replaceable() {
                 waiting.retain(|job| job.kind != kind);
             }
-            waiting.push_back(Job {
+            waiting.push_back(QueuedTask {
                 id,
                 kind,
                 task,

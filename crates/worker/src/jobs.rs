@@ -8,7 +8,7 @@ use qeval_sqlite::{
     Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence, sqlite_version,
 };
 
-use crate::protocol::{Answer, Check, Checked, Executed, Source, Task};
+use crate::protocol::{Answer, Checked, DatabaseForm, Executed, PairRequest, Task};
 
 /// Rows a query in the page may return before the result is cut.
 const MAX_ROWS: usize = 100_000;
@@ -55,14 +55,16 @@ impl Jobs {
     fn open(
         &mut self,
         name: &str,
-        source: Source,
+        source: DatabaseForm,
         bytes: Option<&[u8]>,
     ) -> Result<Vec<qeval_sqlite::Table>, String> {
         let opened = match source {
-            Source::File => Database::open_bytes(bytes.unwrap_or_default())
+            DatabaseForm::File => Database::open_bytes(bytes.unwrap_or_default())
                 .map_err(|err| format!("{name}: {err}")),
-            Source::Csv(files) => Database::from_csv(&files).map_err(|err| err.to_string()),
-            Source::Script(script) => Database::from_script(&script).map_err(|err| err.to_string()),
+            DatabaseForm::Csv(files) => Database::from_csv(&files).map_err(|err| err.to_string()),
+            DatabaseForm::Script(script) => {
+                Database::from_script(&script).map_err(|err| err.to_string())
+            }
         };
         // A database that fails to open leaves the one before it in place.
         let database = opened?;
@@ -83,7 +85,7 @@ impl Jobs {
         }
     }
 
-    fn suite(&mut self, check: &Check) -> Option<qeval_core::Metric> {
+    fn suite(&mut self, check: &PairRequest) -> Option<qeval_core::Metric> {
         let database = self.database.as_mut()?;
         if check.suite == 0 || check.expected.trim().is_empty() || check.generated.trim().is_empty()
         {
@@ -141,7 +143,7 @@ impl qeval_core::pipeline::Runner for NoDatabase {
 
 /// The equivalence check without a database: both queries on databases generated from the
 /// user's schema, or from one inferred from the queries. `None` when there is nothing to check.
-fn equivalence(check: &Check, progress: Option<fn(usize, usize)>) -> Option<Checked> {
+fn equivalence(check: &PairRequest, progress: Option<fn(usize, usize)>) -> Option<Checked> {
     if check.language != Language::Sql
         || check.checks == 0
         || check.expected.trim().is_empty()
@@ -179,7 +181,7 @@ fn equivalence(check: &Check, progress: Option<fn(usize, usize)>) -> Option<Chec
 }
 
 /// The options the CLI would use for the same state (`qeval score --seed N --suite K`).
-fn options_of(check: &Check, progress: Option<fn(usize, usize)>) -> EquivalenceOptions {
+fn options_of(check: &PairRequest, progress: Option<fn(usize, usize)>) -> EquivalenceOptions {
     EquivalenceOptions {
         databases: check.checks as usize,
         seed: check.seed,

@@ -7,7 +7,7 @@ use qeval_core::pipeline::{Job, JobAnswer};
 use qeval_core::profiles::{Profile, ProfileName};
 use qeval_core::results::compare::Mode;
 use qeval_core::run::EvaluationRecord;
-use qeval_core::score::{JudgeOutcome, JudgeTask};
+use qeval_core::score::{JudgeOutcome, Judging};
 use qeval_core::sql::SqlDialect;
 use qeval_core::{Language, Metric, MetricName, PairInput, ScoreOptions, Scorecard};
 use qeval_sqlite::{EquivalenceReport, QueryError, QueryOutput, Table};
@@ -25,7 +25,7 @@ pub struct Request {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Task {
     /// Opens a database, replacing the one open before.
-    Open { name: String, source: Source },
+    Open { name: String, source: DatabaseForm },
     /// Runs both queries on the open database (an empty query is not run).
     Execute {
         expected: String,
@@ -34,9 +34,9 @@ pub enum Task {
     },
     /// Test-suite checking on the open database: both queries on databases generated from its
     /// schema.
-    Suite(Check),
+    Suite(PairRequest),
     /// The equivalence check without a database.
-    Equivalence(Check),
+    Equivalence(PairRequest),
     /// A job of the run pipeline on the open database (results a run's tests lack, their
     /// test-suite checks), as `qeval run --db` does them.
     RunJob(Job),
@@ -97,7 +97,7 @@ pub use qeval_core::pipeline::TestToScore;
 
 /// Where a database comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum Source {
+pub enum DatabaseForm {
     /// A SQLite file: its bytes travel beside the message.
     File,
     /// CSV files, one table each: (file name, text).
@@ -108,7 +108,7 @@ pub enum Source {
 
 /// The playground's state that a check depends on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Check {
+pub struct PairRequest {
     pub expected: String,
     pub generated: String,
     pub language: Language,
@@ -146,7 +146,7 @@ pub enum Answer {
     Checked(Option<Checked>),
     JobDone(JobAnswer),
     Scored(Scorecard),
-    JudgeTasks(Vec<JudgeTask>),
+    JudgeTasks(Vec<Judging>),
     Records(Vec<EvaluationRecord>),
     /// The level of each query of a `Hardness` task, in order; none for one that is not SQL
     /// that parses.

@@ -3,7 +3,7 @@
 use qeval_core::pipeline::job::{Fill, PartAnswer};
 use qeval_core::pipeline::{Job, QuerySettings};
 use qeval_worker::jobs::Jobs;
-use qeval_worker::protocol::{Answer, Check, Request, Response, Source, Task};
+use qeval_worker::protocol::{Answer, DatabaseForm, PairRequest, Request, Response, Task};
 
 /// A task as the page sends it, and the answer as the page reads it: through JSON both ways.
 fn run(jobs: &mut Jobs, task: Task) -> Answer {
@@ -19,8 +19,8 @@ fn run(jobs: &mut Jobs, task: Task) -> Answer {
     back.answer
 }
 
-fn check(expected: &str, generated: &str) -> Check {
-    Check {
+fn check(expected: &str, generated: &str) -> PairRequest {
+    PairRequest {
         expected: expected.into(),
         generated: generated.into(),
         language: qeval_core::Language::Sql,
@@ -52,7 +52,7 @@ fn open_script(jobs: &mut Jobs, script: &str) -> Answer {
         jobs,
         Task::Open {
             name: "built".into(),
-            source: Source::Script(script.into()),
+            source: DatabaseForm::Script(script.into()),
         },
     )
 }
@@ -70,7 +70,7 @@ fn a_built_database_answers_queries_and_a_bad_one_keeps_it() {
         &mut jobs,
         Task::Open {
             name: "broken.sqlite".into(),
-            source: Source::File,
+            source: DatabaseForm::File,
         },
     ) else {
         panic!("no bytes is no database");
@@ -102,7 +102,10 @@ fn the_checks_give_verdicts_with_and_without_a_database() {
         "SELECT name FROM singer WHERE age > 30",
         "SELECT name FROM singer WHERE age >= 30",
     );
-    assert_eq!(checked.report.verdict, qeval_sqlite::Verdict::Different);
+    assert_eq!(
+        checked.report.verdict,
+        qeval_sqlite::EquivalenceVerdict::Different
+    );
     assert!(checked.report.counterexample.is_some());
     // Test-suite checking needs an open database.
     let pair = check("SELECT id FROM t", "SELECT id FROM t WHERE id > 0");

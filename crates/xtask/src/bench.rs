@@ -68,11 +68,11 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
             },
         )?;
     }
-    let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Bench);
+    let pkg = wasm_pkg::node_dir(wasm_pkg::NodeBuild::Bench);
     steps.run(
         "wasm build",
         "qeval-wasm, wasm-node profile with its bench entry points, bound for Node",
-        || wasm_pkg::build_for_node(wasm_pkg::Build::Bench, &pkg),
+        || wasm_pkg::build_for_node(wasm_pkg::NodeBuild::Bench, &pkg),
     )?;
     steps.run(
         "wasm bench",
@@ -91,7 +91,7 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
         "wasm read bench",
         "crates/wasm/bench/read.mjs under Node and in headless Chromium",
         || {
-            wasm_pkg::build_for_web(wasm_pkg::Build::Bench, &web_pkg)?;
+            wasm_pkg::build_for_web(wasm_pkg::NodeBuild::Bench, &web_pkg)?;
             run::program("node")
                 .args([root().join("crates/wasm/bench/read.mjs")])
                 .current_dir(root().join("tests").join("e2e"))
@@ -113,12 +113,12 @@ pub fn run(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("the wasm compare bench")
         },
     )?;
-    crate::web::build(steps, crate::web::Build::Release)?;
+    crate::web::build(steps, crate::web::WebBuild::Release)?;
 
     steps.run(
         "python package",
         "maturin wheel (profile python-release) into target/python-venv",
-        || crate::python::install(crate::python::Build::Release),
+        || crate::python::install(crate::python::PythonBuild::Release),
     )?;
     steps.run(
         "python drop-ins bench",

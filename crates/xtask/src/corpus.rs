@@ -64,9 +64,9 @@ const DIALECTS: &[&str] = &[
 ];
 
 /// splitmix64: small, fast, and the same everywhere.
-struct Rng(u64);
+struct CorpusRng(u64);
 
-impl Rng {
+impl CorpusRng {
     fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
@@ -90,7 +90,7 @@ impl Rng {
 
 /// One query being built: its text and the tables it reads.
 struct Gen<'r> {
-    rng: &'r mut Rng,
+    rng: &'r mut CorpusRng,
     dialect: &'static str,
     tables: Vec<String>,
 }
@@ -329,7 +329,7 @@ fn mixed_case(name: &str) -> String {
 
 /// Generates the corpus as JSON Lines.
 pub fn generate() -> String {
-    let mut rng = Rng(SEED);
+    let mut rng = CorpusRng(SEED);
     let mut out = String::new();
     for id in 0..QUERIES {
         let dialect = DIALECTS[id % DIALECTS.len()];

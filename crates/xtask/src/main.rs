@@ -113,22 +113,22 @@ fn serve(steps: &mut Steps, args: &[String]) -> Result<(), String> {
     let port = option_u64(&rest, "--port", 8080)?;
     tools::setup(steps, tools::Needs::WEB)?;
     let build = if release {
-        web::Build::Release
+        web::WebBuild::Release
     } else {
-        web::Build::Dev
+        web::WebBuild::Dev
     };
     serve::serve(steps, port, build)
 }
 
 fn dist(steps: &mut Steps) -> Result<(), String> {
     tools::setup(steps, tools::Needs::WEB)?;
-    web::build(steps, web::Build::Release)?;
+    web::build(steps, web::WebBuild::Release)?;
     bench::report_dist_sizes()
 }
 
 fn js_package(steps: &mut Steps, args: &[String]) -> Result<(), String> {
     let out = match args {
-        [] => wasm_pkg::node_dir(wasm_pkg::Build::Release),
+        [] => wasm_pkg::node_dir(wasm_pkg::NodeBuild::Release),
         // Relative to where the command was typed; the tools run from the repository root.
         [flag, dir] if flag == "--out" => std::env::current_dir()
             .map_err(|err| format!("the current folder: {err}"))?
@@ -139,7 +139,7 @@ fn js_package(steps: &mut Steps, args: &[String]) -> Result<(), String> {
     steps.run(
         "npm package",
         "qeval-wasm, wasm-node profile, bound for Node (about 2 minutes the first time)",
-        || wasm_pkg::build_for_node(wasm_pkg::Build::Release, &out),
+        || wasm_pkg::build_for_node(wasm_pkg::NodeBuild::Release, &out),
     )?;
     println!(
         "\nThe package is in {}: `npm install {}`, then `require(\"qeval\")`.",
@@ -170,7 +170,7 @@ fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "python package",
         "maturin wheel (dev profile) into target/python-venv, with pandas, polars, pyarrow and Ray (about a minute the first time)",
-        || python::install(python::Build::Test),
+        || python::install(python::PythonBuild::Test),
     )?;
     steps.run("python tests", "pytest crates/python/tests", python::tests)
 }
@@ -243,17 +243,17 @@ fn test(steps: &mut Steps) -> Result<(), String> {
         "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite (about 1.5 minutes)",
         verify_equivalence_labels,
     )?;
-    let pkg = wasm_pkg::node_dir(wasm_pkg::Build::Test);
+    let pkg = wasm_pkg::node_dir(wasm_pkg::NodeBuild::Test);
     steps.run(
         "wasm package",
         "qeval-wasm for Node (wasm-test profile; about 1.5 minutes the first time)",
-        || wasm_pkg::build_for_node(wasm_pkg::Build::Test, &pkg),
+        || wasm_pkg::build_for_node(wasm_pkg::NodeBuild::Test, &pkg),
     )?;
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
         wasm_pkg::node_tests(&pkg)
     })?;
     python_package(steps)?;
-    web::build(steps, web::Build::Release)?;
+    web::build(steps, web::WebBuild::Release)?;
     steps.run(
         "browser tests",
         "Playwright + chromium against dist/ on 127.0.0.1 (about 3 minutes)",
@@ -298,7 +298,7 @@ fn fuzz(steps: &mut Steps, seconds: u64) -> Result<(), String> {
     steps.run(
         "python package",
         "maturin wheel (dev profile) into target/python-venv",
-        || python::install(python::Build::Test),
+        || python::install(python::PythonBuild::Test),
     )?;
     steps.run(
         "fuzz python rows",

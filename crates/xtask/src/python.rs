@@ -21,7 +21,7 @@ fn venv_program(name: &str) -> PathBuf {
 
 /// How the package is compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Build {
+pub enum PythonBuild {
     /// As `pip install ./crates/python` builds it (profile `python-release`): for benchmarks.
     Release,
     /// Cargo's `dev` profile, which reuses what the native tests compiled: minutes quicker on a
@@ -30,7 +30,7 @@ pub enum Build {
 }
 
 /// Creates the environment (once) and installs the pinned requirements and the package.
-pub fn install(build: Build) -> Result<(), String> {
+pub fn install(build: PythonBuild) -> Result<(), String> {
     if !venv_program("python").exists() {
         run::program("python3")
             .args(["-m", "venv"])
@@ -55,7 +55,7 @@ pub fn install(build: Build) -> Result<(), String> {
             package.as_os_str(),
         ])
         .env("PATH", venv_path());
-    if build == Build::Test {
+    if build == PythonBuild::Test {
         // maturin's build backend takes extra `maturin build` arguments from this variable.
         install = install.env("MATURIN_PEP517_ARGS", "--profile dev");
     }

@@ -8,14 +8,14 @@ use std::time::{Duration, SystemTime};
 
 use crate::root;
 use crate::steps::Steps;
-use crate::web::{self, Build};
+use crate::web::{self, WebBuild};
 
 /// Folders whose files the page is built from; a change in any of them means a rebuild.
 const WATCHED: [&str; 3] = ["crates", "www", "static"];
 /// Folders inside those that hold no sources.
 const SKIPPED: [&str; 4] = ["node_modules", "target", "__pycache__", ".pytest_cache"];
 
-pub fn serve(steps: &mut Steps, port: u64, build: Build) -> Result<(), String> {
+pub fn serve(steps: &mut Steps, port: u64, build: WebBuild) -> Result<(), String> {
     let listener = TcpListener::bind(("127.0.0.1", u16::try_from(port).unwrap_or(0)))
         .map_err(|err| format!("cannot listen on 127.0.0.1:{port}: {err} (try --port)"))?;
     web::build(steps, build)?;
@@ -39,7 +39,7 @@ pub fn serve(steps: &mut Steps, port: u64, build: Build) -> Result<(), String> {
 
 /// Polls the sources once a second and rebuilds after a change. A failed build is reported and
 /// the last good page stays served.
-fn rebuild_on_change(build: Build) {
+fn rebuild_on_change(build: WebBuild) {
     let mut seen = sources_stamp();
     loop {
         std::thread::sleep(Duration::from_secs(1));

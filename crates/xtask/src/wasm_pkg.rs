@@ -6,7 +6,7 @@ use crate::{root, run};
 
 /// Which build of qeval-wasm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Build {
+pub enum NodeBuild {
     /// The `wasm-node` profile: the npm package users install (`cargo xtask js`).
     Release,
     /// As `Release`, with the `bench` feature's entry points: for the benchmarks.
@@ -15,27 +15,27 @@ pub enum Build {
     Test,
 }
 
-impl Build {
+impl NodeBuild {
     fn profile(self) -> &'static str {
         match self {
-            Build::Release | Build::Bench => "wasm-node",
-            Build::Test => "wasm-test",
+            NodeBuild::Release | NodeBuild::Bench => "wasm-node",
+            NodeBuild::Test => "wasm-test",
         }
     }
 }
 
 /// Where a Node package goes: `package.json`, `qeval_wasm.js`, its `.d.ts` and its `.wasm`.
-pub fn node_dir(build: Build) -> PathBuf {
+pub fn node_dir(build: NodeBuild) -> PathBuf {
     let target = root().join("target");
     match build {
-        Build::Release => target.join("js").join("qeval"),
-        Build::Bench => target.join("bench").join("wasm-node"),
-        Build::Test => target.join("js").join("test"),
+        NodeBuild::Release => target.join("js").join("qeval"),
+        NodeBuild::Bench => target.join("bench").join("wasm-node"),
+        NodeBuild::Test => target.join("js").join("test"),
     }
 }
 
 /// Builds qeval-wasm and binds it for Node into `out`, an npm package (`crates/wasm/package.json`).
-pub fn build_for_node(build: Build, out: &Path) -> Result<(), String> {
+pub fn build_for_node(build: NodeBuild, out: &Path) -> Result<(), String> {
     let mut cargo = run::cargo().args([
         "build",
         "--locked",
@@ -46,7 +46,7 @@ pub fn build_for_node(build: Build, out: &Path) -> Result<(), String> {
         "--profile",
         build.profile(),
     ]);
-    if build == Build::Bench {
+    if build == NodeBuild::Bench {
         cargo = cargo.args(["--features", "bench"]);
     }
     cargo.status_ok("cargo build qeval-wasm")?;
@@ -65,11 +65,11 @@ pub fn build_for_node(build: Build, out: &Path) -> Result<(), String> {
 
 /// qeval-wasm bound for the web (an ES module to import in a page), from the same build as
 /// `build_for_node`, which must run first.
-pub fn build_for_web(build: Build, out: &Path) -> Result<(), String> {
+pub fn build_for_web(build: NodeBuild, out: &Path) -> Result<(), String> {
     bind(build, "web", out)
 }
 
-fn bind(build: Build, target: &str, out: &Path) -> Result<(), String> {
+fn bind(build: NodeBuild, target: &str, out: &Path) -> Result<(), String> {
     // Each profile's folder is named after it.
     let wasm = run::wasm32_artifact(build.profile(), "qeval_wasm");
     run::bind_wasm(target, "qeval_wasm", &wasm, out)

@@ -9,7 +9,7 @@ use crate::{root, steps::Steps};
 
 /// Which build: what ships, or a quicker one to work on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Build {
+pub enum WebBuild {
     /// The `wasm-release` profile (small over fast) and wasm-opt: what CI tests and ships.
     Release,
     /// Cargo's `dev` profile, no wasm-opt: a fraction of the release build's time, larger and
@@ -17,19 +17,19 @@ pub enum Build {
     Dev,
 }
 
-impl Build {
+impl WebBuild {
     fn profile(self) -> &'static str {
         match self {
-            Build::Release => "wasm-release",
-            Build::Dev => "dev",
+            WebBuild::Release => "wasm-release",
+            WebBuild::Dev => "dev",
         }
     }
 
     /// The folder under `target/wasm32-unknown-unknown/` cargo writes the profile to.
     fn profile_dir(self) -> &'static str {
         match self {
-            Build::Release => "wasm-release",
-            Build::Dev => "debug",
+            WebBuild::Release => "wasm-release",
+            WebBuild::Dev => "debug",
         }
     }
 }
@@ -87,18 +87,18 @@ fn bindings_dir() -> PathBuf {
 
 /// Where the page goes: `dist/` for what ships (and what the browser tests load), a folder of
 /// its own for the dev build, so serving never replaces a release build.
-pub fn out_dir(build: Build) -> PathBuf {
+pub fn out_dir(build: WebBuild) -> PathBuf {
     match build {
-        Build::Release => root().join("dist"),
-        Build::Dev => root().join("target").join("web").join("dev"),
+        WebBuild::Release => root().join("dist"),
+        WebBuild::Dev => root().join("target").join("web").join("dev"),
     }
 }
 
 /// Builds the page into `dist/`, one named step per stage.
-pub fn build(steps: &mut Steps, build: Build) -> Result<(), String> {
+pub fn build(steps: &mut Steps, build: WebBuild) -> Result<(), String> {
     let label = match build {
-        Build::Release => "release",
-        Build::Dev => "dev",
+        WebBuild::Release => "release",
+        WebBuild::Dev => "dev",
     };
     steps.run(
         "query editors",
@@ -110,12 +110,12 @@ pub fn build(steps: &mut Steps, build: Build) -> Result<(), String> {
         },
     )?;
     let what = match build {
-        Build::Release => {
+        WebBuild::Release => {
             "the app and its two workers for wasm32 (profile wasm-release), each bound by \
              qeval-bindgen and shrunk by wasm-opt -Oz while the next compiles (about 3 minutes \
              on 2 cores the first time)"
         }
-        Build::Dev => {
+        WebBuild::Dev => {
             "the app and its two workers for wasm32 (profile dev), each bound by qeval-bindgen \
              (about 2 minutes on 2 cores the first time)"
         }
@@ -140,7 +140,7 @@ pub fn build(steps: &mut Steps, build: Build) -> Result<(), String> {
 
 /// Compiles each binary, and binds (and for a release, shrinks) it on a second thread while the
 /// next one compiles: a release link and wasm-opt each keep one core busy, and there are two.
-fn compile_and_bind(build: Build) -> Result<(), String> {
+fn compile_and_bind(build: WebBuild) -> Result<(), String> {
     let bindings = bindings_dir();
     // Nothing from an earlier build may stand in for a binding that failed.
     if bindings.exists() {
@@ -163,7 +163,7 @@ fn compile_and_bind(build: Build) -> Result<(), String> {
     })
 }
 
-fn compile(build: Build, binary: &Binary) -> Result<(), String> {
+fn compile(build: WebBuild, binary: &Binary) -> Result<(), String> {
     let mut cargo = run::cargo().args([
         "build",
         "--locked",
@@ -182,10 +182,10 @@ fn compile(build: Build, binary: &Binary) -> Result<(), String> {
     cargo.status_ok(&format!("cargo build {} for wasm32", binary.bin))
 }
 
-fn bind(build: Build, binary: &Binary, bindings: &Path) -> Result<(), String> {
+fn bind(build: WebBuild, binary: &Binary, bindings: &Path) -> Result<(), String> {
     let wasm = run::wasm32_artifact(build.profile_dir(), binary.bin);
     run::bind_wasm(binary.bindgen_target, binary.bin, &wasm, bindings)?;
-    if build == Build::Release {
+    if build == WebBuild::Release {
         let bound = bindings.join(format!("{}_bg.wasm", binary.bin));
         run::program("wasm-opt")
             .args(["-Oz"])

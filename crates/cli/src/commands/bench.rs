@@ -8,14 +8,14 @@ use std::time::Instant;
 
 use qeval_core::bench::bird::BirdMetric;
 use qeval_core::bench::spider::Etype;
-use qeval_core::bench::spider2::{Mode, Variant, correct_ids_csv};
+use qeval_core::bench::spider2::{PredictionForm, Variant, correct_ids_csv};
 use qeval_core::pipeline::Spider2Options;
 use qeval_core::pipeline::benchmark::GoldIssue;
 use qeval_core::pipeline::{BenchSummary, BirdOptions, SpiderOptions};
 use qeval_core::words::{counted, plural};
-use qeval_native::bench::{BirdRequest, Scored, Spider2Request, SpiderRequest};
+use qeval_native::bench::{BirdRequest, ScoredBenchmark, Spider2Request, SpiderRequest};
 
-use super::{Failure, Outcome};
+use super::{Completion, Failure};
 use crate::output::say;
 
 /// `qeval bench`'s benchmarks.
@@ -216,7 +216,7 @@ fn parse_metric(text: &str) -> Result<BirdMetric, String> {
 }
 
 /// A time in seconds from the command line: above 0 and finite.
-pub fn run(command: &BenchCommand) -> Result<Outcome, Failure> {
+pub fn run(command: &BenchCommand) -> Result<Completion, Failure> {
     match command {
         BenchCommand::Spider(args) => spider(args),
         BenchCommand::Bird(args) => bird(args),
@@ -238,7 +238,7 @@ fn check_outputs(output: &BenchOutput, predictions: usize) -> Result<(), Failure
     Ok(())
 }
 
-fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
+fn spider(args: &SpiderArgs) -> Result<Completion, Failure> {
     let Some(etype) = Etype::parse(&args.etype) else {
         return Err(format!(
             "--etype {}: use exec (execution or test-suite accuracy), match (exact set match) or all",
@@ -264,10 +264,10 @@ fn spider(args: &SpiderArgs) -> Result<Outcome, Failure> {
         options,
     };
     let planned = qeval_native::bench::plan_spider(&request)?;
-    finish(planned, &args.output, "SQLite", None).map(|_| Outcome::Clean)
+    finish(planned, &args.output, "SQLite", None).map(|_| Completion::Clean)
 }
 
-fn bird(args: &BirdArgs) -> Result<Outcome, Failure> {
+fn bird(args: &BirdArgs) -> Result<Completion, Failure> {
     if !args.sql_dialect.eq_ignore_ascii_case("sqlite") {
         return Err(format!(
             "--sql-dialect {}: only SQLite is scored here (BIRD's MySQL and PostgreSQL databases are servers, not files)",
@@ -306,11 +306,11 @@ fn bird(args: &BirdArgs) -> Result<Outcome, Failure> {
         &args.sql_dialect,
         args.output_log_path.as_ref(),
     )
-    .map(|_| Outcome::Clean)
+    .map(|_| Completion::Clean)
 }
 
-fn spider2(args: &Spider2Args) -> Result<Outcome, Failure> {
-    let Some(mode) = Mode::parse(&args.mode) else {
+fn spider2(args: &Spider2Args) -> Result<Completion, Failure> {
+    let Some(mode) = PredictionForm::parse(&args.mode) else {
         return Err(format!(
             "--mode {}: use exec_result (predicted CSVs) or sql (predicted SQL)",
             args.mode
@@ -367,7 +367,7 @@ fn spider2(args: &Spider2Args) -> Result<Outcome, Failure> {
             .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
         say!("qeval: wrote the correct ids to {}", path.display());
     }
-    Ok(Outcome::Clean)
+    Ok(Completion::Clean)
 }
 
 /// Runs a planned benchmark and writes what it gave.
@@ -376,7 +376,7 @@ fn finish(
     output: &BenchOutput,
     dialect: &str,
     log: Option<&PathBuf>,
-) -> Result<Scored, Failure> {
+) -> Result<ScoredBenchmark, Failure> {
     let started = Instant::now();
     let examples = planned.pipeline.examples.len();
     let scored = run_planned(planned, output);
@@ -390,7 +390,7 @@ fn finish(
 }
 
 /// Runs a planned benchmark's jobs on every core, with progress.
-fn run_planned(planned: qeval_native::bench::Planned, output: &BenchOutput) -> Scored {
+fn run_planned(planned: qeval_native::bench::Planned, output: &BenchOutput) -> ScoredBenchmark {
     for note in &planned.notes {
         say!("qeval: {note}");
     }
@@ -415,7 +415,7 @@ fn run_planned(planned: qeval_native::bench::Planned, output: &BenchOutput) -> S
 }
 
 fn write_outputs(
-    scored: &Scored,
+    scored: &ScoredBenchmark,
     output: &BenchOutput,
     dialect: &str,
     log: Option<&PathBuf>,

@@ -9,7 +9,7 @@ use qeval_core::results::{
     LinesStream, ResultError, ResultSet, ResultStream, StreamOptions, read_result_text,
 };
 
-use super::{Failure, Outcome, file_text};
+use super::{Completion, Failure, file_text};
 use crate::{CompareArgs, QueryContextArgs};
 
 pub fn run(
@@ -18,7 +18,7 @@ pub fn run(
     args: &CompareArgs,
     order_matters: bool,
     context: &QueryContextArgs,
-) -> Result<Outcome, Failure> {
+) -> Result<Completion, Failure> {
     // Both files are read at once: reading is most of the work for large results.
     let (expected, generated) = std::thread::scope(|scope| {
         let other = scope.spawn(|| read_result_file(generated));
@@ -48,9 +48,9 @@ pub fn run(
         serde_json::to_string_pretty(&comparison).map_err(|err| err.to_string())?
     );
     Ok(if comparison.equal {
-        Outcome::Clean
+        Completion::Clean
     } else {
-        Outcome::SomeInputRejected
+        Completion::SomeInputRejected
     })
 }
 

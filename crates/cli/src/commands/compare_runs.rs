@@ -8,9 +8,9 @@ use std::path::Path;
 use qeval_core::run::{EvaluationRecord, RunComparison, compare_runs};
 
 use super::report::read_scored;
-use super::{Failure, Outcome};
+use super::{Completion, Failure};
 
-pub fn run(before: &Path, after: &Path, json: bool) -> Result<Outcome, Failure> {
+pub fn run(before: &Path, after: &Path, json: bool) -> Result<Completion, Failure> {
     let records = |source: &Path| -> Result<(Vec<EvaluationRecord>, usize), Failure> {
         let lines = read_scored(source)?;
         let rejected = lines.rejected.len();
@@ -31,9 +31,9 @@ pub fn run(before: &Path, after: &Path, json: bool) -> Result<Outcome, Failure> 
         print!("{}", describe(&comparison, before, after));
     }
     Ok(if before_rejected + after_rejected == 0 {
-        Outcome::Clean
+        Completion::Clean
     } else {
-        Outcome::SomeInputRejected
+        Completion::SomeInputRejected
     })
 }
 

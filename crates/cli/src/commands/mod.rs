@@ -16,7 +16,7 @@ pub use qeval_native::folder::run_file;
 
 /// How a command that ran to the end went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Completion {
     Clean,
     /// Some input could not be used, or a check failed; everything else was processed.
     SomeInputRejected,

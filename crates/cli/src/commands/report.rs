@@ -9,7 +9,7 @@ use qeval_report::{Report, render};
 
 use qeval_core::run::folder::FileKind;
 
-use super::{Failure, Outcome, file_bytes, run_file};
+use super::{Completion, Failure, file_bytes, run_file};
 
 /// The scored records of `source` (a run folder's `evaluation-results.jsonl`, or the file
 /// itself); lines that cannot be read are named on standard error.
@@ -63,7 +63,7 @@ fn run_name(source: &Path) -> String {
         .unwrap_or_else(|| source.display().to_string())
 }
 
-pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outcome, Failure> {
+pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Completion, Failure> {
     let lines = read_scored(source)?;
     let mut records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
     // Records written by other tools get Spider's hardness level for the page's breakdowns.
@@ -121,8 +121,8 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Outco
         qeval_core::words::counted(lines.rejected.len(), "line")
     );
     Ok(if lines.rejected.is_empty() {
-        Outcome::Clean
+        Completion::Clean
     } else {
-        Outcome::SomeInputRejected
+        Completion::SomeInputRejected
     })
 }

@@ -24,13 +24,13 @@ use qeval_native::run::{Drive, Stage};
 use qeval_core::words::plural;
 
 use super::score::judge;
-use super::{Failure, Outcome, file_bytes, file_text, run_file};
+use super::{Completion, Failure, file_bytes, file_text, run_file};
 use crate::RunArgs;
 use crate::execute::Executor;
 
 pub use qeval_core::run::folder::EVALUATION_RESULTS;
 
-pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
+pub fn run(args: &RunArgs) -> Result<Completion, Failure> {
     let dir = &args.run_dir;
     if !dir.is_dir() {
         return Err(format!("{} is not a folder", dir.display()));
@@ -50,12 +50,12 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
     // Records written elsewhere (or before qeval wrote the field) get their level here, for the
     // summary and the exports; the file is not rewritten.
     fill_hardness(&mut records, args.language.dialect);
-    let mut outcome = Outcome::Clean;
+    let mut outcome = Completion::Clean;
     if let Some(path) = labels_file(args)? {
         let lines = read_labels(&file_text(&path)?);
         report_rejected(&path, &lines);
         if !lines.rejected.is_empty() {
-            outcome = Outcome::SomeInputRejected;
+            outcome = Completion::SomeInputRejected;
         }
         let labels: Vec<_> = lines.records.into_iter().map(|(_, l)| l).collect();
         let applied = apply_labels(&mut records, &labels);
@@ -79,7 +79,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
     say!("{}", describe(&summary));
     write_exports(args, &summary, &records)?;
     if rejected > 0 {
-        outcome = Outcome::SomeInputRejected;
+        outcome = Completion::SomeInputRejected;
     }
     if let Some(threshold) = args.fail_under {
         let threshold = if threshold > 1.0 {
@@ -93,7 +93,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome, Failure> {
                 summary.pass_rate * 100.0,
                 threshold * 100.0
             );
-            outcome = Outcome::SomeInputRejected;
+            outcome = Completion::SomeInputRejected;
         }
     }
     Ok(outcome)

@@ -3,13 +3,13 @@
 use qeval_core::Language;
 use qeval_core::sql::{ParseLimits, SqlDialect, check_read_only};
 
-use super::{Failure, Outcome, query_text};
+use super::{Completion, Failure, query_text};
 
 pub fn run(
     query: Option<&str>,
     language: Language,
     dialect: SqlDialect,
-) -> Result<Outcome, Failure> {
+) -> Result<Completion, Failure> {
     let text = query_text(query)?;
     let limits = ParseLimits::default();
     let report = match language {
@@ -18,18 +18,18 @@ pub fn run(
     };
     if let Some(error) = report.parse_error() {
         println!("not known: {}", crate::output::terminal(&error.reason));
-        return Ok(Outcome::SomeInputRejected);
+        return Ok(Completion::SomeInputRejected);
     }
     if report.safe {
         println!("safe: read-only query");
         for warning in &report.warnings {
             println!("  warning: {}", crate::output::terminal(&warning.reason));
         }
-        return Ok(Outcome::Clean);
+        return Ok(Completion::Clean);
     }
     println!("unsafe:");
     for violation in report.violations {
         println!("  - {}", crate::output::terminal(&violation.reason));
     }
-    Ok(Outcome::SomeInputRejected)
+    Ok(Completion::SomeInputRejected)
 }

@@ -4,14 +4,14 @@ use qeval_core::Language;
 use qeval_core::analysis::analyse_as;
 use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 
-use super::{Failure, Outcome, query_text};
+use super::{Completion, Failure, query_text};
 
 pub fn run(
     query: Option<&str>,
     language: Language,
     dialect: SqlDialect,
     json: bool,
-) -> Result<Outcome, Failure> {
+) -> Result<Completion, Failure> {
     let text = query_text(query)?;
     let analysis = analyse_as(language, &text, dialect, ParseLimits::default());
     if let Some(err) = analysis.parse_error {
@@ -21,7 +21,7 @@ pub fn run(
             format!("{dialect} SQL")
         };
         crate::output::say!("qeval: the query does not parse as {what}: {err}");
-        return Ok(Outcome::SomeInputRejected);
+        return Ok(Completion::SomeInputRejected);
     }
     // KQL names are case-sensitive, so they are printed as written. The analysis folds them to
     // lower case only because the table-accuracy metric compares them that way.
@@ -36,5 +36,5 @@ pub fn run(
             println!("{}", crate::output::terminal(&table));
         }
     }
-    Ok(Outcome::Clean)
+    Ok(Completion::Clean)
 }

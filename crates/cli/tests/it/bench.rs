@@ -9,14 +9,14 @@ use serde_json::Value;
 
 /// A fixture laid out as the benchmark's users have it, in a folder of its own: every
 /// `NAME.sql` script becomes the SQLite database `NAME.sqlite` beside it.
-struct Layout(PathBuf);
+struct BenchFolder(PathBuf);
 
-impl Layout {
-    fn new(fixture: &str, name: &str) -> Layout {
+impl BenchFolder {
+    fn new(fixture: &str, name: &str) -> BenchFolder {
         let dir = std::env::temp_dir().join(format!("qeval-bench-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         copy(&fixtures().join(fixture), &dir);
-        Layout(dir)
+        BenchFolder(dir)
     }
 
     fn path(&self, relative: &str) -> PathBuf {
@@ -28,7 +28,7 @@ impl Layout {
     }
 }
 
-impl Drop for Layout {
+impl Drop for BenchFolder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
@@ -114,7 +114,7 @@ fn assert_records_file(written: &Path, committed: &str) {
 }
 
 /// `qeval bench spider` on files of the layout, with further arguments.
-fn spider(layout: &Layout, gold: &str, pred: &str, extra: &[&str]) -> Output {
+fn spider(layout: &BenchFolder, gold: &str, pred: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         "bench".to_string(),
         "spider".into(),
@@ -132,7 +132,7 @@ fn spider(layout: &Layout, gold: &str, pred: &str, extra: &[&str]) -> Output {
 
 #[test]
 fn spider_gives_the_official_table_and_verdicts_with_each_flag() {
-    let layout = Layout::new("spider", "spider");
+    let layout = BenchFolder::new("spider", "spider");
     let verdicts = json_lines(&expected("spider/expected/verdicts.jsonl"));
     for (flag, table) in [
         (None, "exec"),
@@ -169,7 +169,7 @@ fn spider_gives_the_official_table_and_verdicts_with_each_flag() {
 
 #[test]
 fn spider_interactions_give_the_turn_table() {
-    let layout = Layout::new("spider", "sparc");
+    let layout = BenchFolder::new("spider", "sparc");
     let out = layout.path("sparc.jsonl");
     let output = spider(
         &layout,
@@ -190,7 +190,7 @@ fn spider_interactions_give_the_turn_table() {
     assert_eq!(ours[10]["interaction"], 2);
 }
 
-fn bird(layout: &Layout, prediction: &str, extra: &[&str]) -> Output {
+fn bird(layout: &BenchFolder, prediction: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         "bench".to_string(),
         "bird".into(),
@@ -210,7 +210,7 @@ fn bird(layout: &Layout, prediction: &str, extra: &[&str]) -> Output {
 
 #[test]
 fn bird_gives_the_official_tables_log_and_verdicts() {
-    let layout = Layout::new("bird", "bird");
+    let layout = BenchFolder::new("bird", "bird");
     let out = layout.path("records.jsonl");
     let log = layout.path("log.txt");
     let output = bird(
@@ -267,7 +267,7 @@ fn bird_gives_the_official_tables_log_and_verdicts() {
 
 #[test]
 fn bird_predictions_are_matched_by_key_not_by_place() {
-    let layout = Layout::new("bird", "bird-keys");
+    let layout = BenchFolder::new("bird", "bird-keys");
     let in_order = layout.path("in-order.jsonl");
     let sorted = layout.path("sorted.jsonl");
     let output = bird(
@@ -310,7 +310,7 @@ fn bird_predictions_are_matched_by_key_not_by_place() {
 
 #[test]
 fn files_that_do_not_match_are_refused_with_their_counts() {
-    let layout = Layout::new("bird", "bird-counts");
+    let layout = BenchFolder::new("bird", "bird-counts");
     std::fs::write(layout.path("short.json"), r#"{"0": "SELECT 1"}"#).unwrap();
     let output = bird(&layout, "short.json", &[]);
     let (_, stderr) = text(&output);
@@ -320,7 +320,7 @@ fn files_that_do_not_match_are_refused_with_their_counts() {
         "{stderr}"
     );
 
-    let layout_spider = Layout::new("spider", "spider-counts");
+    let layout_spider = BenchFolder::new("spider", "spider-counts");
     std::fs::write(layout_spider.path("short.txt"), "SELECT 1\n").unwrap();
     let output = spider(&layout_spider, "gold.txt", "short.txt", &[]);
     let (_, stderr) = text(&output);
@@ -349,7 +349,7 @@ fn files_that_do_not_match_are_refused_with_their_counts() {
 /// derived by Spider's rules: a result equals another under some permutation of its columns.
 #[test]
 fn failing_golds_missing_databases_wide_results_and_slow_queries() {
-    let layout = Layout::new("spider", "spider-own");
+    let layout = BenchFolder::new("spider", "spider-own");
     let same26: Vec<String> = (1..=26).rev().map(|i| format!("d{i:02}")).collect();
     let gold = [
         "SELECT * FROM same26\twide",
@@ -428,7 +428,7 @@ const EXACT_KNOWN_DIFFERENCES: [u64; 5] = [168, 191, 263, 318, 509];
 
 #[test]
 fn exact_set_match_gives_the_official_verdict_on_every_other_pair() {
-    let layout = Layout::new("spider/exact", "exact");
+    let layout = BenchFolder::new("spider/exact", "exact");
     let verdicts = json_lines(&expected("spider/exact/expected/verdicts.jsonl"));
     let out = layout.path("match.jsonl");
     let table = layout.arg("tables.json");
@@ -476,7 +476,7 @@ fn exact_set_match_gives_the_official_verdict_on_every_other_pair() {
 
 #[test]
 fn etype_all_prints_execution_then_exact_match_and_match_needs_tables_json() {
-    let layout = Layout::new("spider/exact", "exact-all");
+    let layout = BenchFolder::new("spider/exact", "exact-all");
     let table = layout.arg("tables.json");
     let output = spider(
         &layout,
@@ -505,7 +505,7 @@ fn etype_all_prints_execution_then_exact_match_and_match_needs_tables_json() {
 }
 
 /// `qeval bench spider2` on the Spider 2.0-lite fixture, in a mode, with further arguments.
-fn spider2(layout: &Layout, mode: &str, extra: &[&str]) -> Output {
+fn spider2(layout: &BenchFolder, mode: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         "bench".to_string(),
         "spider2".into(),
@@ -538,7 +538,7 @@ fn score_lines(stdout: &str) -> Vec<&str> {
 
 #[test]
 fn spider2_exec_result_gives_the_official_scores_errors_and_ids() {
-    let layout = Layout::new("spider2", "spider2-exec");
+    let layout = BenchFolder::new("spider2", "spider2-exec");
     let results = layout.path("results.json");
     let ids = layout.path("ids.csv");
     let out = layout.path("records.jsonl");
@@ -583,7 +583,7 @@ fn spider2_exec_result_gives_the_official_scores_errors_and_ids() {
 
 #[test]
 fn spider2_sql_runs_local_tasks_and_lists_cloud_tasks_as_not_scored() {
-    let layout = Layout::new("spider2", "spider2-sql");
+    let layout = BenchFolder::new("spider2", "spider2-sql");
     let results = layout.path("results.json");
     let db = layout.arg("databases");
     let output = spider2(
@@ -634,7 +634,7 @@ fn spider2_sql_runs_local_tasks_and_lists_cloud_tasks_as_not_scored() {
 
 #[test]
 fn spider2_bad_inputs_name_the_flag_or_the_line() {
-    let layout = Layout::new("spider2", "spider2-bad");
+    let layout = BenchFolder::new("spider2", "spider2-bad");
     let output = spider2(&layout, "csv", &[]);
     assert!(
         text(&output).1.contains("--mode csv: use exec_result"),
@@ -682,7 +682,7 @@ fn assert_every_change_is_named(records: &[Value]) {
 #[test]
 fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
     // Spider: DISTINCT inside an aggregate, and rows tied at ORDER BY ... LIMIT.
-    let layout = Layout::new("spider", "spider-strict");
+    let layout = BenchFolder::new("spider", "spider-strict");
     let folder = layout.path("database/league");
     std::fs::create_dir_all(&folder).unwrap();
     let script = "CREATE TABLE player (name TEXT, team TEXT, goals INTEGER);
@@ -754,7 +754,7 @@ fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
     );
 
     // BIRD: duplicates (EX compares sets) and position pairing (Soft-F1).
-    let layout = Layout::new("bird", "bird-strict");
+    let layout = BenchFolder::new("bird", "bird-strict");
     let out = layout.path("strict.jsonl");
     let output = qeval(&[
         "bench",
@@ -796,7 +796,7 @@ fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
     assert!(unchanged > 10, "{unchanged}");
 
     // Spider 2.0: rows scrambled across columns.
-    let layout = Layout::new("spider2", "spider2-strict");
+    let layout = BenchFolder::new("spider2", "spider2-strict");
     let out = layout.path("strict.jsonl");
     let output = spider2(
         &layout,
@@ -826,7 +826,7 @@ fn strict_rules_change_the_verdicts_they_fix_and_no_others() {
 #[test]
 fn spider2_snow_gives_the_snow_scripts_verdicts() {
     // The fixture with its gold configuration named as -snow's: the variant follows the file.
-    let layout = Layout::new("spider2", "spider2-snow");
+    let layout = BenchFolder::new("spider2", "spider2-snow");
     std::fs::rename(
         layout.path("gold/spider2lite_eval.jsonl"),
         layout.path("gold/spider2snow_eval.jsonl"),

@@ -8,16 +8,16 @@ use std::time::Instant;
 use qeval_judge_double::JudgeDouble;
 use serde_json::{Value, json};
 
-struct Run {
+struct RunFolder {
     dir: PathBuf,
 }
 
-impl Run {
-    fn new(name: &str) -> Run {
+impl RunFolder {
+    fn new(name: &str) -> RunFolder {
         let dir = std::env::temp_dir().join(format!("qeval-judge-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
-        Run { dir }
+        RunFolder { dir }
     }
 
     fn pairs(&self, lines: &[Value]) -> PathBuf {
@@ -63,7 +63,7 @@ impl Run {
     }
 }
 
-impl Drop for Run {
+impl Drop for RunFolder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
@@ -84,7 +84,7 @@ fn base_url(double: &JudgeDouble, provider: &str) -> String {
 fn every_provider_gives_a_verdict_over_http() {
     for provider in ["openai", "anthropic", "gemini"] {
         let double = JudgeDouble::start().expect("double");
-        let run = Run::new(provider);
+        let run = RunFolder::new(provider);
         let pairs = run.pairs(&[pair(1)]);
         let url = base_url(&double, provider);
         let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
@@ -114,7 +114,7 @@ fn every_provider_gives_a_verdict_over_http() {
 #[test]
 fn the_gemini_key_is_also_read_from_google_api_key() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("google-key");
+    let run = RunFolder::new("google-key");
     let pairs = run.pairs(&[pair(1)]);
     let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
         .args(["score", "--pairs"])
@@ -144,7 +144,7 @@ fn the_gemini_key_is_also_read_from_google_api_key() {
 #[test]
 fn a_repeated_run_makes_no_calls_and_an_edited_one_only_the_new_calls() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("repeat");
+    let run = RunFolder::new("repeat");
     let lines: Vec<Value> = (0..50).map(pair).collect();
     let pairs = run.pairs(&lines);
     let (first, stderr) = run.score(&pairs, &double, "openai", "m", &[]);
@@ -185,7 +185,7 @@ fn a_repeated_run_makes_no_calls_and_an_edited_one_only_the_new_calls() {
 #[test]
 fn identical_queries_never_reach_the_judge() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("identical");
+    let run = RunFolder::new("identical");
     let pairs = run.pairs(&[
         json!({"generated_sql": "select * from USERS", "expected_sql": "SELECT * FROM users;"}),
     ]);
@@ -201,7 +201,7 @@ fn identical_queries_never_reach_the_judge() {
 #[test]
 fn each_fault_falls_back_to_the_structural_judge_saying_so_and_the_other_metrics_stay() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("faults");
+    let run = RunFolder::new("faults");
     let cases = [
         ("fault-timeout", "LLM judge timeout"),
         ("fault-500", "LLM judge HTTP 500"),
@@ -249,7 +249,7 @@ fn each_fault_falls_back_to_the_structural_judge_saying_so_and_the_other_metrics
 #[test]
 fn a_429_is_retried_after_retry_after() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("throttle");
+    let run = RunFolder::new("throttle");
     let pairs = run.pairs(&[pair(1)]);
     let started = Instant::now();
     let (records, _) = run.score(&pairs, &double, "openai", "fault-429", &[]);
@@ -264,7 +264,7 @@ fn a_429_is_retried_after_retry_after() {
 #[test]
 fn the_judgings_of_one_pair_run_side_by_side() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("parallel");
+    let run = RunFolder::new("parallel");
     let profile = run.dir.join("profile.json");
     std::fs::write(&profile, r#"{"weights": {"semantic_similarity": 1, "query_correctness": 1, "table_accuracy": 1}, "threshold": 0.5}"#).expect("profile");
     let pairs = run.pairs(&[pair(1)]);
@@ -293,7 +293,7 @@ fn the_judgings_of_one_pair_run_side_by_side() {
 #[test]
 fn scores_go_to_langfuse() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("langfuse");
+    let run = RunFolder::new("langfuse");
     let pairs = run.pairs(&[json!({"id": "q1", "trace_id": "trace-7", "generated_sql": "SELECT 1 FROM t", "expected_sql": "SELECT 2 FROM t"})]);
     let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
         .args(["score", "--pairs"])
@@ -331,7 +331,7 @@ fn scores_go_to_langfuse() {
 #[test]
 fn the_api_key_goes_to_the_judge_and_nowhere_else() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("key");
+    let run = RunFolder::new("key");
     let pairs = run.pairs(&[pair(1), pair(2)]);
     let key = format!("sk-cli-{}", std::process::id());
     let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
@@ -380,7 +380,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn an_agent_answer_gets_its_three_quality_scores_from_the_judge() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("agent");
+    let run = RunFolder::new("agent");
     let pairs = run.pairs(&[json!({
         "id": "scenario-1", "session_id": "sess-9", "question": "Who wrote the paper?",
         "answer": "Ada Lovelace, in 1843.", "expected_answer_criteria": "Names the author",
@@ -430,7 +430,7 @@ fn an_agent_answer_gets_its_three_quality_scores_from_the_judge() {
 #[test]
 fn a_run_whose_every_judge_call_failed_exits_1_and_says_so() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("all-failed");
+    let run = RunFolder::new("all-failed");
     let pairs = run.pairs(&[pair(1), pair(2)]);
     let output = Command::new(env!("CARGO_BIN_EXE_qeval"))
         .args(["score", "--no-cache", "--pairs"])
@@ -479,7 +479,7 @@ fn a_run_whose_every_judge_call_failed_exits_1_and_says_so() {
 #[test]
 fn the_same_question_asked_three_times_at_once_is_one_call() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("in-flight");
+    let run = RunFolder::new("in-flight");
     let pairs = run.pairs(&[pair(1), pair(1), pair(1)]);
     let (records, _) = run.score(
         &pairs,
@@ -505,7 +505,7 @@ fn the_same_question_asked_three_times_at_once_is_one_call() {
 #[test]
 fn a_failed_quality_judging_is_not_scored_and_gives_no_verdict() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("agent-fault");
+    let run = RunFolder::new("agent-fault");
     let pairs = run.pairs(&[json!({
         "id": "scenario-2", "question": "Who wrote the paper?", "answer": "Ada Lovelace.",
         "agents_called": ["research"], "agents_should_include": ["research"]
@@ -534,7 +534,7 @@ fn a_failed_quality_judging_is_not_scored_and_gives_no_verdict() {
 #[test]
 fn an_answer_without_a_query_is_not_scored_without_a_judge_and_judged_with_one() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("answers");
+    let run = RunFolder::new("answers");
     let folder = run.dir.join("run");
     std::fs::create_dir_all(&folder).expect("run folder");
     std::fs::write(
@@ -614,7 +614,7 @@ fn an_answer_without_a_query_is_not_scored_without_a_judge_and_judged_with_one()
 #[test]
 fn several_acceptable_queries_are_judged_each_and_the_best_is_kept() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("alternatives");
+    let run = RunFolder::new("alternatives");
     let pairs = run.pairs(&[json!({"id": 1, "generated_sql": "SELECT name FROM users WHERE id = 2",
         "expected_sql": ["SELECT name FROM users WHERE id = 3", "SELECT name FROM users WHERE id = 4", "select name from users where id = 2"]})]);
     let (cards, stderr) = run.score(&pairs, &double, "openai", "m", &["--no-cache"]);
@@ -628,7 +628,7 @@ fn several_acceptable_queries_are_judged_each_and_the_best_is_kept() {
 #[test]
 fn both_prompt_versions_are_measured_against_labelled_pairs_and_cached_apart() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("prompt-versions");
+    let run = RunFolder::new("prompt-versions");
     let schema = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)";
     let pairs = run.pairs(&[
         json!({"id": "a", "label": "different", "schema": schema, "generated_sql": "SELECT name FROM users WHERE id = 1", "expected_sql": "SELECT name FROM users WHERE id = 2"}),
@@ -675,7 +675,7 @@ fn both_prompt_versions_are_measured_against_labelled_pairs_and_cached_apart() {
 
 #[test]
 fn a_judge_timeout_that_is_not_a_time_is_refused_before_any_call() {
-    let run = Run::new("bad-timeout");
+    let run = RunFolder::new("bad-timeout");
     let double = JudgeDouble::start().expect("double starts");
     let pairs = run.pairs(&[pair(1)]);
     for timeout in [
@@ -700,7 +700,7 @@ fn a_redirect_is_not_followed_so_no_key_header_reaches_another_host() {
     let double = JudgeDouble::start().expect("double");
     let thief = JudgeDouble::start().expect("a second server");
     let port = thief.url.rsplit(':').next().unwrap_or_default().to_string();
-    let run = Run::new("redirect");
+    let run = RunFolder::new("redirect");
     let pairs = run.pairs(&[pair(1)]);
     // Each provider's own key header, and a custom one.
     let cases: [(&str, &[&str]); 4] = [
@@ -741,7 +741,7 @@ fn a_redirect_is_not_followed_so_no_key_header_reaches_another_host() {
 #[test]
 fn a_gzip_reply_that_inflates_past_the_cap_is_an_error_not_memory() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("gzip-bomb");
+    let run = RunFolder::new("gzip-bomb");
     let pairs = run.pairs(&[pair(1)]);
     let (records, _) = run.score(
         &pairs,
@@ -762,7 +762,7 @@ fn a_gzip_reply_that_inflates_past_the_cap_is_an_error_not_memory() {
 #[test]
 fn a_retry_after_longer_than_the_judge_timeout_fails_at_once() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("retry-hour");
+    let run = RunFolder::new("retry-hour");
     let pairs = run.pairs(&[pair(1)]);
     let started = Instant::now();
     let (records, _) = run.score(
@@ -790,7 +790,7 @@ fn a_retry_after_longer_than_the_judge_timeout_fails_at_once() {
 #[test]
 fn a_score_given_as_a_string_is_not_a_verdict() {
     let double = JudgeDouble::start().expect("double");
-    let run = Run::new("string-score");
+    let run = RunFolder::new("string-score");
     let pairs = run.pairs(&[pair(1)]);
     let (records, _) = run.score(
         &pairs,

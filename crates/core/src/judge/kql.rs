@@ -1,7 +1,7 @@
 //! The structural judge for KQL: the features of each pipeline (tables, output columns, filters,
 //! grouping, ordering, limits, steps) compared as components.
 
-use crate::kql::{KqlQuery, Token, TokenKind, depth_change, split_top, split_top_where};
+use crate::kql::{KqlQuery, KqlToken, KqlTokenKind, depth_change, split_top, split_top_where};
 
 use super::{Components, FILTERS, GROUPING, Judgement, ORDERING, OUTPUT, TABLES};
 
@@ -10,7 +10,7 @@ pub fn judge(expected: &KqlQuery, generated: &KqlQuery) -> Judgement {
     if expected.normalized == generated.normalized {
         return Judgement::identical();
     }
-    let (e, g) = (Features::of(expected), Features::of(generated));
+    let (e, g) = (KqlFeatures::of(expected), KqlFeatures::of(generated));
     let mut parts = Components::default();
     parts.set("tables", TABLES, &e.tables, &g.tables);
     parts.set("columns", OUTPUT, &e.columns, &g.columns);
@@ -23,7 +23,7 @@ pub fn judge(expected: &KqlQuery, generated: &KqlQuery) -> Judgement {
 }
 
 #[derive(Default)]
-struct Features {
+struct KqlFeatures {
     tables: Vec<String>,
     columns: Vec<String>,
     filters: Vec<String>,
@@ -33,7 +33,7 @@ struct Features {
     steps: Vec<String>,
 }
 
-fn text(tokens: &[Token]) -> String {
+fn text(tokens: &[KqlToken]) -> String {
     tokens
         .iter()
         .map(|t| t.kind.to_string())
@@ -42,13 +42,14 @@ fn text(tokens: &[Token]) -> String {
 }
 
 /// A comparison written either way round reads one way: `a == b` and `b == a`; `a > b` as `b < a`.
-fn canonical_condition(tokens: &[Token]) -> String {
+fn canonical_condition(tokens: &[KqlToken]) -> String {
     let mut depth = 0;
     let mut at = None;
     for (i, token) in tokens.iter().enumerate() {
         depth += depth_change(token);
         if depth == 0
-            && let TokenKind::Punct(p @ ("==" | "!=" | "<" | ">" | "<=" | ">=" | "=~")) = token.kind
+            && let KqlTokenKind::Punct(p @ ("==" | "!=" | "<" | ">" | "<=" | ">=" | "=~")) =
+                token.kind
         {
             if at.is_some() {
                 return text(tokens);
@@ -69,10 +70,10 @@ fn canonical_condition(tokens: &[Token]) -> String {
 }
 
 /// The conditions joined by top-level `and`, each read one way.
-fn conjuncts(tokens: &[Token]) -> Vec<String> {
+fn conjuncts(tokens: &[KqlToken]) -> Vec<String> {
     split_top_where(
         tokens,
-        |kind| matches!(kind, TokenKind::Name(name) if name == "and"),
+        |kind| matches!(kind, KqlTokenKind::Name(name) if name == "and"),
     )
     .into_iter()
     .map(canonical_condition)
@@ -80,18 +81,18 @@ fn conjuncts(tokens: &[Token]) -> Vec<String> {
 }
 
 /// Splits `items by keys` at the top-level `by`.
-fn split_by(tokens: &[Token]) -> (&[Token], &[Token]) {
+fn split_by(tokens: &[KqlToken]) -> (&[KqlToken], &[KqlToken]) {
     let mut depth = 0;
     for (i, token) in tokens.iter().enumerate() {
         depth += depth_change(token);
-        if depth == 0 && token.kind == TokenKind::Name("by".into()) {
+        if depth == 0 && token.kind == KqlTokenKind::Name("by".into()) {
             return (&tokens[..i], &tokens[i + 1..]);
         }
     }
     (tokens, &tokens[tokens.len()..])
 }
 
-fn items(tokens: &[Token]) -> Vec<String> {
+fn items(tokens: &[KqlToken]) -> Vec<String> {
     split_top(tokens, ",")
         .into_iter()
         .filter(|s| !s.is_empty())
@@ -99,11 +100,11 @@ fn items(tokens: &[Token]) -> Vec<String> {
         .collect()
 }
 
-impl Features {
-    fn of(query: &KqlQuery) -> Features {
-        let mut f = Features {
+impl KqlFeatures {
+    fn of(query: &KqlQuery) -> KqlFeatures {
+        let mut f = KqlFeatures {
             tables: query.tables.clone(),
-            ..Features::default()
+            ..KqlFeatures::default()
         };
         for op in &query.operators {
             f.steps.push(op.name.clone());

@@ -25,8 +25,8 @@ pub fn judge(expected: &Analysis, generated: &Analysis) -> Option<Judgement> {
     if expected_statements == generated_statements {
         return Some(Judgement::identical());
     }
-    let e = Features::of(expected_statements, &expected.tables);
-    let g = Features::of(generated_statements, &generated.tables);
+    let e = SqlFeatures::of(expected_statements, &expected.tables);
+    let g = SqlFeatures::of(generated_statements, &generated.tables);
     let (e_shape, g_shape) = (shape(expected_statements), shape(generated_statements));
     let mut parts = Components::default();
     parts.set("tables", TABLES, &e.tables, &g.tables);
@@ -120,7 +120,7 @@ fn describe(shape: &[String]) -> String {
 /// the whole and the same condition in two different blocks is not mistaken for one. Subqueries
 /// in expressions are compared as part of the expression's text.
 #[derive(Debug, Default)]
-struct Features {
+struct SqlFeatures {
     tables: Vec<String>,
     columns: Vec<String>,
     filters: Vec<String>,
@@ -140,11 +140,11 @@ fn tagged(block: &str, feature: impl std::fmt::Display) -> String {
     }
 }
 
-impl Features {
-    fn of(statements: &[Statement], tables: &[crate::sql::TableName]) -> Features {
-        let mut features = Features {
+impl SqlFeatures {
+    fn of(statements: &[Statement], tables: &[crate::sql::TableName]) -> SqlFeatures {
+        let mut features = SqlFeatures {
             tables: tables.iter().map(|t| t.name().to_string()).collect(),
-            ..Features::default()
+            ..SqlFeatures::default()
         };
         for statement in statements {
             let mut statement = statement.clone();
@@ -351,11 +351,11 @@ fn conjuncts(expr: &Expr, out: &mut Vec<String>) {
 struct Rewriter {
     /// One scope per query being visited: its label and its blocks' labels, what its CTEs and
     /// aliases stand for, its tables and output aliases.
-    scopes: Vec<Scope>,
+    scopes: Vec<QueryScope>,
 }
 
 #[derive(Default)]
-struct Scope {
+struct QueryScope {
     /// This query's label: empty for a statement's own query.
     label: String,
     /// The CTEs this query's `WITH` defines, in order: name -> the table it only renames, or the
@@ -382,12 +382,12 @@ fn address(query: &Query) -> usize {
     std::ptr::from_ref(query) as usize
 }
 
-impl Scope {
-    fn of(query: &Query, outer: &[Scope], label: String) -> Scope {
-        let mut scope = Scope {
+impl QueryScope {
+    fn of(query: &Query, outer: &[QueryScope], label: String) -> QueryScope {
+        let mut scope = QueryScope {
             label,
             recursive: query.with.as_ref().is_some_and(|with| with.recursive),
-            ..Scope::default()
+            ..QueryScope::default()
         };
         // A CTE that only renames a table (`WITH a AS (SELECT * FROM users)`) stands for it; any
         // other is a block. The renamed table may itself be a CTE, one before it: `ctes` holds
@@ -488,7 +488,7 @@ impl Scope {
     }
 
     /// What `name` stands for if it names a CTE, here or in an enclosing query.
-    fn cte(&self, name: &str, outer: &[Scope]) -> Option<String> {
+    fn cte(&self, name: &str, outer: &[QueryScope]) -> Option<String> {
         std::iter::once(self)
             .chain(outer.iter().rev())
             .find_map(|scope| scope.visible_cte(name))
@@ -696,7 +696,7 @@ impl VisitorMut for Rewriter {
 
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
         let label = self.label_of(query);
-        let scope = Scope::of(query, &self.scopes, label);
+        let scope = QueryScope::of(query, &self.scopes, label);
         self.scopes.push(scope);
         self.rename(query);
         ControlFlow::Continue(())

@@ -8,7 +8,7 @@ use std::fmt;
 use crate::sql::ParseError;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum TokenKind {
+pub enum KqlTokenKind {
     /// A name or keyword; `mv-expand`-style names are joined by the parser.
     Name(String),
     /// A bracketed name: `['my column']`.
@@ -21,23 +21,23 @@ pub enum TokenKind {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Token {
-    pub kind: TokenKind,
+pub struct KqlToken {
+    pub kind: KqlTokenKind,
     pub line: u64,
     pub column: u64,
     /// Whether whitespace came right before it (to join `project-away` but not `a - b`).
     pub spaced: bool,
 }
 
-impl fmt::Display for TokenKind {
+impl fmt::Display for KqlTokenKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TokenKind::Name(n) => f.write_str(n),
-            TokenKind::QuotedName(n) => write!(f, "['{n}']"),
-            TokenKind::Number(n) => f.write_str(n),
-            TokenKind::Timespan(ticks) => f.write_str(&format_timespan(*ticks)),
-            TokenKind::Str(s) => write!(f, "{s:?}"),
-            TokenKind::Punct(p) => f.write_str(p),
+            KqlTokenKind::Name(n) => f.write_str(n),
+            KqlTokenKind::QuotedName(n) => write!(f, "['{n}']"),
+            KqlTokenKind::Number(n) => f.write_str(n),
+            KqlTokenKind::Timespan(ticks) => f.write_str(&format_timespan(*ticks)),
+            KqlTokenKind::Str(s) => write!(f, "{s:?}"),
+            KqlTokenKind::Punct(p) => f.write_str(p),
         }
     }
 }
@@ -129,7 +129,7 @@ const PUNCTS: [&str; 28] = [
     ";", "=", "<", ">", "+", "-", "*", "/", ":", "?", "%",
 ];
 
-pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
+pub fn tokenize(text: &str) -> Result<Vec<KqlToken>, ParseError> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
     let (mut i, mut line, mut column) = (0usize, 1u64, 1u64);
@@ -211,7 +211,7 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
                     }
                 }
             }
-            kind = TokenKind::Str(value);
+            kind = KqlTokenKind::Str(value);
             advance(j - i, &mut i, &mut line, &mut column);
         } else if c == '[' && matches!(chars.get(i + 1), Some('\'' | '"')) {
             let quote = chars[i + 1];
@@ -221,12 +221,12 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
                 .map(|p| p + i + 2);
             match close {
                 Some(end) if chars.get(end + 1) == Some(&']') => {
-                    kind = TokenKind::QuotedName(chars[i + 2..end].iter().collect());
+                    kind = KqlTokenKind::QuotedName(chars[i + 2..end].iter().collect());
                     advance(end + 2 - i, &mut i, &mut line, &mut column);
                 }
                 // Not a bracketed name but a list such as `dynamic(['a', 'b'])`.
                 _ => {
-                    kind = TokenKind::Punct("[");
+                    kind = KqlTokenKind::Punct("[");
                     advance(1, &mut i, &mut line, &mut column);
                 }
             }
@@ -246,10 +246,10 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
             let suffix: String = chars[j..k].iter().collect::<String>().to_lowercase();
             if let (false, Some(size)) = (suffix.is_empty(), unit_ticks(&suffix)) {
                 let value: f64 = digits.parse().unwrap_or(0.0);
-                kind = TokenKind::Timespan((value * size as f64).round() as i128);
+                kind = KqlTokenKind::Timespan((value * size as f64).round() as i128);
                 advance(k - i, &mut i, &mut line, &mut column);
             } else if suffix.is_empty() || suffix == "e" || suffix == "l" {
-                kind = TokenKind::Number(digits);
+                kind = KqlTokenKind::Number(digits);
                 advance(j - i, &mut i, &mut line, &mut column);
             } else {
                 return Err(error(
@@ -284,13 +284,13 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
                     start_column,
                 ));
             }
-            kind = TokenKind::Name(word);
+            kind = KqlTokenKind::Name(word);
             advance(j - i, &mut i, &mut line, &mut column);
         } else {
             let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
             match PUNCTS.iter().find(|p| rest.starts_with(**p)) {
                 Some(p) => {
-                    kind = TokenKind::Punct(p);
+                    kind = KqlTokenKind::Punct(p);
                     advance(p.chars().count(), &mut i, &mut line, &mut column);
                 }
                 None => {
@@ -302,7 +302,7 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
                 }
             }
         }
-        tokens.push(Token {
+        tokens.push(KqlToken {
             kind,
             line: start_line,
             column: start_column,
@@ -317,7 +317,7 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ParseError> {
 mod tests {
     use super::*;
 
-    fn kinds(text: &str) -> Vec<TokenKind> {
+    fn kinds(text: &str) -> Vec<KqlTokenKind> {
         tokenize(text)
             .unwrap()
             .into_iter()
@@ -329,7 +329,7 @@ mod tests {
     fn timespans_in_any_unit_are_ticks() {
         assert_eq!(kinds("ago(1h)")[2], kinds("ago(60m)")[2]);
         assert_eq!(kinds("3600s")[0], kinds("1h")[0]);
-        assert_eq!(kinds("1.5d")[0], TokenKind::Timespan(1_296_000_000_000));
+        assert_eq!(kinds("1.5d")[0], KqlTokenKind::Timespan(1_296_000_000_000));
         assert_eq!(format_timespan(36_000_000_000), "1h");
         assert_eq!(format_timespan(900_000_000), "90s");
     }
@@ -339,21 +339,21 @@ mod tests {
         assert_eq!(
             kinds("T // all of it\n| where a == 'x\\'y' and b != @'c:\\d'"),
             vec![
-                TokenKind::Name("T".into()),
-                TokenKind::Punct("|"),
-                TokenKind::Name("where".into()),
-                TokenKind::Name("a".into()),
-                TokenKind::Punct("=="),
-                TokenKind::Str("x'y".into()),
-                TokenKind::Name("and".into()),
-                TokenKind::Name("b".into()),
-                TokenKind::Punct("!="),
-                TokenKind::Str("c:\\d".into()),
+                KqlTokenKind::Name("T".into()),
+                KqlTokenKind::Punct("|"),
+                KqlTokenKind::Name("where".into()),
+                KqlTokenKind::Name("a".into()),
+                KqlTokenKind::Punct("=="),
+                KqlTokenKind::Str("x'y".into()),
+                KqlTokenKind::Name("and".into()),
+                KqlTokenKind::Name("b".into()),
+                KqlTokenKind::Punct("!="),
+                KqlTokenKind::Str("c:\\d".into()),
             ]
         );
         assert_eq!(
             kinds("['my col']"),
-            vec![TokenKind::QuotedName("my col".into())]
+            vec![KqlTokenKind::QuotedName("my col".into())]
         );
         assert_eq!(kinds("dynamic(['a', 'b'])").len(), 8);
     }
@@ -363,27 +363,27 @@ mod tests {
         assert_eq!(
             kinds("a !in~ (b) and c in~ (d) and e !has f"),
             vec![
-                TokenKind::Name("a".into()),
-                TokenKind::Name("!in~".into()),
-                TokenKind::Punct("("),
-                TokenKind::Name("b".into()),
-                TokenKind::Punct(")"),
-                TokenKind::Name("and".into()),
-                TokenKind::Name("c".into()),
-                TokenKind::Name("in~".into()),
-                TokenKind::Punct("("),
-                TokenKind::Name("d".into()),
-                TokenKind::Punct(")"),
-                TokenKind::Name("and".into()),
-                TokenKind::Name("e".into()),
-                TokenKind::Name("!has".into()),
-                TokenKind::Name("f".into()),
+                KqlTokenKind::Name("a".into()),
+                KqlTokenKind::Name("!in~".into()),
+                KqlTokenKind::Punct("("),
+                KqlTokenKind::Name("b".into()),
+                KqlTokenKind::Punct(")"),
+                KqlTokenKind::Name("and".into()),
+                KqlTokenKind::Name("c".into()),
+                KqlTokenKind::Name("in~".into()),
+                KqlTokenKind::Punct("("),
+                KqlTokenKind::Name("d".into()),
+                KqlTokenKind::Punct(")"),
+                KqlTokenKind::Name("and".into()),
+                KqlTokenKind::Name("e".into()),
+                KqlTokenKind::Name("!has".into()),
+                KqlTokenKind::Name("f".into()),
             ]
         );
         // `!=` and `!~` are still symbols, and `in` alone is still the plain word.
-        assert_eq!(kinds("a!=b")[1], TokenKind::Punct("!="));
-        assert_eq!(kinds("a !~ b")[1], TokenKind::Punct("!~"));
-        assert_eq!(kinds("a in (b)")[1], TokenKind::Name("in".into()));
+        assert_eq!(kinds("a!=b")[1], KqlTokenKind::Punct("!="));
+        assert_eq!(kinds("a !~ b")[1], KqlTokenKind::Punct("!~"));
+        assert_eq!(kinds("a in (b)")[1], KqlTokenKind::Name("in".into()));
     }
 
     #[test]

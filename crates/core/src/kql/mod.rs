@@ -9,7 +9,7 @@
 mod lexer;
 mod pipeline;
 
-pub use lexer::{Token, TokenKind, format_timespan, tokenize};
+pub use lexer::{KqlToken, KqlTokenKind, format_timespan, tokenize};
 pub use pipeline::{KqlQuery, Operator, depth_change, parse, split_top, split_top_where};
 
 use crate::sql::{Place, SafetyReport, Violation, ViolationKind};
@@ -65,7 +65,7 @@ fn reaching_out(text: &str) -> Vec<Violation> {
     };
     let mut found = Vec::new();
     for (at, token) in tokens.iter().enumerate() {
-        let TokenKind::Name(name) = &token.kind else {
+        let KqlTokenKind::Name(name) = &token.kind else {
             continue;
         };
         let place = Place::at(Some(token.line), Some(token.column));
@@ -76,7 +76,7 @@ fn reaching_out(text: &str) -> Vec<Violation> {
                 place,
             });
         } else if name == "evaluate"
-            && let Some(TokenKind::Name(plugin)) = tokens.get(at + 1).map(|t| &t.kind)
+            && let Some(KqlTokenKind::Name(plugin)) = tokens.get(at + 1).map(|t| &t.kind)
             && OUTSIDE_PLUGINS.contains(&plugin.as_str())
         {
             let what = if matches!(plugin.as_str(), "python" | "r") {

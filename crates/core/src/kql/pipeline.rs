@@ -1,7 +1,7 @@
 //! The structure of a KQL query: `let` statements, a source, `|` operators, and the base
 //! tables it reads.
 
-use super::lexer::{Token, TokenKind, WORD_OPERATORS, tokenize};
+use super::lexer::{KqlToken, KqlTokenKind, WORD_OPERATORS, tokenize};
 use crate::sql::ParseError;
 
 /// A parsed KQL query.
@@ -22,7 +22,7 @@ pub struct KqlQuery {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Operator {
     pub name: String,
-    pub args: Vec<Token>,
+    pub args: Vec<KqlToken>,
 }
 
 /// Deepest bracket nesting accepted: subqueries are walked recursively.
@@ -69,14 +69,14 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<KqlQuery, ParseError> {
         .map(|t| t.kind.to_string())
         .collect::<Vec<_>>()
         .join(" ");
-    let statements: Vec<&[Token]> = split_top(&tokens, ";")
+    let statements: Vec<&[KqlToken]> = split_top(&tokens, ";")
         .into_iter()
         .filter(|s| !s.is_empty())
         .collect();
     let mut lets = Vec::new();
     let mut tables = Vec::new();
     let mut operators = Vec::new();
-    let mut main: Option<&[Token]> = None;
+    let mut main: Option<&[KqlToken]> = None;
     for statement in &statements {
         if name_at(statement, 0) == Some("let") {
             if let Some(bound) = name_at(statement, 1) {
@@ -84,7 +84,7 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<KqlQuery, ParseError> {
             }
             let body = statement
                 .iter()
-                .position(|t| t.kind == TokenKind::Punct("="))
+                .position(|t| t.kind == KqlTokenKind::Punct("="))
                 .map_or(&statement[..0], |at| &statement[at + 1..]);
             collect_tables(body, &mut tables);
         } else {
@@ -129,17 +129,17 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<KqlQuery, ParseError> {
     })
 }
 
-fn name_at(tokens: &[Token], at: usize) -> Option<&str> {
+fn name_at(tokens: &[KqlToken], at: usize) -> Option<&str> {
     match tokens.get(at).map(|t| &t.kind) {
-        Some(TokenKind::Name(name)) => Some(name),
+        Some(KqlTokenKind::Name(name)) => Some(name),
         _ => None,
     }
 }
 
-fn check_brackets(tokens: &[Token]) -> Result<(), ParseError> {
-    let mut open: Vec<&Token> = Vec::new();
+fn check_brackets(tokens: &[KqlToken]) -> Result<(), ParseError> {
+    let mut open: Vec<&KqlToken> = Vec::new();
     for token in tokens {
-        let TokenKind::Punct(p) = token.kind else {
+        let KqlTokenKind::Punct(p) = token.kind else {
             continue;
         };
         match p {
@@ -162,7 +162,7 @@ fn check_brackets(tokens: &[Token]) -> Result<(), ParseError> {
                     _ => "{",
                 };
                 match open.pop() {
-                    Some(o) if o.kind == TokenKind::Punct(want) => {}
+                    Some(o) if o.kind == KqlTokenKind::Punct(want) => {}
                     _ => {
                         return Err(ParseError {
                             message: format!("unmatched `{p}`"),
@@ -188,9 +188,9 @@ fn check_brackets(tokens: &[Token]) -> Result<(), ParseError> {
 /// Checks the predicate of every `where` (or `filter`) step, at any depth: in the main pipeline,
 /// in `let` bodies and in subqueries. A misspelled operator (`State hazz "a"`) would otherwise
 /// read as two names side by side and pass unnoticed.
-fn check_filters(tokens: &[Token]) -> Result<(), ParseError> {
+fn check_filters(tokens: &[KqlToken]) -> Result<(), ParseError> {
     for (at, token) in tokens.iter().enumerate() {
-        if token.kind != TokenKind::Punct("|")
+        if token.kind != KqlTokenKind::Punct("|")
             || !matches!(name_at(tokens, at + 1), Some("where" | "filter"))
         {
             continue;
@@ -203,7 +203,7 @@ fn check_filters(tokens: &[Token]) -> Result<(), ParseError> {
             .iter()
             .position(|t| {
                 depth += depth_change(t);
-                depth < 0 || (depth == 0 && matches!(t.kind, TokenKind::Punct("|" | ";")))
+                depth < 0 || (depth == 0 && matches!(t.kind, KqlTokenKind::Punct("|" | ";")))
             })
             .unwrap_or(rest.len());
         check_predicate(&rest[..end])?;
@@ -215,18 +215,18 @@ fn check_filters(tokens: &[Token]) -> Result<(), ParseError> {
 /// operator: in KQL two operands never stand side by side, so the name must be a misspelled
 /// operator. Groupings and lists are checked the same way inside; function arguments are not,
 /// since functions such as `datetime(...)` take free-form text.
-fn check_predicate(tokens: &[Token]) -> Result<(), ParseError> {
+fn check_predicate(tokens: &[KqlToken]) -> Result<(), ParseError> {
     let mut after_operand = false;
     let mut i = 0;
     while i < tokens.len() {
         let token = &tokens[i];
-        if token.kind == TokenKind::Punct("(") {
+        if token.kind == KqlTokenKind::Punct("(") {
             let close = matching_close(tokens, i);
             let inner = &tokens[i + 1..close];
             // A name right before `(` calls a function, unless it is an operator (`in (...)`,
             // `between (...)`) or `not`, whose argument is itself a predicate.
             let call = i > 0
-                && matches!(&tokens[i - 1].kind, TokenKind::Name(n)
+                && matches!(&tokens[i - 1].kind, KqlTokenKind::Name(n)
                     if n != "not" && !WORD_OPERATORS.contains(&n.as_str()));
             // A subquery (`in (T | project id)`) is a pipeline, checked by `check_filters`.
             if !call && split_top(inner, "|").len() == 1 {
@@ -237,9 +237,9 @@ fn check_predicate(tokens: &[Token]) -> Result<(), ParseError> {
             continue;
         }
         match &token.kind {
-            TokenKind::Name(word) if after_operand => {
+            KqlTokenKind::Name(word) if after_operand => {
                 let glued_to_number =
-                    !token.spaced && i > 0 && matches!(tokens[i - 1].kind, TokenKind::Number(_));
+                    !token.spaced && i > 0 && matches!(tokens[i - 1].kind, KqlTokenKind::Number(_));
                 if glued_to_number {
                     // The rest of a number such as `1e5` or `5l`: still the same operand.
                 } else if word == "matches" {
@@ -265,19 +265,19 @@ fn check_predicate(tokens: &[Token]) -> Result<(), ParseError> {
                     });
                 }
             }
-            TokenKind::Name(_)
-            | TokenKind::QuotedName(_)
-            | TokenKind::Number(_)
-            | TokenKind::Timespan(_)
-            | TokenKind::Str(_) => after_operand = true,
+            KqlTokenKind::Name(_)
+            | KqlTokenKind::QuotedName(_)
+            | KqlTokenKind::Number(_)
+            | KqlTokenKind::Timespan(_)
+            | KqlTokenKind::Str(_) => after_operand = true,
             // `where * has "x"` searches every column: the `*` stands for an operand there.
-            TokenKind::Punct("*") => after_operand = i == 0,
+            KqlTokenKind::Punct("*") => after_operand = i == 0,
             // `[` and `{` open lists and property bags, which hold values, not predicates.
-            TokenKind::Punct("[" | "{") => {
+            KqlTokenKind::Punct("[" | "{") => {
                 i = matching_close(tokens, i);
                 after_operand = true;
             }
-            TokenKind::Punct(_) => after_operand = false,
+            KqlTokenKind::Punct(_) => after_operand = false,
         }
         i += 1;
     }
@@ -286,7 +286,7 @@ fn check_predicate(tokens: &[Token]) -> Result<(), ParseError> {
 
 /// The index of the bracket that closes the one at `open`. `check_brackets` has ensured there is
 /// one; were there none, the end of the slice stands in, so that callers never slice backwards.
-fn matching_close(tokens: &[Token], open: usize) -> usize {
+fn matching_close(tokens: &[KqlToken], open: usize) -> usize {
     let mut depth = 0;
     for (i, token) in tokens.iter().enumerate().skip(open) {
         depth += depth_change(token);
@@ -298,24 +298,24 @@ fn matching_close(tokens: &[Token], open: usize) -> usize {
 }
 
 /// How a token changes the bracket depth: +1 opens, -1 closes.
-pub fn depth_change(token: &Token) -> i32 {
+pub fn depth_change(token: &KqlToken) -> i32 {
     match token.kind {
-        TokenKind::Punct("(" | "[" | "{") => 1,
-        TokenKind::Punct(")" | "]" | "}") => -1,
+        KqlTokenKind::Punct("(" | "[" | "{") => 1,
+        KqlTokenKind::Punct(")" | "]" | "}") => -1,
         _ => 0,
     }
 }
 
 /// Splits at the punctuation `separator` where no bracket is open.
-pub fn split_top<'a>(tokens: &'a [Token], separator: &'static str) -> Vec<&'a [Token]> {
-    split_top_where(tokens, |kind| *kind == TokenKind::Punct(separator))
+pub fn split_top<'a>(tokens: &'a [KqlToken], separator: &'static str) -> Vec<&'a [KqlToken]> {
+    split_top_where(tokens, |kind| *kind == KqlTokenKind::Punct(separator))
 }
 
 /// Splits at the tokens `is_separator` picks where no bracket is open.
 pub fn split_top_where(
-    tokens: &[Token],
-    is_separator: impl Fn(&TokenKind) -> bool,
-) -> Vec<&[Token]> {
+    tokens: &[KqlToken],
+    is_separator: impl Fn(&KqlTokenKind) -> bool,
+) -> Vec<&[KqlToken]> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0, 0);
     for (i, token) in tokens.iter().enumerate() {
@@ -330,14 +330,14 @@ pub fn split_top_where(
 }
 
 /// `mv-expand`, `project-away`: names joined by an unspaced `-`.
-fn operator_name(segment: &[Token]) -> (String, usize) {
+fn operator_name(segment: &[KqlToken]) -> (String, usize) {
     let mut name = String::new();
     let mut used = 0;
-    while let Some(TokenKind::Name(part)) = segment.get(used).map(|t| &t.kind) {
+    while let Some(KqlTokenKind::Name(part)) = segment.get(used).map(|t| &t.kind) {
         name.push_str(part);
         used += 1;
-        let joined = matches!(segment.get(used), Some(t) if t.kind == TokenKind::Punct("-") && !t.spaced)
-            && matches!(segment.get(used + 1), Some(t) if !t.spaced && matches!(t.kind, TokenKind::Name(_)));
+        let joined = matches!(segment.get(used), Some(t) if t.kind == KqlTokenKind::Punct("-") && !t.spaced)
+            && matches!(segment.get(used + 1), Some(t) if !t.spaced && matches!(t.kind, KqlTokenKind::Name(_)));
         if !joined {
             break;
         }
@@ -349,7 +349,7 @@ fn operator_name(segment: &[Token]) -> (String, usize) {
 
 /// Finds the tables a tabular expression reads: its source, `union` operands, `join`/`lookup`
 /// right sides, and any parenthesized subquery.
-fn collect_tables(tokens: &[Token], tables: &mut Vec<String>) {
+fn collect_tables(tokens: &[KqlToken], tables: &mut Vec<String>) {
     let segments = split_top(tokens, "|");
     if let Some(source) = segments.first() {
         source_tables(source, tables);
@@ -365,7 +365,7 @@ fn collect_tables(tokens: &[Token], tables: &mut Vec<String>) {
 }
 
 /// Finds subqueries (parenthesized pipelines) at any depth in operator arguments.
-fn subqueries(tokens: &[Token], tables: &mut Vec<String>) {
+fn subqueries(tokens: &[KqlToken], tables: &mut Vec<String>) {
     parenthesized(tokens, &mut |inner| {
         if split_top(inner, "|").len() > 1 {
             collect_tables(inner, tables);
@@ -376,16 +376,16 @@ fn subqueries(tokens: &[Token], tables: &mut Vec<String>) {
 }
 
 /// Calls `f` with the contents of each top-level parenthesized group.
-fn parenthesized(tokens: &[Token], f: &mut dyn FnMut(&[Token])) {
+fn parenthesized(tokens: &[KqlToken], f: &mut dyn FnMut(&[KqlToken])) {
     let mut depth = 0;
     let mut start = 0;
     for (i, token) in tokens.iter().enumerate() {
-        if token.kind == TokenKind::Punct("(") {
+        if token.kind == KqlTokenKind::Punct("(") {
             if depth == 0 {
                 start = i + 1;
             }
             depth += 1;
-        } else if token.kind == TokenKind::Punct(")") {
+        } else if token.kind == KqlTokenKind::Punct(")") {
             depth -= 1;
             if depth == 0 {
                 f(&tokens[start..i]);
@@ -402,12 +402,12 @@ fn push(tables: &mut Vec<String>, name: &str) {
 
 /// Tables named in a source position: `T`, `database('db').T`, `table('T')`,
 /// `union kind=outer T1, (T2 | where x), T3*`, `join kind=inner (T2) on k`, `lookup T2 on k`.
-fn source_tables(tokens: &[Token], tables: &mut Vec<String>) {
+fn source_tables(tokens: &[KqlToken], tables: &mut Vec<String>) {
     let items = split_top(tokens, ",");
     for item in items {
         let mut i = 0;
         // Skip options such as `kind=inner` or `withsource=Source`.
-        while matches!(item.get(i + 1), Some(t) if t.kind == TokenKind::Punct("="))
+        while matches!(item.get(i + 1), Some(t) if t.kind == KqlTokenKind::Punct("="))
             && name_at(item, i).is_some()
         {
             i += 3;
@@ -417,24 +417,24 @@ fn source_tables(tokens: &[Token], tables: &mut Vec<String>) {
             continue;
         }
         match item.get(i).map(|t| &t.kind) {
-            Some(TokenKind::Punct("(")) => {
+            Some(KqlTokenKind::Punct("(")) => {
                 parenthesized(&item[i..], &mut |inner| collect_tables(inner, tables));
             }
-            Some(TokenKind::Name(name)) | Some(TokenKind::QuotedName(name)) => {
+            Some(KqlTokenKind::Name(name)) | Some(KqlTokenKind::QuotedName(name)) => {
                 if NOT_TABLES.contains(&name.as_str()) {
                     continue;
                 }
                 let next = item.get(i + 1).map(|t| &t.kind);
-                if next == Some(&TokenKind::Punct("(")) {
+                if next == Some(&KqlTokenKind::Punct("(")) {
                     // A function call: `table('T')` names a table; `database(..).T`,
                     // `cluster(..).database(..).T` end with one; other calls are functions.
                     if name == "table" {
-                        if let Some(TokenKind::Str(table)) = item.get(i + 2).map(|t| &t.kind) {
+                        if let Some(KqlTokenKind::Str(table)) = item.get(i + 2).map(|t| &t.kind) {
                             push(tables, table);
                         }
                     } else if name == "database" || name == "cluster" {
                         let last = item.iter().rev().find_map(|t| match &t.kind {
-                            TokenKind::Name(n) | TokenKind::QuotedName(n) => Some(n.clone()),
+                            KqlTokenKind::Name(n) | KqlTokenKind::QuotedName(n) => Some(n.clone()),
                             _ => None,
                         });
                         if let Some(last) = last.filter(|l| l != "database" && l != "cluster") {

@@ -53,15 +53,14 @@ impl Confidence {
     }
 }
 
-/// One confidence level's outcomes. (`ConfidenceGroup` in TypeScript, where a run's `Group` has
-/// the same namespace.)
+/// One confidence level's outcomes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(
     feature = "typescript",
     derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object, rename = "ConfidenceGroup")
+    tsify(missing_as_null, hashmap_as_object)
 )]
-pub struct Group {
+pub struct ConfidenceGroup {
     pub confidence: Confidence,
     pub total: usize,
     pub correct: usize,
@@ -78,7 +77,7 @@ pub struct Group {
 pub struct Calibration {
     pub score: Option<f64>,
     #[cfg_attr(feature = "typescript", tsify(type = "ConfidenceGroup[]"))]
-    pub groups: Vec<Group>,
+    pub groups: Vec<ConfidenceGroup>,
     pub ece: Option<f64>,
     pub discrimination: Option<f64>,
     pub interpretation: String,
@@ -87,7 +86,7 @@ pub struct Calibration {
 
 /// Calibration of `(confidence, correct)` outcomes.
 pub fn calibration(outcomes: &[(Confidence, bool)]) -> Calibration {
-    let groups: Vec<Group> = [Confidence::High, Confidence::Medium, Confidence::Low]
+    let groups: Vec<ConfidenceGroup> = [Confidence::High, Confidence::Medium, Confidence::Low]
         .into_iter()
         .map(|confidence| {
             let total = outcomes.iter().filter(|(c, _)| *c == confidence).count();
@@ -95,7 +94,7 @@ pub fn calibration(outcomes: &[(Confidence, bool)]) -> Calibration {
                 .iter()
                 .filter(|(c, ok)| *c == confidence && *ok)
                 .count();
-            Group {
+            ConfidenceGroup {
                 confidence,
                 total,
                 correct,

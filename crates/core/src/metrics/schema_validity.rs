@@ -23,7 +23,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlparser::ast::{Expr, Ident, Query, SelectItem, SetExpr, TableFactor, Visit, Visitor};
 
-use crate::kql::{KqlQuery, Token, TokenKind};
+use crate::kql::{KqlQuery, KqlToken, KqlTokenKind};
 use crate::metric::Metric;
 use crate::sql::{ParseLimits, Schema, SqlDialect, extract_tables, parse};
 
@@ -391,7 +391,7 @@ pub fn kql_unknown_names(query: &KqlQuery, known: &KnownNames) -> Vec<UnknownNam
         let args = &operator.args;
         // `name = ...` defines `name` for the operators after this one.
         for (i, token) in args.iter().enumerate() {
-            if let TokenKind::Name(word) = &token.kind
+            if let KqlTokenKind::Name(word) = &token.kind
                 && args.get(i + 1).is_some_and(|t| is_symbol(t, "="))
             {
                 defined.insert(word.to_lowercase());
@@ -401,7 +401,7 @@ pub fn kql_unknown_names(query: &KqlQuery, known: &KnownNames) -> Vec<UnknownNam
             continue;
         }
         for (i, token) in args.iter().enumerate() {
-            let TokenKind::Name(word) = &token.kind else {
+            let KqlTokenKind::Name(word) = &token.kind else {
                 continue;
             };
             let lower = word.to_lowercase();
@@ -431,8 +431,8 @@ pub fn kql_unknown_names(query: &KqlQuery, known: &KnownNames) -> Vec<UnknownNam
     unknown
 }
 
-fn is_symbol(token: &Token, symbol: &str) -> bool {
-    matches!(&token.kind, TokenKind::Punct(s) if *s == symbol)
+fn is_symbol(token: &KqlToken, symbol: &str) -> bool {
+    matches!(&token.kind, KqlTokenKind::Punct(s) if *s == symbol)
 }
 
 #[cfg(test)]

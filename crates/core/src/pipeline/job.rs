@@ -187,7 +187,7 @@ pub enum GoldOutcome {
 /// One query standing for a prediction, on one database.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VariantOutcome {
-    pub verdict: Verdict,
+    pub verdict: CheckVerdict,
     /// The prediction's rows (when it ran), and its first rows when they differ from the gold's.
     pub rows: Option<usize>,
     pub first_rows: Vec<Json>,
@@ -209,7 +209,7 @@ pub struct VariantOutcome {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Verdict {
+pub enum CheckVerdict {
     /// The results are the same under the rule.
     Agree,
     /// They are not; why.
@@ -224,9 +224,9 @@ pub enum Verdict {
     NoGold,
 }
 
-impl Verdict {
+impl CheckVerdict {
     pub fn agrees(&self) -> bool {
-        matches!(self, Verdict::Agree)
+        matches!(self, CheckVerdict::Agree)
     }
 }
 
@@ -418,7 +418,7 @@ fn judge_variant(
     runner: &mut dyn Runner,
 ) -> VariantOutcome {
     let mut variant = VariantOutcome {
-        verdict: Verdict::NoGold,
+        verdict: CheckVerdict::NoGold,
         rows: None,
         first_rows: Vec::new(),
         millis: None,
@@ -441,7 +441,7 @@ fn judge_variant(
     let predicted = match outcome {
         Ok(rows) => rows,
         Err(err) => {
-            variant.verdict = Verdict::Failed(err.clone());
+            variant.verdict = CheckVerdict::Failed(err.clone());
             return variant;
         }
     };
@@ -454,13 +454,13 @@ fn judge_variant(
     if let Rule::Bird { time_limit_ms, .. } = check.rule {
         let together = gold.millis + predicted.millis;
         if together > time_limit_ms {
-            variant.verdict = Verdict::TimedOut { millis: together };
+            variant.verdict = CheckVerdict::TimedOut { millis: together };
             return variant;
         }
     }
     if gold.truncated || predicted.truncated {
         let side = if gold.truncated { "gold" } else { "prediction" };
-        variant.verdict = Verdict::Cut(format!(
+        variant.verdict = CheckVerdict::Cut(format!(
             "the {side}'s result was cut at {} rows, so the results cannot be compared",
             check.settings.max_rows
         ));
@@ -476,9 +476,9 @@ fn judge_variant(
                 limit,
                 &predicted.result,
             ) {
-                Verdict::Agree
+                CheckVerdict::Agree
             } else {
-                Verdict::Differ("not one of the answers the rows tied at the cut allow".into())
+                CheckVerdict::Differ("not one of the answers the rows tied at the cut allow".into())
             };
             return variant;
         }
@@ -529,7 +529,7 @@ fn judge_variant(
         variant.strict_agrees = Some(comparison.equal && bag.equal);
     }
     if comparison.equal {
-        variant.verdict = Verdict::Agree;
+        variant.verdict = CheckVerdict::Agree;
         let ratio = gold.vm_steps.max(1) as f64 / predicted.vm_steps.max(1) as f64;
         variant.efficiency = Some(step_reward(ratio));
         if let Rule::Bird { ves_iterations, .. } = check.rule
@@ -538,7 +538,7 @@ fn judge_variant(
             variant.ves = Some(timed(check, sql, ves_iterations, runner));
         }
     } else {
-        variant.verdict = Verdict::Differ(comparison.explanation);
+        variant.verdict = CheckVerdict::Differ(comparison.explanation);
         variant.first_rows = first_rows(&predicted.result);
     }
     variant

@@ -28,7 +28,7 @@ pub fn read(text: &str) -> Option<ResultSet> {
 
 /// Any error: the fast path gives up and the tree-based reader takes over.
 #[derive(Debug)]
-struct GiveUp;
+pub(super) struct GiveUp;
 
 impl fmt::Display for GiveUp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -42,17 +42,17 @@ fn give_up<E: de::Error>() -> E {
 
 /// One cell. Numbers are read as `Value::from_json` reads them: integers that fit an `i64` are
 /// `Int`, every other number `Float`; an array or object in a cell is kept as its JSON text.
-struct Cell(Value);
+struct JsonCell(Value);
 
-impl<'de> de::Deserialize<'de> for Cell {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Cell, D::Error> {
-        deserializer.deserialize_any(CellVisitor).map(Cell)
+impl<'de> de::Deserialize<'de> for JsonCell {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<JsonCell, D::Error> {
+        deserializer.deserialize_any(JsonCellVisitor).map(JsonCell)
     }
 }
 
-struct CellVisitor;
+struct JsonCellVisitor;
 
-impl<'de> Visitor<'de> for CellVisitor {
+impl<'de> Visitor<'de> for JsonCellVisitor {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -105,10 +105,10 @@ impl<'de> Visitor<'de> for CellVisitor {
 }
 
 /// An object key, borrowed from the text when it has no escapes.
-struct Key<'de>(Cow<'de, str>);
+struct FieldKey<'de>(Cow<'de, str>);
 
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key<'de>, D::Error> {
+impl<'de> de::Deserialize<'de> for FieldKey<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<FieldKey<'de>, D::Error> {
         deserializer.deserialize_str(KeyVisitor)
     }
 }
@@ -116,18 +116,18 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 struct KeyVisitor;
 
 impl<'de> Visitor<'de> for KeyVisitor {
-    type Value = Key<'de>;
+    type Value = FieldKey<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a key")
     }
 
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
-        Ok(Key(Cow::Borrowed(s)))
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<FieldKey<'de>, E> {
+        Ok(FieldKey(Cow::Borrowed(s)))
     }
 
-    fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
-        Ok(Key(Cow::Owned(s.to_string())))
+    fn visit_str<E>(self, s: &str) -> Result<FieldKey<'de>, E> {
+        Ok(FieldKey(Cow::Owned(s.to_string())))
     }
 }
 
@@ -143,7 +143,7 @@ pub(super) enum Item {
 /// What reading items builds: the rows, straight into the flat buffer (no allocation per row),
 /// and the record keys numbered as columns in the order they first appear.
 #[derive(Default)]
-pub(super) struct Table {
+pub(super) struct ItemTable {
     pub columns: Columns,
     pub rows: Rows,
     /// One record's values by column, reused from record to record.
@@ -154,7 +154,7 @@ pub(super) struct Table {
 
 /// Reads one item into the table.
 struct ItemSeed<'a> {
-    table: &'a mut Table,
+    table: &'a mut ItemTable,
 }
 
 /// The columns of records, in the order their keys first appear.
@@ -209,7 +209,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
         let rows = &mut self.table.rows;
         let start = rows.start_row();
         let mut width = 0;
-        while let Some(Cell(value)) = seq.next_element()? {
+        while let Some(JsonCell(value)) = seq.next_element()? {
             width += 1;
             if width > MAX_COLUMNS {
                 return Err(give_up());
@@ -221,7 +221,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item, A::Error> {
-        let Table {
+        let ItemTable {
             columns,
             rows,
             record,
@@ -230,8 +230,8 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
         record.clear();
         record.resize(columns.names.len(), Value::Null);
         let mut position = 0;
-        while let Some(Key(key)) = map.next_key()? {
-            let Cell(value) = map.next_value()?;
+        while let Some(FieldKey(key)) = map.next_key()? {
+            let JsonCell(value) = map.next_value()?;
             let at = columns.number(&key, position).ok_or_else(give_up)?;
             position += 1;
             if at >= record.len() {
@@ -249,27 +249,27 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
     }
 
     fn visit_bool<E: de::Error>(self, b: bool) -> Result<Item, E> {
-        self.scalar(CellVisitor.visit_bool(b))
+        self.scalar(JsonCellVisitor.visit_bool(b))
     }
 
     fn visit_i64<E: de::Error>(self, i: i64) -> Result<Item, E> {
-        self.scalar(CellVisitor.visit_i64(i))
+        self.scalar(JsonCellVisitor.visit_i64(i))
     }
 
     fn visit_u64<E: de::Error>(self, u: u64) -> Result<Item, E> {
-        self.scalar(CellVisitor.visit_u64(u))
+        self.scalar(JsonCellVisitor.visit_u64(u))
     }
 
     fn visit_f64<E: de::Error>(self, f: f64) -> Result<Item, E> {
-        self.scalar(CellVisitor.visit_f64(f))
+        self.scalar(JsonCellVisitor.visit_f64(f))
     }
 
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Item, E> {
-        self.scalar(CellVisitor.visit_str(s))
+        self.scalar(JsonCellVisitor.visit_str(s))
     }
 }
 
-impl Table {
+impl ItemTable {
     /// The result set read: records get their keys as columns (a record read before a column
     /// appeared is NULL there), other items positional names.
     pub(super) fn finish(mut self) -> ResultSet {
@@ -295,7 +295,7 @@ pub(super) enum Items {
 /// as wide as the first (or as `width`). Called once per array, or once per piece of one array
 /// read in pieces (`stream`).
 pub(super) struct ItemsSeed<'a> {
-    pub table: &'a mut Table,
+    pub table: &'a mut ItemTable,
     pub items: Items,
 }
 
@@ -354,7 +354,7 @@ pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
 /// blocks.
 #[derive(Default)]
 pub(super) struct LineReader {
-    table: Table,
+    table: ItemTable,
     /// The lines read so far, blank ones too.
     number: usize,
     /// The first line with an item, and its kind.
@@ -430,7 +430,7 @@ impl<'de> Visitor<'de> for TopVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<ResultSet, A::Error> {
-        let mut table = Table::default();
+        let mut table = ItemTable::default();
         ItemsSeed {
             table: &mut table,
             items: Items::Any,
@@ -444,11 +444,11 @@ impl<'de> Visitor<'de> for TopVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResultSet, A::Error> {
         let mut columns: Option<Vec<String>> = None;
         let mut rows: Option<Rows> = None;
-        while let Some(Key(key)) = map.next_key()? {
+        while let Some(FieldKey(key)) = map.next_key()? {
             match key.as_ref() {
                 "columns" if columns.is_none() => columns = Some(map.next_value()?),
                 "rows" | "data" if rows.is_none() => {
-                    let mut table = Table::default();
+                    let mut table = ItemTable::default();
                     map.next_value_seed(ItemsSeed {
                         table: &mut table,
                         items: Items::Rows {

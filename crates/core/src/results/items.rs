@@ -13,12 +13,12 @@
 //! The bytes may stop anywhere: an item cut by the end of the bytes is left for the next call
 //! with more bytes.
 
-use super::direct::{Item, Items, Table};
+use super::direct::{Item, ItemTable, Items};
 use super::{Text, Value};
 
 /// How far a call got.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Step {
+pub(super) enum Reached {
     /// Every whole item before this offset is read; from there on the bytes stop inside an item.
     More(usize),
     /// The array's closing `]` is at this offset.
@@ -67,35 +67,35 @@ impl ItemReader {
     }
 
     /// Reads the items in `bytes`, which start where the last call's `More` left off.
-    pub fn read(&mut self, bytes: &[u8], table: &mut Table) -> Step {
+    pub fn read(&mut self, bytes: &[u8], table: &mut ItemTable) -> Reached {
         let mut at = 0;
         loop {
             at = skip_whitespace(bytes, at);
             let Some(&byte) = bytes.get(at) else {
-                return Step::More(at);
+                return Reached::More(at);
             };
             match (self.expect, byte) {
-                (Expect::First | Expect::CommaOrClose, b']') => return Step::Closed(at),
+                (Expect::First | Expect::CommaOrClose, b']') => return Reached::Closed(at),
                 (Expect::CommaOrClose, b',') => {
                     self.expect = Expect::Item;
                     at += 1;
                 }
-                (Expect::CommaOrClose, _) | (Expect::Item, b']') => return Step::Invalid,
+                (Expect::CommaOrClose, _) | (Expect::Item, b']') => return Reached::Invalid,
                 (Expect::First | Expect::Item, _) => match self.item(bytes, at, table) {
                     Ok(end) => {
                         self.expect = Expect::CommaOrClose;
                         at = end;
                     }
-                    Err(Stop::Incomplete) => return Step::More(at),
-                    Err(Stop::Unsupported) => return Step::Unsupported(at),
-                    Err(Stop::Invalid) => return Step::Invalid,
+                    Err(Stop::Incomplete) => return Reached::More(at),
+                    Err(Stop::Unsupported) => return Reached::Unsupported(at),
+                    Err(Stop::Invalid) => return Reached::Invalid,
                 },
             }
         }
     }
 
     /// Reads the item at `at` into the table; the offset just after it.
-    fn item(&mut self, bytes: &[u8], at: usize, table: &mut Table) -> Result<usize, Stop> {
+    fn item(&mut self, bytes: &[u8], at: usize, table: &mut ItemTable) -> Result<usize, Stop> {
         let kind = match bytes[at] {
             b'[' => Item::Row,
             b'{' => Item::Record,
@@ -122,7 +122,7 @@ impl ItemReader {
     }
 
     /// The cells of a row, from just after its `[`; on failure nothing of the row is kept.
-    fn row(&mut self, bytes: &[u8], at: usize, table: &mut Table) -> Result<usize, Stop> {
+    fn row(&mut self, bytes: &[u8], at: usize, table: &mut ItemTable) -> Result<usize, Stop> {
         let start = table.rows.start_row();
         let read = self.cells(bytes, at, table);
         let width = table.rows.start_row() - start;
@@ -149,7 +149,7 @@ impl ItemReader {
         }
     }
 
-    fn cells(&mut self, bytes: &[u8], mut at: usize, table: &mut Table) -> Result<usize, Stop> {
+    fn cells(&mut self, bytes: &[u8], mut at: usize, table: &mut ItemTable) -> Result<usize, Stop> {
         at = skip_whitespace(bytes, at);
         if bytes.get(at) == Some(&b']') {
             return Ok(at + 1);
@@ -169,7 +169,7 @@ impl ItemReader {
 
     /// The fields of a record, from just after its `{`: each key is a column, numbered in the
     /// order keys first appear; a key written twice keeps its last value.
-    fn record(&mut self, bytes: &[u8], at: usize, table: &mut Table) -> Result<usize, Stop> {
+    fn record(&mut self, bytes: &[u8], at: usize, table: &mut ItemTable) -> Result<usize, Stop> {
         let start = table.rows.start_row();
         match self.fields_in_order(bytes, at, table) {
             Ok(Some(end)) => {
@@ -197,7 +197,7 @@ impl ItemReader {
         &mut self,
         bytes: &[u8],
         mut at: usize,
-        table: &mut Table,
+        table: &mut ItemTable,
     ) -> Result<Option<usize>, Stop> {
         let names = &table.columns.names;
         at = skip_whitespace(bytes, at);
@@ -240,9 +240,9 @@ impl ItemReader {
         &mut self,
         bytes: &[u8],
         mut at: usize,
-        table: &mut Table,
+        table: &mut ItemTable,
     ) -> Result<usize, Stop> {
-        let Table {
+        let ItemTable {
             columns,
             rows,
             record,
@@ -537,8 +537,8 @@ fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn read_all(text: &str, items: Items) -> (Step, Table) {
-        let mut table = Table::default();
+    fn read_all(text: &str, items: Items) -> (Reached, ItemTable) {
+        let mut table = ItemTable::default();
         let step = ItemReader::new(items).read(text.as_bytes(), &mut table);
         (step, table)
     }
@@ -547,7 +547,7 @@ mod tests {
     fn plain_cells_are_read_to_the_closing_bracket() {
         let text = r#"[1, -2.5e1, "a\"b", "caf\u00e9", true, false, null], [3, 4, "", "x", false, true, null]] tail"#;
         let (step, table) = read_all(text, Items::Any);
-        assert_eq!(step, Step::Closed(text.len() - 6));
+        assert_eq!(step, Reached::Closed(text.len() - 6));
         let rows = table.rows.to_vecs();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0][1], Value::Float(-25.0));
@@ -568,7 +568,7 @@ mod tests {
             ("[\"\\ud83d\\u", 0),
         ] {
             let (step, table) = read_all(text, Items::Any);
-            assert_eq!(step, Step::More(read), "{text}");
+            assert_eq!(step, Reached::More(read), "{text}");
             // Nothing of the cut item is kept.
             assert!(table.rows.iter().all(|row| !row.is_empty()), "{text}");
         }
@@ -612,7 +612,7 @@ mod tests {
         }
         let text = format!("[{}]", numbers.join(","));
         let (step, table) = read_all(&text[1..], Items::Any);
-        assert_eq!(step, Step::Closed(text.len() - 2));
+        assert_eq!(step, Reached::Closed(text.len() - 2));
         let expected = super::super::direct::read(&text).expect("serde_json reads it");
         for (at, (ours, theirs)) in table.rows.iter().zip(expected.rows.iter()).enumerate() {
             assert_eq!(ours, theirs, "{}", numbers[at]);
@@ -624,20 +624,26 @@ mod tests {
 
     #[test]
     fn nested_cells_and_other_kinds_are_handed_back_at_their_item() {
-        assert_eq!(read_all("[1], [[2]]", Items::Any).0, Step::Unsupported(5));
+        assert_eq!(
+            read_all("[1], [[2]]", Items::Any).0,
+            Reached::Unsupported(5)
+        );
         assert_eq!(
             read_all("[1], {\"a\": 2}", Items::Any).0,
-            Step::Unsupported(5)
+            Reached::Unsupported(5)
         );
-        assert_eq!(read_all("[1], [2, 3]", Items::Any).0, Step::Unsupported(5));
-        assert_eq!(read_all("1, [2]", Items::Any).0, Step::Unsupported(3));
+        assert_eq!(
+            read_all("[1], [2, 3]", Items::Any).0,
+            Reached::Unsupported(5)
+        );
+        assert_eq!(read_all("1, [2]", Items::Any).0, Reached::Unsupported(3));
         assert_eq!(
             read_all("[1], [2, 3]", Items::Rows { width: Some(1) }).0,
-            Step::Unsupported(5)
+            Reached::Unsupported(5)
         );
         assert_eq!(
             read_all("1", Items::Rows { width: None }).0,
-            Step::Unsupported(0)
+            Reached::Unsupported(0)
         );
     }
 }

@@ -17,11 +17,11 @@ pub struct LinesStream {
     partial: Vec<u8>,
     /// Non-blank lines read, up to two: one line alone is a JSON document, not JSON Lines.
     items: u8,
-    state: State,
+    state: LineState,
 }
 
 #[derive(Default)]
-enum State {
+enum LineState {
     #[default]
     Reading,
     /// Not JSON Lines (or not UTF-8): for the whole-text reader.
@@ -64,8 +64,8 @@ impl LinesStream {
             self.line(&last);
         }
         match self.state {
-            State::Reading if self.items >= 2 => Some(Ok(self.reader.finish())),
-            State::Failed(err) if self.items >= 2 => Some(Err(err)),
+            LineState::Reading if self.items >= 2 => Some(Ok(self.reader.finish())),
+            LineState::Failed(err) if self.items >= 2 => Some(Err(err)),
             _ => None,
         }
     }
@@ -73,9 +73,9 @@ impl LinesStream {
     /// Nothing more can change the outcome: the rest of the text need not be read.
     pub fn settled(&self) -> bool {
         match self.state {
-            State::Reading => false,
-            State::NotLines => true,
-            State::Failed(_) => self.items >= 2,
+            LineState::Reading => false,
+            LineState::NotLines => true,
+            LineState::Failed(_) => self.items >= 2,
         }
     }
 
@@ -84,23 +84,23 @@ impl LinesStream {
             return;
         }
         let Ok(line) = std::str::from_utf8(line) else {
-            self.state = State::NotLines;
+            self.state = LineState::NotLines;
             return;
         };
         let blank = line.trim().is_empty();
         if !blank {
             if self.items == 0 && serde_json::from_str::<IgnoredAny>(line).is_err() {
-                self.state = State::NotLines;
+                self.state = LineState::NotLines;
                 return;
             }
             self.items = self.items.saturating_add(1).min(2);
         }
-        if let State::Reading = self.state
+        if let LineState::Reading = self.state
             && let Err(err) = self.reader.line(line)
         {
             // The first error ends the reading, as it ends `read_lines`; a second non-blank line
             // is still looked for, to tell JSON Lines from one document.
-            self.state = State::Failed(err);
+            self.state = LineState::Failed(err);
         }
     }
 }

@@ -20,8 +20,8 @@
 use serde::de::DeserializeSeed;
 
 use super::ResultSet;
-use super::direct::{self, Items, ItemsSeed, Table};
-use super::items::{Expect, ItemReader, Step};
+use super::direct::{self, GiveUp, ItemTable, Items, ItemsSeed};
+use super::items::{Expect, ItemReader, Reached};
 
 /// How a stream cuts the rows.
 #[derive(Debug, Clone, Copy)]
@@ -60,7 +60,7 @@ pub struct ResultStream {
     pending: Vec<u8>,
     /// The bytes given to the item reader so far, while the table is not yet sized.
     bytes_to_size_from: Option<u64>,
-    table: Table,
+    table: ItemTable,
     /// The rows array has been seen (once only: a second is for the full reader to refuse).
     rows_seen: bool,
     /// What the items of the rows array may be.
@@ -122,7 +122,7 @@ impl ResultStream {
             reader: None,
             pending: Vec::new(),
             bytes_to_size_from: options.total_bytes.map(|_| 0),
-            table: Table::default(),
+            table: ItemTable::default(),
             rows_seen: false,
             items: Items::Any,
             cut: false,
@@ -142,7 +142,7 @@ impl ResultStream {
             self.pending = Vec::new();
             self.reader = None;
             self.outside = Vec::new();
-            self.table = Table::default();
+            self.table = ItemTable::default();
         }
     }
 
@@ -289,7 +289,7 @@ impl ResultStream {
                     if scan.in_rows && scan.depth + 1 == scan.rows_depth() {
                         scan.in_rows = false;
                         self.piece.extend_from_slice(&block[from..=at]);
-                        self.read_piece(Piece::Last)?;
+                        self.read_piece(StreamPiece::Last)?;
                         // The `]` belongs to the document outside the rows too.
                         from = at;
                     }
@@ -299,7 +299,7 @@ impl ResultStream {
                         if self.piece.len() + (at - from) >= self.options.piece {
                             self.piece.extend_from_slice(&block[from..at]);
                             self.piece.push(b']');
-                            self.read_piece(Piece::Cut)?;
+                            self.read_piece(StreamPiece::Cut)?;
                             from = at + 1;
                         }
                     } else if scan.depth == 1 && scan.object {
@@ -360,13 +360,13 @@ impl ResultStream {
         }
         let bytes: &[u8] = if carried > 0 { &self.pending } else { rest };
         let step = reader.read(bytes, &mut self.table);
-        if let Step::Unsupported(at) = step {
+        if let Reached::Unsupported(at) = step {
             let unread = bytes[at..].to_vec();
             return Ok(self.hand_over(unread));
         }
         self.size_table(rest.len());
         match step {
-            Step::More(read) => {
+            Reached::More(read) => {
                 if carried > 0 {
                     self.pending.drain(..read);
                 } else {
@@ -381,13 +381,13 @@ impl ResultStream {
                 Ok(ItemsRead::Wait)
             }
             // What was carried ends inside an item, so the `]` is in `rest`.
-            Step::Closed(end) => {
+            Reached::Closed(end) => {
                 self.pending.clear();
                 end.checked_sub(carried)
                     .map(ItemsRead::Closed)
                     .ok_or(GiveUp)
             }
-            Step::Unsupported(_) | Step::Invalid => Err(GiveUp),
+            Reached::Unsupported(_) | Reached::Invalid => Err(GiveUp),
         }
     }
 
@@ -425,7 +425,7 @@ impl ResultStream {
     }
 
     /// Reads the gathered piece (`[` items `]`) into the table and starts the next.
-    fn read_piece(&mut self, piece: Piece) -> Result<(), GiveUp> {
+    fn read_piece(&mut self, piece: StreamPiece) -> Result<(), GiveUp> {
         let before = self.table.rows.len();
         // One check of the whole piece is faster than serde_json's check of each text.
         let text = std::str::from_utf8(&self.piece).map_err(|_| GiveUp)?;
@@ -440,17 +440,15 @@ impl ResultStream {
         // Every item adds a row. A piece without one came from a comma with no item on one of
         // its sides (`[,1]`, `[1,,2]`, `[1,]`), which JSON does not allow; an empty array is
         // one piece, the last, with nothing cut before it.
-        if self.table.rows.len() == before && (piece == Piece::Cut || self.cut) {
+        if self.table.rows.len() == before && (piece == StreamPiece::Cut || self.cut) {
             return Err(GiveUp);
         }
-        self.cut |= piece == Piece::Cut;
+        self.cut |= piece == StreamPiece::Cut;
         self.piece.clear();
         self.piece.push(b'[');
         Ok(())
     }
 }
-
-struct GiveUp;
 
 /// What the item reader did with a block.
 enum ItemsRead {
@@ -478,7 +476,7 @@ const STRUCTURAL: [bool; 256] = {
 
 /// A piece ends at a comma between items, or at the end of the rows.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Piece {
+enum StreamPiece {
     Cut,
     Last,
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use qeval_judge::{JudgeInput, PromptVersion, ReplyError, Task, Verdict, result_text};
+use qeval_judge::{JudgeInput, JudgeScores, PromptVersion, ReplyError, Rubric, result_text};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -13,20 +13,20 @@ use crate::language::Language;
 use crate::metric::{Metric, MetricName};
 use crate::pairs::PairInput;
 use crate::profiles::{Profile, ProfileName};
-use crate::scorecard::{Diagnostic, Severity, Source};
+use crate::scorecard::{Diagnostic, DiagnosticSource, Severity};
 
 /// One judging a pair needs: the metric it fills, the task and what is judged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JudgeTask {
+pub struct Judging {
     pub metric: String,
-    pub task: Task,
+    pub task: Rubric,
     pub input: JudgeInput,
 }
 
 /// A verdict with where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JudgedVerdict {
-    pub verdict: Verdict,
+    pub verdict: JudgeScores,
     pub provider: String,
     pub model: String,
     /// Served from a cache, without a call.
@@ -53,7 +53,7 @@ pub type JudgeOutcome = Result<JudgedVerdict, ReplyError>;
 /// query correctness), and one for the three agent quality scores when the pair carries an
 /// agent's answer. No query judging without an expected query, and none for queries that are
 /// identical after normalization: they score 1.0 without a call (the exact match shortcut).
-pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<JudgeTask> {
+pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<Judging> {
     let profile = pair
         .profile
         .map_or_else(|| options.profile.clone(), Profile::preset);
@@ -90,11 +90,7 @@ pub fn verdicts_for(
         .collect()
 }
 
-fn judge_tasks_of_one(
-    pair: &PairInput,
-    options: &ScoreOptions,
-    profile: &Profile,
-) -> Vec<JudgeTask> {
+fn judge_tasks_of_one(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> Vec<Judging> {
     let mut tasks = query_tasks(pair, options, profile);
     // An agent's answer, judged once for its three quality scores.
     // An answer without a query stands in for the query: its factual correctness against the
@@ -109,9 +105,9 @@ fn judge_tasks_of_one(
                     .weights
                     .contains_key(&MetricName::SemanticSimilarity)))
     {
-        tasks.push(JudgeTask {
+        tasks.push(Judging {
             metric: QUALITY.into(),
-            task: Task::AgentQuality,
+            task: Rubric::AgentQuality,
             input: JudgeInput {
                 question: pair.question.clone().unwrap_or_default(),
                 criteria: pair.answer_criteria.clone().unwrap_or_default(),
@@ -128,7 +124,7 @@ fn judge_tasks_of_one(
 /// The quality judging's key in the outcomes; its verdict fills three metrics.
 const QUALITY: &str = "quality";
 
-fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> Vec<JudgeTask> {
+fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> Vec<Judging> {
     let Some(expected_sql) = pair.expected_sql.as_deref() else {
         return Vec::new();
     };
@@ -184,20 +180,20 @@ fn query_tasks(pair: &PairInput, options: &ScoreOptions, profile: &Profile) -> V
         .contains_key(&MetricName::SemanticSimilarity)
     {
         let task = if profile.name == ProfileName::KqlBatch || language == Language::Kql {
-            Task::QuerySimilarity
+            Rubric::QuerySimilarity
         } else {
-            Task::QasSemantic
+            Rubric::QasSemantic
         };
-        tasks.push(JudgeTask {
+        tasks.push(Judging {
             metric: MetricName::SemanticSimilarity.as_str().into(),
             task,
             input: input.clone(),
         });
     }
     if profile.weights.contains_key(&MetricName::QueryCorrectness) {
-        tasks.push(JudgeTask {
+        tasks.push(Judging {
             metric: MetricName::QueryCorrectness.as_str().into(),
-            task: Task::SqlCorrectness,
+            task: Rubric::SqlCorrectness,
             input,
         });
     }
@@ -292,7 +288,7 @@ fn not_scored(
 fn judge_failed(name: &str, error: &ReplyError, fallback: bool) -> Diagnostic {
     Diagnostic {
         severity: Severity::Warning,
-        source: Source::LlmJudge,
+        source: DiagnosticSource::LlmJudge,
         message: if fallback {
             format!(
                 "The LLM judge failed for {name} ({error}); the structural judge's score is used"

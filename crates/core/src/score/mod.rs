@@ -9,7 +9,7 @@ mod result_metrics;
 
 use std::collections::BTreeMap;
 
-pub use llm::{JudgeOutcome, JudgeTask, JudgedVerdict, judge_tasks};
+pub use llm::{JudgeOutcome, JudgedVerdict, Judging, judge_tasks};
 
 use crate::analysis::{Analysis, analyse_as};
 use crate::language::Language;
@@ -19,7 +19,7 @@ use crate::metrics::{TableAccuracy, TableMatch, table_accuracy};
 use crate::pairs::{PairInput, WorkflowInput};
 use crate::profiles::{self, Profile, ProfileName};
 use crate::results::compare::Mode;
-use crate::scorecard::{Diagnostic, ExpectedMatch, Scorecard, Severity, Source};
+use crate::scorecard::{Diagnostic, DiagnosticSource, ExpectedMatch, Scorecard, Severity};
 use crate::sql::{self, ParseError, ParseLimits, SqlDialect, TableName};
 
 /// How pairs are scored. `Default` gives the documented defaults.
@@ -126,7 +126,7 @@ fn schema_validity(
     for name in &unknown {
         diagnostics.push(Diagnostic {
             severity: Severity::Warning,
-            source: Source::GeneratedSql,
+            source: DiagnosticSource::GeneratedSql,
             message: format!("{} is not in the schema", name.describe()),
             line: name.line,
             column: name.column,
@@ -288,10 +288,10 @@ fn score_one(
         && (pair.answer.is_some() || pair.workflow.is_some()));
     let mut diagnostics = Vec::new();
     if has_query {
-        push_parse_diagnostic(&mut diagnostics, Source::GeneratedSql, &generated);
+        push_parse_diagnostic(&mut diagnostics, DiagnosticSource::GeneratedSql, &generated);
     }
     if let Some(expected) = &expected {
-        push_parse_diagnostic(&mut diagnostics, Source::ExpectedSql, expected);
+        push_parse_diagnostic(&mut diagnostics, DiagnosticSource::ExpectedSql, expected);
     }
     let identical = expected
         .as_ref()
@@ -457,7 +457,11 @@ fn workflow_metric(workflow: &WorkflowInput) -> Metric {
     }
 }
 
-fn push_parse_diagnostic(diagnostics: &mut Vec<Diagnostic>, source: Source, analysis: &Analysis) {
+fn push_parse_diagnostic(
+    diagnostics: &mut Vec<Diagnostic>,
+    source: DiagnosticSource,
+    analysis: &Analysis,
+) {
     if let Some(err) = &analysis.parse_error {
         diagnostics.push(Diagnostic {
             severity: Severity::Error,

@@ -12,7 +12,7 @@ use crate::language::Language;
 use crate::metric::{Metric, MetricName};
 use crate::metrics::table_accuracy;
 use crate::pairs::PairInput;
-use crate::scorecard::{Diagnostic, Severity, Source};
+use crate::scorecard::{Diagnostic, DiagnosticSource, Severity};
 use crate::sql::{self, TableName};
 
 pub fn add(
@@ -78,7 +78,7 @@ fn table_accuracy_metric(
                 Err(err) => {
                     diagnostics.push(Diagnostic {
                         severity: Severity::Error,
-                        source: Source::ExpectedTables,
+                        source: DiagnosticSource::ExpectedTables,
                         message: format!("expected_tables[{index}]: {err}"),
                         line: None,
                         column: None,

@@ -263,7 +263,7 @@ impl Derived {
 }
 
 #[derive(Clone)]
-enum Source {
+enum Relation {
     Base(usize),
     Derived(Derived),
 }
@@ -271,7 +271,7 @@ enum Source {
 struct Binding {
     /// The alias, or the table's own name (lowercased).
     name: String,
-    source: Source,
+    source: Relation,
 }
 
 #[derive(Default)]
@@ -282,7 +282,7 @@ struct Scope {
 
 /// What an expression is, as far as typing its neighbours goes.
 #[derive(Clone)]
-enum Operand {
+enum ExprType {
     Column(usize, String),
     Literal(Literal),
     Count,
@@ -405,7 +405,7 @@ impl Walker {
             .map(|(_, d)| d.clone())
     }
 
-    fn query(&mut self, query: &Query) -> Result<(Vec<Operand>, Derived), String> {
+    fn query(&mut self, query: &Query) -> Result<(Vec<ExprType>, Derived), String> {
         self.enter()?;
         self.ctes.push(Vec::new());
         if let Some(with) = &query.with {
@@ -472,8 +472,8 @@ impl Walker {
             .iter()
             .filter(|b| name.is_none_or(|n| b.name == n))
             .flat_map(|b| match &b.source {
-                Source::Base(t) => vec![*t],
-                Source::Derived(d) => d.sources.clone(),
+                Relation::Base(t) => vec![*t],
+                Relation::Derived(d) => d.sources.clone(),
             })
             .collect();
         for t in tables {
@@ -497,7 +497,7 @@ impl Walker {
         &mut self,
         body: &SetExpr,
         order: &[&Expr],
-    ) -> Result<(Vec<Operand>, Derived), String> {
+    ) -> Result<(Vec<ExprType>, Derived), String> {
         self.enter()?;
         let shape = match body {
             SetExpr::Select(select) => self.select(select, order)?,
@@ -546,7 +546,7 @@ impl Walker {
         &mut self,
         select: &Select,
         order: &[&Expr],
-    ) -> Result<(Vec<Operand>, Derived), String> {
+    ) -> Result<(Vec<ExprType>, Derived), String> {
         let mut scope = Scope::default();
         for item in &select.projection {
             if let SelectItem::ExprWithAlias { alias, .. } = item {
@@ -563,7 +563,7 @@ impl Walker {
         &mut self,
         select: &Select,
         order: &[&Expr],
-    ) -> Result<(Vec<Operand>, Derived), String> {
+    ) -> Result<(Vec<ExprType>, Derived), String> {
         for from in &select.from {
             self.factor(&from.relation)?;
             for join in &from.joins {
@@ -624,7 +624,7 @@ impl Walker {
         }
         if let GroupByExpr::Expressions(exprs, _) = &select.group_by {
             for e in exprs {
-                if let Operand::Column(t, c) = self.expr(e)?
+                if let ExprType::Column(t, c) = self.expr(e)?
                     && !self.learning
                 {
                     let key = self.key(t, &c);
@@ -636,7 +636,7 @@ impl Walker {
             self.expr(having)?;
         }
         for e in order {
-            if let Operand::Column(t, c) = self.expr(e)?
+            if let ExprType::Column(t, c) = self.expr(e)?
                 && !self.learning
             {
                 let key = self.key(t, &c);
@@ -650,8 +650,8 @@ impl Walker {
                 s.bindings
                     .iter()
                     .flat_map(|b| match &b.source {
-                        Source::Base(t) => vec![*t],
-                        Source::Derived(d) => d.sources.clone(),
+                        Relation::Base(t) => vec![*t],
+                        Relation::Derived(d) => d.sources.clone(),
                     })
                     .collect()
             })
@@ -659,7 +659,7 @@ impl Walker {
         let origins = operands
             .iter()
             .map(|op| match op {
-                Operand::Column(t, c) => Some((*t, c.clone())),
+                ExprType::Column(t, c) => Some((*t, c.clone())),
                 _ => None,
             })
             .collect();
@@ -673,7 +673,7 @@ impl Walker {
         ))
     }
 
-    fn bind(&mut self, name: String, source: Source) {
+    fn bind(&mut self, name: String, source: Relation) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.bindings.push(Binding { name, source });
         }
@@ -697,9 +697,9 @@ impl Walker {
                 if name.0.len() == 1
                     && let Some(derived) = self.cte(&written)
                 {
-                    self.bind(binding, Source::Derived(derived));
+                    self.bind(binding, Relation::Derived(derived));
                 } else if let Some(table) = self.table(&written) {
-                    self.bind(binding, Source::Base(table));
+                    self.bind(binding, Relation::Base(table));
                 }
             }
             TableFactor::Derived {
@@ -721,9 +721,9 @@ impl Walker {
                                 .collect(),
                         );
                     }
-                    self.bind(alias.name.value.to_lowercase(), Source::Derived(derived));
+                    self.bind(alias.name.value.to_lowercase(), Relation::Derived(derived));
                 } else {
-                    self.bind(String::new(), Source::Derived(derived));
+                    self.bind(String::new(), Relation::Derived(derived));
                 }
             }
             TableFactor::NestedJoin {
@@ -751,8 +751,8 @@ impl Walker {
                 s.bindings
                     .iter()
                     .filter_map(|b| match &b.source {
-                        Source::Base(t) => Some(*t),
-                        Source::Derived(_) => None,
+                        Relation::Base(t) => Some(*t),
+                        Relation::Derived(_) => None,
                     })
                     .collect()
             })
@@ -773,7 +773,7 @@ impl Walker {
             let r = self.column(right, &column);
             let l = left_table.and_then(|t| self.column(t, &column));
             if let (Some(r), Some(l), false) = (r, l, self.learning) {
-                let (r, l) = (Operand::Column(r.0, r.1), Operand::Column(l.0, l.1));
+                let (r, l) = (ExprType::Column(r.0, r.1), ExprType::Column(l.0, l.1));
                 self.relate(&r, &l);
                 self.join(&r, &l);
             }
@@ -791,8 +791,8 @@ impl Walker {
                 .map(|b| b.source.clone())
         });
         match found? {
-            Source::Base(table) => self.column(table, column),
-            Source::Derived(derived) => match &derived.columns {
+            Relation::Base(table) => self.column(table, column),
+            Relation::Derived(derived) => match &derived.columns {
                 Some(_) if derived.origin(column).is_some() => derived.origin(column).flatten(),
                 // `SELECT *` from a base table passes that table's columns through.
                 _ => {
@@ -819,8 +819,8 @@ impl Walker {
             let mut known = Vec::new();
             for binding in &scope.bindings {
                 match &binding.source {
-                    Source::Base(t) if self.catalog.has_column(*t, column) => known.push(*t),
-                    Source::Derived(d) => {
+                    Relation::Base(t) if self.catalog.has_column(*t, column) => known.push(*t),
+                    Relation::Derived(d) => {
                         if let Some(origin) = d.origin(&lower) {
                             return origin;
                         }
@@ -833,7 +833,7 @@ impl Walker {
                             known.push(*t);
                         }
                     }
-                    Source::Base(_) => {}
+                    Relation::Base(_) => {}
                 }
             }
             if let Some(&first) = known.first() {
@@ -846,8 +846,8 @@ impl Walker {
             // `x IN (SELECT id FROM t)` reads `t.id`, even when the outer table has an `id` too
             // (a correlated reference is almost always qualified).
             let could_own = scope.bindings.iter().any(|b| match &b.source {
-                Source::Base(_) => true,
-                Source::Derived(d) => d.columns.is_none(),
+                Relation::Base(_) => true,
+                Relation::Derived(d) => d.columns.is_none(),
             });
             if could_own && matches!(self.catalog, Catalog::Open(_)) {
                 break;
@@ -863,9 +863,9 @@ impl Walker {
                     .bindings
                     .iter()
                     .flat_map(|b| match &b.source {
-                        Source::Base(t) => vec![*t],
-                        Source::Derived(d) if d.columns.is_none() => d.sources.clone(),
-                        Source::Derived(_) => Vec::new(),
+                        Relation::Base(t) => vec![*t],
+                        Relation::Derived(d) if d.columns.is_none() => d.sources.clone(),
+                        Relation::Derived(_) => Vec::new(),
                     })
                     .collect::<Vec<_>>()
             })
@@ -908,12 +908,12 @@ impl Walker {
         Some(resolved)
     }
 
-    fn vote(&mut self, operand: &Operand, kind: ColumnType) {
+    fn vote(&mut self, operand: &ExprType, kind: ColumnType) {
         if self.learning {
             return;
         }
         let column = match operand {
-            Operand::Column(t, c) | Operand::Aggregate(Some((t, c))) => (*t, c.clone()),
+            ExprType::Column(t, c) | ExprType::Aggregate(Some((t, c))) => (*t, c.clone()),
             _ => return,
         };
         let key = self.key(column.0, &column.1);
@@ -937,11 +937,11 @@ impl Walker {
 
     /// Two operands compared with each other.
     /// Two columns of different tables compared for equality: a join key.
-    fn join(&mut self, a: &Operand, b: &Operand) {
+    fn join(&mut self, a: &ExprType, b: &ExprType) {
         if self.learning {
             return;
         }
-        if let (Operand::Column(t1, c1), Operand::Column(t2, c2)) = (a, b)
+        if let (ExprType::Column(t1, c1), ExprType::Column(t2, c2)) = (a, b)
             && t1 != t2
         {
             let pair = (self.key(*t1, c1), self.key(*t2, c2));
@@ -949,14 +949,14 @@ impl Walker {
         }
     }
 
-    fn relate(&mut self, a: &Operand, b: &Operand) {
+    fn relate(&mut self, a: &ExprType, b: &ExprType) {
         if self.learning {
             return;
         }
         match (a, b) {
             (
-                Operand::Column(t1, c1) | Operand::Aggregate(Some((t1, c1))),
-                Operand::Column(t2, c2) | Operand::Aggregate(Some((t2, c2))),
+                ExprType::Column(t1, c1) | ExprType::Aggregate(Some((t1, c1))),
+                ExprType::Column(t2, c2) | ExprType::Aggregate(Some((t2, c2))),
             ) => {
                 let (k1, k2) = (self.key(*t1, c1), self.key(*t2, c2));
                 if k1 != k2 {
@@ -964,23 +964,23 @@ impl Walker {
                 }
             }
             (
-                column @ (Operand::Column(t, c) | Operand::Aggregate(Some((t, c)))),
-                Operand::Literal(l),
+                column @ (ExprType::Column(t, c) | ExprType::Aggregate(Some((t, c)))),
+                ExprType::Literal(l),
             )
             | (
-                Operand::Literal(l),
-                column @ (Operand::Column(t, c) | Operand::Aggregate(Some((t, c)))),
+                ExprType::Literal(l),
+                column @ (ExprType::Column(t, c) | ExprType::Aggregate(Some((t, c)))),
             ) => {
                 let kind = Self::literal_type(l);
                 // A SUM compared with a text literal says nothing about the column.
-                if matches!(column, Operand::Column(..)) || kind.is_numeric() {
+                if matches!(column, ExprType::Column(..)) || kind.is_numeric() {
                     self.vote(column, kind);
                 }
                 let key = self.key(*t, c);
                 self.hints.values.entry(key).or_default().push(l.clone());
             }
-            (Operand::Scaled((t, c), op, by), Operand::Literal(Literal::Number(n)))
-            | (Operand::Literal(Literal::Number(n)), Operand::Scaled((t, c), op, by)) => {
+            (ExprType::Scaled((t, c), op, by), ExprType::Literal(Literal::Number(n)))
+            | (ExprType::Literal(Literal::Number(n)), ExprType::Scaled((t, c), op, by)) => {
                 let Ok(b) = n.parse::<f64>() else { return };
                 let by = *by;
                 // The column values that put `column <op> by` at, just past and just short of b.
@@ -1002,8 +1002,8 @@ impl Walker {
                     values.push(Literal::Number(text));
                 }
             }
-            (Operand::Count, Operand::Literal(Literal::Number(n)))
-            | (Operand::Literal(Literal::Number(n)), Operand::Count) => {
+            (ExprType::Count, ExprType::Literal(Literal::Number(n)))
+            | (ExprType::Literal(Literal::Number(n)), ExprType::Count) => {
                 if let Ok(n) = n.parse::<f64>() {
                     self.hints.counts.push(n.round() as i64);
                 }
@@ -1017,14 +1017,14 @@ impl Walker {
             Expr::Identifier(ident) => {
                 if self.learning
                     && self.scopes.last().is_some_and(|s| {
-                        s.bindings.len() != 1 || !matches!(s.bindings[0].source, Source::Base(_))
+                        s.bindings.len() != 1 || !matches!(s.bindings[0].source, Relation::Base(_))
                     })
                 {
                     // In the learning pass an unqualified name is placed only when one table
                     // could own it.
                     let lower = ident.value.to_lowercase();
                     let known = self.scopes.iter().any(|s| {
-                        s.bindings.iter().any(|b| matches!(b.source, Source::Base(t) if self.catalog.has_column(t, &lower)))
+                        s.bindings.iter().any(|b| matches!(b.source, Relation::Base(t) if self.catalog.has_column(t, &lower)))
                     });
                     if !known {
                         return None;
@@ -1041,38 +1041,38 @@ impl Walker {
         }
     }
 
-    fn expr(&mut self, expr: &Expr) -> Result<Operand, String> {
+    fn expr(&mut self, expr: &Expr) -> Result<ExprType, String> {
         self.enter()?;
         let operand = self.expr_inner(expr);
         self.depth -= 1;
         operand
     }
 
-    fn expr_inner(&mut self, expr: &Expr) -> Result<Operand, String> {
+    fn expr_inner(&mut self, expr: &Expr) -> Result<ExprType, String> {
         Ok(match expr {
             Expr::Identifier(_) | Expr::CompoundIdentifier(_) => match self.resolve(expr) {
-                Some((t, c)) => Operand::Column(t, c),
-                None => Operand::Other,
+                Some((t, c)) => ExprType::Column(t, c),
+                None => ExprType::Other,
             },
             Expr::Value(v) => match &v.value {
                 Value::Number(n, _) => self.literal(Literal::Number(n.clone())),
                 Value::SingleQuotedString(s)
                 | Value::DoubleQuotedString(s)
                 | Value::NationalStringLiteral(s) => self.literal(Literal::Text(s.clone())),
-                Value::Boolean(b) => Operand::Literal(Literal::Number(u8::from(*b).to_string())),
-                _ => Operand::Other,
+                Value::Boolean(b) => ExprType::Literal(Literal::Number(u8::from(*b).to_string())),
+                _ => ExprType::Other,
             },
             Expr::UnaryOp { op, expr } => {
                 let inner = self.expr(expr)?;
                 match (op, inner) {
-                    (UnaryOperator::Minus, Operand::Literal(Literal::Number(n))) => {
+                    (UnaryOperator::Minus, ExprType::Literal(Literal::Number(n))) => {
                         self.literal(Literal::Number(format!("-{n}")))
                     }
-                    (UnaryOperator::Minus | UnaryOperator::Plus, column @ Operand::Column(..)) => {
+                    (UnaryOperator::Minus | UnaryOperator::Plus, column @ ExprType::Column(..)) => {
                         self.vote(&column, ColumnType::Integer);
-                        Operand::Other
+                        ExprType::Other
                     }
-                    _ => Operand::Other,
+                    _ => ExprType::Other,
                 }
             }
             Expr::Nested(inner) => self.expr(inner)?,
@@ -1091,7 +1091,7 @@ impl Walker {
                         if matches!(op, BinaryOperator::Eq) {
                             self.join(&l, &r);
                         }
-                        Operand::Other
+                        ExprType::Other
                     }
                     BinaryOperator::Plus
                     | BinaryOperator::Minus
@@ -1110,20 +1110,20 @@ impl Walker {
                             _ => '%',
                         };
                         match (&l, &r) {
-                            (Operand::Column(t, c), Operand::Literal(Literal::Number(n))) => {
-                                n.parse::<f64>().map_or(Operand::Other, |n| {
-                                    Operand::Scaled((*t, c.clone()), sign, n)
+                            (ExprType::Column(t, c), ExprType::Literal(Literal::Number(n))) => {
+                                n.parse::<f64>().map_or(ExprType::Other, |n| {
+                                    ExprType::Scaled((*t, c.clone()), sign, n)
                                 })
                             }
-                            _ => Operand::Other,
+                            _ => ExprType::Other,
                         }
                     }
                     BinaryOperator::StringConcat => {
                         self.vote(&l, ColumnType::Text);
                         self.vote(&r, ColumnType::Text);
-                        Operand::Other
+                        ExprType::Other
                     }
-                    _ => Operand::Other,
+                    _ => ExprType::Other,
                 }
             }
             Expr::Like { expr, pattern, .. }
@@ -1133,13 +1133,13 @@ impl Walker {
                 let column = self.expr(expr)?;
                 let pattern = self.expr(pattern)?;
                 self.vote(&column, ColumnType::Text);
-                if let (Operand::Column(t, c), Operand::Literal(Literal::Text(p)), false) =
+                if let (ExprType::Column(t, c), ExprType::Literal(Literal::Text(p)), false) =
                     (&column, &pattern, self.learning)
                 {
                     let key = self.key(*t, c);
                     self.hints.patterns.entry(key).or_default().push(p.clone());
                 }
-                Operand::Other
+                ExprType::Other
             }
             Expr::InList { expr, list, .. } => {
                 let column = self.expr(expr)?;
@@ -1147,7 +1147,7 @@ impl Walker {
                     let item = self.expr(item)?;
                     self.relate(&column, &item);
                 }
-                Operand::Other
+                ExprType::Other
             }
             Expr::InSubquery { expr, subquery, .. } => {
                 let column = self.expr(expr)?;
@@ -1156,7 +1156,7 @@ impl Walker {
                     self.relate(&column, first);
                     self.join(&column, first);
                 }
-                Operand::Other
+                ExprType::Other
             }
             Expr::Between {
                 expr, low, high, ..
@@ -1166,15 +1166,15 @@ impl Walker {
                 let high = self.expr(high)?;
                 self.relate(&column, &low);
                 self.relate(&column, &high);
-                Operand::Other
+                ExprType::Other
             }
             Expr::Subquery(query) => {
                 let (ops, _) = self.query(query)?;
-                ops.into_iter().next().unwrap_or(Operand::Other)
+                ops.into_iter().next().unwrap_or(ExprType::Other)
             }
             Expr::Exists { subquery, .. } => {
                 self.query(subquery)?;
-                Operand::Other
+                ExprType::Other
             }
             Expr::Function(function) => self.function(function)?,
             Expr::Case {
@@ -1187,7 +1187,7 @@ impl Walker {
                     Some(o) => Some(self.expr(o)?),
                     None => None,
                 };
-                let mut result = Operand::Other;
+                let mut result = ExprType::Other;
                 for when in conditions {
                     let condition = self.expr(&when.condition)?;
                     if let Some(subject) = &subject {
@@ -1199,39 +1199,39 @@ impl Walker {
                     self.expr(e)?;
                 }
                 match result {
-                    Operand::Literal(_) | Operand::Other => Operand::Other,
+                    ExprType::Literal(_) | ExprType::Other => ExprType::Other,
                     other => other,
                 }
             }
             Expr::Cast {
                 expr, data_type, ..
             } => {
-                if let Operand::Column(t, c) = self.expr(expr)?
+                if let ExprType::Column(t, c) = self.expr(expr)?
                     && integer_type(data_type)
                     && !self.learning
                 {
                     let key = self.key(t, &c);
                     self.hints.cast_to_integer.push(key);
                 }
-                Operand::Other
+                ExprType::Other
             }
             Expr::Collate { expr, .. } | Expr::Convert { expr, .. } => {
                 self.expr(expr)?;
-                Operand::Other
+                ExprType::Other
             }
             Expr::Extract { expr, .. } => {
                 let column = self.expr(expr)?;
                 self.vote(&column, ColumnType::Date);
-                Operand::Other
+                ExprType::Other
             }
             Expr::IsNull(e) | Expr::IsNotNull(e) => {
-                if let Operand::Column(t, c) = self.expr(e)?
+                if let ExprType::Column(t, c) = self.expr(e)?
                     && !self.learning
                 {
                     let key = self.key(t, &c);
                     self.hints.null_tested.push(key);
                 }
-                Operand::Other
+                ExprType::Other
             }
             Expr::IsTrue(e)
             | Expr::IsNotTrue(e)
@@ -1242,13 +1242,13 @@ impl Walker {
             | Expr::Ceil { expr: e, .. }
             | Expr::Floor { expr: e, .. } => {
                 self.expr(e)?;
-                Operand::Other
+                ExprType::Other
             }
             Expr::IsDistinctFrom(a, b) | Expr::IsNotDistinctFrom(a, b) => {
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
                 self.relate(&a, &b);
-                Operand::Other
+                ExprType::Other
             }
             Expr::Substring {
                 expr,
@@ -1261,37 +1261,37 @@ impl Walker {
                 for e in substring_from.iter().chain(substring_for.iter()) {
                     self.expr(e)?;
                 }
-                Operand::Other
+                ExprType::Other
             }
             Expr::Trim { expr, .. } => {
                 let column = self.expr(expr)?;
                 self.vote(&column, ColumnType::Text);
-                Operand::Other
+                ExprType::Other
             }
             Expr::Position { expr, r#in } => {
                 self.expr(expr)?;
                 let column = self.expr(r#in)?;
                 self.vote(&column, ColumnType::Text);
-                Operand::Other
+                ExprType::Other
             }
             Expr::Tuple(items) => {
                 for e in items {
                     self.expr(e)?;
                 }
-                Operand::Other
+                ExprType::Other
             }
-            _ => Operand::Other,
+            _ => ExprType::Other,
         })
     }
 
-    fn literal(&mut self, literal: Literal) -> Operand {
+    fn literal(&mut self, literal: Literal) -> ExprType {
         if !self.learning && !self.hints.literals.contains(&literal) {
             self.hints.literals.push(literal.clone());
         }
-        Operand::Literal(literal)
+        ExprType::Literal(literal)
     }
 
-    fn function(&mut self, function: &sqlparser::ast::Function) -> Result<Operand, String> {
+    fn function(&mut self, function: &sqlparser::ast::Function) -> Result<ExprType, String> {
         let name = last_part(&function.name)
             .unwrap_or_default()
             .to_ascii_lowercase();
@@ -1320,7 +1320,7 @@ impl Walker {
         // goals)`), and a partition is grouping.
         if let Some(sqlparser::ast::WindowType::WindowSpec(spec)) = &function.over {
             for e in &spec.partition_by {
-                if let Operand::Column(t, c) = self.expr(e)?
+                if let ExprType::Column(t, c) = self.expr(e)?
                     && !self.learning
                 {
                     let key = self.key(t, &c);
@@ -1328,7 +1328,7 @@ impl Walker {
                 }
             }
             for item in &spec.order_by {
-                if let Operand::Column(t, c) = self.expr(&item.expr)?
+                if let ExprType::Column(t, c) = self.expr(&item.expr)?
                     && !self.learning
                 {
                     let key = self.key(t, &c);
@@ -1342,42 +1342,42 @@ impl Walker {
         if let Some(filter) = &function.filter {
             self.expr(filter)?;
         }
-        let first = args.first().cloned().unwrap_or(Operand::Other);
+        let first = args.first().cloned().unwrap_or(ExprType::Other);
         let column = match &first {
-            Operand::Column(t, c) => Some((*t, c.clone())),
+            ExprType::Column(t, c) => Some((*t, c.clone())),
             _ => None,
         };
         Ok(match name.as_str() {
             "count" => {
                 let _ = star;
-                Operand::Count
+                ExprType::Count
             }
             "sum" | "avg" | "total" => {
                 self.vote(&first, ColumnType::Integer);
-                Operand::Aggregate(column)
+                ExprType::Aggregate(column)
             }
-            "min" | "max" if args.len() == 1 => Operand::Aggregate(column),
+            "min" | "max" if args.len() == 1 => ExprType::Aggregate(column),
             "abs" | "round" | "sqrt" | "power" | "pow" | "floor" | "ceil" | "ceiling" => {
                 self.vote(&first, ColumnType::Integer);
-                Operand::Other
+                ExprType::Other
             }
             "length" | "upper" | "lower" | "substr" | "substring" | "trim" | "ltrim" | "rtrim"
             | "instr" | "replace" | "concat" | "left" | "right" | "len" => {
                 self.vote(&first, ColumnType::Text);
-                Operand::Other
+                ExprType::Other
             }
             "date" | "datetime" | "julianday" | "year" | "month" | "day" | "unixepoch"
             | "date_part" | "datepart" | "date_trunc" => {
                 for arg in &args {
                     self.vote(arg, ColumnType::Date);
                 }
-                Operand::Other
+                ExprType::Other
             }
             "strftime" => {
                 if let Some(arg) = args.get(1) {
                     self.vote(arg, ColumnType::Date);
                 }
-                Operand::Other
+                ExprType::Other
             }
             "coalesce" | "ifnull" | "nullif" => {
                 for pair in args.windows(2) {
@@ -1385,7 +1385,7 @@ impl Walker {
                 }
                 first
             }
-            _ => Operand::Other,
+            _ => ExprType::Other,
         })
     }
 

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use qeval_core::results::compare::defog::{
-    Asked, Column, Dtype, Frame, InTurn, QueryContext, compare_df, subset_df,
+    Asked, Dtype, Frame, InTurn, QueryContext, Series, compare_df, subset_df,
 };
 use qeval_core::results::compare::{CompareOptions, Mode, compare};
 use qeval_core::results::{Value, read_result};
@@ -50,7 +50,7 @@ fn frame(side: &Json) -> Frame {
                     cell => cell,
                 })
                 .collect();
-            Column::new(dtype, cells)
+            Series::new(dtype, cells)
         })
         .collect();
     Frame::new(names, rows.len(), columns).expect("a frame")

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Case {
+struct JudgeCase {
     case: String,
     #[serde(default)]
     language: Option<Language>,
@@ -41,7 +41,7 @@ struct Said {
 }
 
 /// The query correctness metric of the case's generated query against its expected one.
-fn correctness(case: &Case) -> Metric {
+fn correctness(case: &JudgeCase) -> Metric {
     let pair = PairInput {
         language: case.language,
         generated_sql: case.generated.clone(),
@@ -83,7 +83,7 @@ fn every_fixture_case_gets_its_verdict() {
         let mut failures = Vec::new();
         let mut said = Vec::new();
         for (number, line) in text.lines().enumerate() {
-            let case: Case = serde_json::from_str(line)
+            let case: JudgeCase = serde_json::from_str(line)
                 .unwrap_or_else(|err| panic!("{}:{}: {err}", file.display(), number + 1));
             let metric = correctness(&case);
             let reasoning = metric.explanation.clone();

@@ -24,4 +24,5 @@ mod scorecards;
 mod several_answers;
 mod table_accuracy_scenarios;
 mod table_extraction;
+mod type_names;
 mod wrong_answers;

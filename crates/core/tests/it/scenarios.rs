@@ -483,7 +483,7 @@ fn agent_record() -> PairInput {
 #[test]
 fn an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
     use qeval_core::score::{JudgedVerdict, judge_tasks, score_pair_judged};
-    use qeval_judge::{ReplyError, Task, Verdict};
+    use qeval_judge::{JudgeScores, ReplyError, Rubric};
 
     let pair = agent_record();
     let options = ScoreOptions {
@@ -492,12 +492,12 @@ fn an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
     };
     let tasks = judge_tasks(&pair, &options);
     assert_eq!(tasks.len(), 1);
-    assert_eq!(tasks[0].task, Task::AgentQuality);
+    assert_eq!(tasks[0].task, Rubric::AgentQuality);
     assert_eq!(tasks[0].input.answer, "Ada Lovelace wrote it in 1843.");
     assert_eq!(tasks[0].input.criteria, "Names the author");
     assert_eq!(tasks[0].input.sources, "paper.pdf p.1");
 
-    let verdict = Verdict {
+    let verdict = JudgeScores {
         reasoning: "Supported and complete.".into(),
         scores: [
             ("answer_quality".to_string(), 0.95),

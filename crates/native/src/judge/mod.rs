@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use qeval_core::score::{JudgeOutcome, JudgeTask, JudgedVerdict, judge_tasks};
+use qeval_core::score::{JudgeOutcome, JudgedVerdict, Judging, judge_tasks};
 use qeval_core::words::counted;
 use qeval_core::{PairInput, ScoreOptions};
 use qeval_judge::{Conversation, JudgeConfig, Provider, Step, cache_key};
@@ -94,7 +94,7 @@ pub fn judge_all(
     concurrency: usize,
     on_done: impl Fn(usize, usize) + Sync,
 ) -> Vec<BTreeMap<String, JudgeOutcome>> {
-    let tasks: Vec<(usize, JudgeTask)> = pairs
+    let tasks: Vec<(usize, Judging)> = pairs
         .iter()
         .enumerate()
         .filter_map(|(index, pair)| pair.map(|pair| (index, pair)))
@@ -204,7 +204,7 @@ impl Judge {
 
     /// A verdict for `task`: from the memory cache, the disk cache, or a call (stored on
     /// success; errors are never cached).
-    pub fn judge(&self, task: &JudgeTask) -> JudgeOutcome {
+    pub fn judge(&self, task: &Judging) -> JudgeOutcome {
         let key = cache_key(&self.config, task.task, &task.input);
         let slot = self
             .in_flight
@@ -236,7 +236,7 @@ impl Judge {
                         self.key.as_deref(),
                         self.timeout,
                     );
-                    step = conversation.on_outcome(reply);
+                    step = conversation.on_received(reply);
                 }
                 Step::Done(verdict) => {
                     let judged = JudgedVerdict {

@@ -3,7 +3,7 @@
 use std::io::Read as _;
 use std::time::Duration;
 
-use qeval_judge::{HttpRequest, JudgeConfig, Outcome, ReplyError};
+use qeval_judge::{HttpRequest, JudgeConfig, Received, ReplyError};
 
 /// The largest reply read, once decompressed: a verdict is a few hundred bytes.
 pub const MAX_REPLY_BYTES: u64 = 10 * 1024 * 1024;
@@ -28,7 +28,7 @@ pub fn send(
     request: &HttpRequest,
     key: Option<&str>,
     timeout: Duration,
-) -> Outcome {
+) -> Received {
     let mut call = agent.post(&request.url);
     for (name, value) in &request.headers {
         call = call.header(name, value);
@@ -49,7 +49,7 @@ pub fn send(
             };
             if (300..400).contains(&status) {
                 let to = header("location").unwrap_or_else(|| "nowhere said".into());
-                return Outcome::Failed(ReplyError::Transport(format!(
+                return Received::Failed(ReplyError::Transport(format!(
                     "{} answered {status}, a redirect to {to}: not followed, so the key goes to no other host",
                     request.host()
                 )));
@@ -66,12 +66,12 @@ pub fn send(
                 .read_to_string(&mut body);
             match read {
                 Ok(_) if body.len() as u64 > MAX_REPLY_BYTES => {
-                    Outcome::Failed(ReplyError::Transport(format!(
+                    Received::Failed(ReplyError::Transport(format!(
                         "the reply is larger than {} MB once decompressed; not read further",
                         MAX_REPLY_BYTES / (1024 * 1024)
                     )))
                 }
-                Ok(_) => Outcome::Reply {
+                Ok(_) => Received::Reply {
                     status,
                     body,
                     retry_after,
@@ -83,18 +83,18 @@ pub fn send(
                             .and_then(|inner| inner.downcast_ref::<ureq::Error>())
                             .is_some_and(|inner| matches!(inner, ureq::Error::Timeout(_))) =>
                 {
-                    Outcome::Failed(ReplyError::Timeout {
+                    Received::Failed(ReplyError::Timeout {
                         seconds: timeout.as_secs_f64(),
                     })
                 }
-                Err(err) => Outcome::Failed(ReplyError::Transport(format!(
+                Err(err) => Received::Failed(ReplyError::Transport(format!(
                     "reading the reply failed: {err}"
                 ))),
             }
         }
-        Err(ureq::Error::Timeout(_)) => Outcome::Failed(ReplyError::Timeout {
+        Err(ureq::Error::Timeout(_)) => Received::Failed(ReplyError::Timeout {
             seconds: timeout.as_secs_f64(),
         }),
-        Err(err) => Outcome::Failed(ReplyError::Transport(format!("{} ({err})", request.host()))),
+        Err(err) => Received::Failed(ReplyError::Transport(format!("{} ({err})", request.host()))),
     }
 }

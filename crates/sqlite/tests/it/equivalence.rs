@@ -2,7 +2,8 @@
 //! with a written schema, and with a schema inferred from the queries alone.
 
 use qeval_sqlite::{
-    Database, EquivalenceOptions, Limits, SchemaChoice, SchemaSource, Verdict, check_equivalence,
+    Database, EquivalenceOptions, EquivalenceVerdict, Limits, SchemaChoice, SchemaSource,
+    check_equivalence,
 };
 
 fn shop() -> Database {
@@ -30,7 +31,11 @@ fn equivalent_queries_agree_on_every_database_generated_from_a_loaded_one() {
         SchemaChoice::Database(&mut db),
         &options(20),
     );
-    assert_eq!(report.verdict, Verdict::Equivalent, "{report:#?}");
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::Equivalent,
+        "{report:#?}"
+    );
     assert_eq!((report.agreed, report.databases), (20, 20));
     assert_eq!(report.schema_source, SchemaSource::Database);
     assert!(report.schema.contains("PRIMARY KEY"), "{}", report.schema);
@@ -45,7 +50,7 @@ fn equivalent_queries_agree_on_every_database_generated_from_a_loaded_one() {
         SchemaChoice::Database(&mut db),
         &options(20),
     );
-    assert_eq!(report.verdict, Verdict::Different, "{report:#?}");
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
 }
 
 #[test]
@@ -68,7 +73,7 @@ fn a_pair_that_agrees_only_by_accident_on_the_file_is_caught_the_same_way_every_
         SchemaChoice::Database(&mut db),
         &options(20),
     );
-    assert_eq!(report.verdict, Verdict::Different, "{report:#?}");
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
     let again = check_equivalence(
         expected,
         generated,
@@ -87,7 +92,7 @@ fn without_a_database_the_schema_is_inferred_and_a_counterexample_is_shown_small
         SchemaChoice::Infer,
         &EquivalenceOptions::default(),
     );
-    assert_eq!(report.verdict, Verdict::Different);
+    assert_eq!(report.verdict, EquivalenceVerdict::Different);
     assert_eq!(report.schema_source, SchemaSource::Inferred);
     assert!(report.schema.contains("age INTEGER"), "{}", report.schema);
     let counterexample = report.counterexample.expect("a counterexample");
@@ -118,7 +123,10 @@ fn a_difference_only_through_nulls_in_a_key_is_equivalence_under_an_assumption()
         SchemaChoice::Infer,
         &EquivalenceOptions::default(),
     );
-    assert_eq!(report.verdict, Verdict::EquivalentUnderAssumption);
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::EquivalentUnderAssumption
+    );
     let assumption = report.assumption.clone().expect("an assumption");
     assert_eq!(assumption.text, "`singer.singer_id` is never NULL");
     assert!(assumption.schema.contains("singer_id INTEGER NOT NULL"));
@@ -129,7 +137,11 @@ fn a_difference_only_through_nulls_in_a_key_is_equivalence_under_an_assumption()
         SchemaChoice::Written(&assumption.schema),
         &EquivalenceOptions::default(),
     );
-    assert_eq!(report.verdict, Verdict::Equivalent, "{report:#?}");
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::Equivalent,
+        "{report:#?}"
+    );
 }
 
 #[test]
@@ -140,7 +152,7 @@ fn no_verdict_when_the_expected_query_cannot_run_and_zero_when_only_the_generate
         SchemaChoice::Infer,
         &EquivalenceOptions::default(),
     );
-    assert_eq!(report.verdict, Verdict::NoVerdict, "{report:#?}");
+    assert_eq!(report.verdict, EquivalenceVerdict::NoVerdict, "{report:#?}");
     assert_eq!(report.metric().score, None);
     assert!(
         report.explanation().contains("expected query"),
@@ -155,7 +167,7 @@ fn no_verdict_when_the_expected_query_cannot_run_and_zero_when_only_the_generate
         SchemaChoice::Database(&mut db),
         &options(5),
     );
-    assert_eq!(report.verdict, Verdict::Different, "{report:#?}");
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
 }
 
 #[test]
@@ -166,12 +178,12 @@ fn ties_under_order_by_are_not_a_difference_but_limit_on_ties_is() {
         SchemaChoice::Infer,
         &EquivalenceOptions::default(),
     );
-    assert_eq!(same.verdict, Verdict::Equivalent, "{same:#?}");
+    assert_eq!(same.verdict, EquivalenceVerdict::Equivalent, "{same:#?}");
     let ties = check_equivalence(
         "SELECT name FROM singer ORDER BY age DESC LIMIT 1",
         "SELECT name FROM singer WHERE age = (SELECT MAX(age) FROM singer)",
         SchemaChoice::Infer,
         &EquivalenceOptions::default(),
     );
-    assert_eq!(ties.verdict, Verdict::Different, "{ties:#?}");
+    assert_eq!(ties.verdict, EquivalenceVerdict::Different, "{ties:#?}");
 }

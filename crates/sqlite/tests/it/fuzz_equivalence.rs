@@ -9,12 +9,14 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use qeval_sqlite::{Database, EquivalenceOptions, SchemaChoice, Verdict, check_equivalence};
+use qeval_sqlite::{
+    Database, EquivalenceOptions, EquivalenceVerdict, SchemaChoice, check_equivalence,
+};
 
 /// A small deterministic generator (xorshift), so a failure is reproduced by its seed.
-struct Rng(u64);
+struct XorShift(u64);
 
-impl Rng {
+impl XorShift {
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
@@ -27,13 +29,13 @@ impl Rng {
     }
 }
 
-struct Pair {
+struct FuzzPair {
     expected: String,
     generated: String,
     schema: Option<String>,
 }
 
-fn pairs() -> Vec<Pair> {
+fn pairs() -> Vec<FuzzPair> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/equivalence/pairs.jsonl"
@@ -42,7 +44,7 @@ fn pairs() -> Vec<Pair> {
     text.lines()
         .map(|line| {
             let value: serde_json::Value = serde_json::from_str(line).expect("json");
-            Pair {
+            FuzzPair {
                 expected: value["expected_sql"].as_str().unwrap_or_default().into(),
                 generated: value["generated_sql"].as_str().unwrap_or_default().into(),
                 schema: value["schema"].as_str().map(str::to_string),
@@ -82,7 +84,7 @@ const SPLICES: &[&str] = &[
 ];
 
 /// A query changed at the token level: a word dropped, doubled or swapped, or a fragment spliced in.
-fn mutate(rng: &mut Rng, sql: &str) -> String {
+fn mutate(rng: &mut XorShift, sql: &str) -> String {
     let mut words: Vec<String> = sql.split(' ').map(str::to_string).collect();
     for _ in 0..1 + rng.below(3) {
         let at = rng.below(words.len());
@@ -114,7 +116,7 @@ fn options(seed: u64) -> EquivalenceOptions {
 
 /// Checks a mutated pair; true when the generated query, checked against itself, ran (so the
 /// run exercised the generator and SQLite, not only the parser).
-fn check_pair(rng: &mut Rng, pair: &Pair) -> bool {
+fn check_pair(rng: &mut XorShift, pair: &FuzzPair) -> bool {
     let expected = if rng.below(3) == 0 {
         mutate(rng, &pair.expected)
     } else {
@@ -133,7 +135,7 @@ fn check_pair(rng: &mut Rng, pair: &Pair) -> bool {
     let same = check_equivalence(&generated, &generated, SchemaChoice::Infer, &options(seed));
     assert_ne!(
         same.verdict,
-        Verdict::Different,
+        EquivalenceVerdict::Different,
         "{generated:?} differs from itself"
     );
     if let Some(schema) = &pair.schema {
@@ -149,10 +151,10 @@ fn check_pair(rng: &mut Rng, pair: &Pair) -> bool {
             &options(seed),
         );
     }
-    same.verdict == Verdict::Equivalent
+    same.verdict == EquivalenceVerdict::Equivalent
 }
 
-fn check_loaders(rng: &mut Rng) {
+fn check_loaders(rng: &mut XorShift) {
     let bytes: Vec<u8> = (0..rng.below(2048)).map(|_| rng.next() as u8).collect();
     let _ = Database::open_bytes(&bytes);
     let alphabet = b"ab,;\t\"\r\n1.-x ";
@@ -173,12 +175,12 @@ fn the_equivalence_check_never_panics() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0x5eed_2026);
     let pairs = pairs();
-    let mut rng = Rng(seed);
+    let mut rng = XorShift(seed);
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let (mut inputs, mut ran) = (0u64, 0u64);
     while Instant::now() < deadline {
         let pair = &pairs[rng.below(pairs.len())];
-        let mut state = Rng(rng.next() | 1);
+        let mut state = XorShift(rng.next() | 1);
         let start = state.0;
         match catch_unwind(AssertUnwindSafe(|| check_pair(&mut state, pair))) {
             Ok(equivalent) => ran += u64::from(equivalent),
@@ -186,7 +188,7 @@ fn the_equivalence_check_never_panics() {
                 panic!("input #{inputs} broke the equivalence check (seed {seed}, state {start})")
             }
         }
-        let mut state = Rng(rng.next() | 1);
+        let mut state = XorShift(rng.next() | 1);
         let start = state.0;
         if catch_unwind(AssertUnwindSafe(|| check_loaders(&mut state))).is_err() {
             panic!("input #{inputs} broke a database loader (seed {seed}, state {start})");

@@ -10,13 +10,13 @@ use qeval_core::results::compare::{CompareOptions, Mode, compare, order_matters_
 use qeval_core::results::read_result;
 use qeval_core::sql::{ParseLimits, SqlDialect, to_sqlite};
 use qeval_sqlite::{
-    Database, EquivalenceOptions, EquivalenceReport, Limits, SchemaChoice, Verdict,
+    Database, EquivalenceOptions, EquivalenceReport, EquivalenceVerdict, Limits, SchemaChoice,
     check_equivalence,
 };
 use serde::Deserialize;
 
 #[derive(Deserialize)]
-struct Pair {
+struct LabelledPair {
     id: String,
     dialect: SqlDialect,
     category: String,
@@ -30,7 +30,7 @@ struct Pair {
     class: Option<String>,
 }
 
-fn pairs(file: &str) -> Vec<Pair> {
+fn pairs(file: &str) -> Vec<LabelledPair> {
     let path = format!(
         "{}/../../tests/equivalence/{file}",
         env!("CARGO_MANIFEST_DIR")
@@ -45,7 +45,7 @@ fn pairs(file: &str) -> Vec<Pair> {
         .collect()
 }
 
-fn check(pair: &Pair) -> EquivalenceReport {
+fn check(pair: &LabelledPair) -> EquivalenceReport {
     let schema = match &pair.schema {
         Some(text) => SchemaChoice::Written(text),
         None => SchemaChoice::Infer,
@@ -57,17 +57,17 @@ fn check(pair: &Pair) -> EquivalenceReport {
     check_equivalence(&pair.expected_sql, &pair.generated_sql, schema, &options)
 }
 
-fn expected_verdict(label: &str) -> Verdict {
+fn expected_verdict(label: &str) -> EquivalenceVerdict {
     match label {
-        "equivalent" => Verdict::Equivalent,
-        "equivalent_if" => Verdict::EquivalentUnderAssumption,
-        "different" => Verdict::Different,
+        "equivalent" => EquivalenceVerdict::Equivalent,
+        "equivalent_if" => EquivalenceVerdict::EquivalentUnderAssumption,
+        "different" => EquivalenceVerdict::Different,
         other => panic!("unknown label {other}"),
     }
 }
 
 /// Whether the two queries give different results on the counterexample's database.
-fn separates(pair: &Pair, report: &EquivalenceReport) -> bool {
+fn separates(pair: &LabelledPair, report: &EquivalenceReport) -> bool {
     let Some(counterexample) = &report.counterexample else {
         return false;
     };
@@ -134,7 +134,7 @@ fn the_check_agrees_with_the_labels_of_each_class() {
     ];
     let mut failures = Vec::new();
     for (class, floor) in floors {
-        let members: Vec<&Pair> = pairs
+        let members: Vec<&LabelledPair> = pairs
             .iter()
             .filter(|p| p.class.as_deref() == Some(class))
             .collect();
@@ -171,7 +171,7 @@ fn the_check_agrees_with_the_labels_of_each_class() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn holds_to_the_labels(pairs: &[Pair], at_least: usize) {
+fn holds_to_the_labels(pairs: &[LabelledPair], at_least: usize) {
     assert!(pairs.len() >= at_least, "{} pairs", pairs.len());
     let (mut agree, mut no_verdict, mut false_equivalent, mut different) = (0, 0, 0, 0);
     let (mut counterexamples, mut small, mut not_separating) = (0, 0, Vec::new());
@@ -196,14 +196,14 @@ fn holds_to_the_labels(pairs: &[Pair], at_least: usize) {
                 report.explanation()
             ));
         }
-        if report.verdict == Verdict::NoVerdict {
+        if report.verdict == EquivalenceVerdict::NoVerdict {
             no_verdict += 1;
         }
         if pair.label == "different" {
             different += 1;
             if matches!(
                 report.verdict,
-                Verdict::Equivalent | Verdict::EquivalentUnderAssumption
+                EquivalenceVerdict::Equivalent | EquivalenceVerdict::EquivalentUnderAssumption
             ) {
                 false_equivalent += 1;
             }

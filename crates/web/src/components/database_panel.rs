@@ -1,6 +1,6 @@
 use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
-use qeval_worker::protocol::{Answer, Source};
+use qeval_worker::protocol::{Answer, DatabaseForm};
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::{DragEvent, File, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -43,10 +43,10 @@ pub fn DatabasePanel(props: &Props) -> Html {
     let open = {
         let (worker, status, on_load) = (worker.clone(), status.clone(), props.on_load.clone());
         Callback::from(
-            move |(name, source, bytes): (String, Source, Option<Uint8Array>)| {
+            move |(name, source, bytes): (String, DatabaseForm, Option<Uint8Array>)| {
                 status.set(Some((true, format!("Opening {name}…"))));
                 let sql = match &source {
-                    Source::Script(sql) => sql.clone(),
+                    DatabaseForm::Script(sql) => sql.clone(),
                     _ => String::new(),
                 };
                 let (status, on_load, shown) = (status.clone(), on_load.clone(), name.clone());
@@ -94,7 +94,7 @@ pub fn DatabasePanel(props: &Props) -> Html {
         Callback::from(move |_| {
             open.emit((
                 BUILT_FROM_SQL.into(),
-                Source::Script((*script).clone()),
+                DatabaseForm::Script((*script).clone()),
                 None,
             ))
         })
@@ -107,7 +107,7 @@ pub fn DatabasePanel(props: &Props) -> Html {
         use_effect_with((), move |()| {
             if let Some(sql) = unbuilt {
                 script.set(sql.clone());
-                open.emit((BUILT_FROM_SQL.into(), Source::Script(sql), None));
+                open.emit((BUILT_FROM_SQL.into(), DatabaseForm::Script(sql), None));
             }
         });
     }
@@ -188,7 +188,7 @@ pub fn DatabasePanel(props: &Props) -> Html {
 async fn read_files(
     files: &[File],
     status: &UseStateHandle<Option<(bool, String)>>,
-) -> Result<(String, Source, Option<Uint8Array>), String> {
+) -> Result<(String, DatabaseForm, Option<Uint8Array>), String> {
     let first = files.first().ok_or("no file")?;
     if files
         .iter()
@@ -204,12 +204,12 @@ async fn read_files(
         } else {
             format!("{} CSV files", texts.len())
         };
-        return Ok((name, Source::Csv(texts), None));
+        return Ok((name, DatabaseForm::Csv(texts), None));
     }
     let bytes = read_file(first, status).await?;
     Ok((
         first.name(),
-        Source::File,
+        DatabaseForm::File,
         Some(Uint8Array::from(bytes.as_slice())),
     ))
 }

@@ -4,7 +4,7 @@ use qeval_core::Scorecard;
 use yew::prelude::*;
 
 use crate::download::save;
-use crate::scorecard_file::{Judging, LlmJudge, document};
+use crate::scorecard_file::{JudgedBy, LlmJudge, document};
 use crate::state::Playground;
 
 #[derive(Properties, PartialEq)]
@@ -23,7 +23,7 @@ pub fn DownloadScorecard(props: &Props) -> Html {
     let on_click = {
         let (card, state, llm) = (props.card.clone(), props.state.clone(), props.llm.clone());
         Callback::from(move |_| {
-            let judging = Judging {
+            let judging = JudgedBy {
                 llm: llm
                     .as_ref()
                     .map(|(endpoint, model)| LlmJudge { endpoint, model }),

@@ -1,7 +1,7 @@
 //! The equivalence check without a database: the schema it used (inferred from the queries, or
 //! the user's edit of it), its verdict, and the counterexample that separates the queries.
 
-use qeval_sqlite::{EquivalenceReport, SchemaSource, Verdict};
+use qeval_sqlite::{EquivalenceReport, EquivalenceVerdict, SchemaSource};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -130,12 +130,14 @@ pub fn EquivalencePanel(props: &Props) -> Html {
     }
 }
 
-fn verdict_badge(verdict: Verdict) -> Html {
+fn verdict_badge(verdict: EquivalenceVerdict) -> Html {
     let (class, text) = match verdict {
-        Verdict::Equivalent => ("badge pass", "Equivalent"),
-        Verdict::EquivalentUnderAssumption => ("badge warn", "Equivalent under an assumption"),
-        Verdict::Different => ("badge fail", "Different"),
-        Verdict::NoVerdict => ("badge", "No verdict"),
+        EquivalenceVerdict::Equivalent => ("badge pass", "Equivalent"),
+        EquivalenceVerdict::EquivalentUnderAssumption => {
+            ("badge warn", "Equivalent under an assumption")
+        }
+        EquivalenceVerdict::Different => ("badge fail", "Different"),
+        EquivalenceVerdict::NoVerdict => ("badge", "No verdict"),
     };
     html! { <span class={class} data-testid="equivalence-badge">{ text }</span> }
 }

@@ -3,23 +3,25 @@
 
 use yew::prelude::*;
 
-use crate::workers::{Kind, WorkerStatus, Workers};
+use crate::workers::{TaskKind, WorkerStatus, Workers};
 
-fn doing(kind: Kind) -> &'static str {
+fn doing(kind: TaskKind) -> &'static str {
     match kind {
-        Kind::Open => "Opening the database",
-        Kind::Execute => "Running both queries on the database",
-        Kind::Suite => "Checking on test-suite databases",
-        Kind::Equivalence => "Checking on generated databases",
-        Kind::RunJob => "Running the run's queries on the database",
-        Kind::Score | Kind::JudgeTasks | Kind::ScoreTests | Kind::Hardness => "Scoring",
+        TaskKind::Open => "Opening the database",
+        TaskKind::Execute => "Running both queries on the database",
+        TaskKind::Suite => "Checking on test-suite databases",
+        TaskKind::Equivalence => "Checking on generated databases",
+        TaskKind::RunJob => "Running the run's queries on the database",
+        TaskKind::Score | TaskKind::JudgeTasks | TaskKind::ScoreTests | TaskKind::Hardness => {
+            "Scoring"
+        }
     }
 }
 
 /// What the page is like after a Cancel: a check without a database leaves none to reload.
-fn after_cancel(kind: Kind) -> &'static str {
+fn after_cancel(kind: TaskKind) -> &'static str {
     match kind {
-        Kind::Equivalence => "Edit a query to check again.",
+        TaskKind::Equivalence => "Edit a query to check again.",
         _ => "The database is loaded again; edit a query to run it again.",
     }
 }
@@ -29,7 +31,7 @@ pub fn JobStatus() -> Html {
     let worker = use_context::<Workers>().unwrap_or_default().database;
     let status = use_context::<WorkerStatus>().unwrap_or_default();
     // What the last Cancel stopped and after how long; cleared when the next job starts.
-    let cancelled = use_state_eq(|| None::<(Kind, f64)>);
+    let cancelled = use_state_eq(|| None::<(TaskKind, f64)>);
     {
         let cancelled = cancelled.clone();
         use_effect_with(
@@ -54,7 +56,7 @@ pub fn JobStatus() -> Html {
             if let Some(error) = &status.error {
                 <p class="error-text" role="alert" data-testid="worker-error">{ format!("SQLite could not be used: {error}") }</p>
             }
-            if let Some((kind, _)) = status.running.filter(|(kind, _)| *kind != Kind::Open) {
+            if let Some((kind, _)) = status.running.filter(|(kind, _)| *kind != TaskKind::Open) {
                 <p class="job-status" role="status" data-testid="job-status">
                     <span class="boot-spinner small" aria-hidden="true"></span>
                     { match status.progress {

@@ -1,15 +1,15 @@
-use qeval_core::score::JudgeTask;
-use qeval_judge::{JudgeInput, Task};
+use qeval_core::score::Judging;
+use qeval_judge::{JudgeInput, Rubric};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{CheckBox, ChoiceSelect, TextField};
-use crate::judge::{CacheStats, JudgeSettings, Preset, VerdictCache, ask};
+use crate::judge::{CacheStats, JudgeChoices, Preset, VerdictCache, ask};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub settings: JudgeSettings,
-    pub on_change: Callback<JudgeSettings>,
+    pub settings: JudgeChoices,
+    pub on_change: Callback<JudgeChoices>,
     /// The verdict cache's counts, as of this render.
     pub stats: CacheStats,
     /// Asked after the cache was cleared, so the counts are read again.
@@ -21,7 +21,7 @@ pub struct Props {
 pub fn JudgeSettingsPanel(props: &Props) -> Html {
     let s = &props.settings;
     let test_result = use_state_eq(|| None::<(bool, String)>);
-    let edit = |change: fn(&mut JudgeSettings, String)| {
+    let edit = |change: fn(&mut JudgeChoices, String)| {
         let settings = s.clone();
         props.on_change.reform(move |value: String| {
             let mut next = settings.clone();
@@ -29,7 +29,7 @@ pub fn JudgeSettingsPanel(props: &Props) -> Html {
             next
         })
     };
-    let toggle = |change: fn(&mut JudgeSettings, bool)| {
+    let toggle = |change: fn(&mut JudgeChoices, bool)| {
         let settings = s.clone();
         props.on_change.reform(move |value: bool| {
             let mut next = settings.clone();
@@ -169,10 +169,10 @@ pub fn JudgeSettingsPanel(props: &Props) -> Html {
 }
 
 /// A small, real judging: two SQL queries that differ by a filter.
-fn connection_check() -> JudgeTask {
-    JudgeTask {
+fn connection_check() -> Judging {
+    Judging {
         metric: "connection".into(),
-        task: Task::QasSemantic,
+        task: Rubric::QasSemantic,
         input: JudgeInput {
             generated: "SELECT name FROM users".into(),
             expected: "SELECT name FROM users WHERE active = 1".into(),

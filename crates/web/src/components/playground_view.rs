@@ -23,13 +23,13 @@ use super::{
 use crate::database::{BUILT_FROM_SQL, LoadedDb, equivalence_task, execute_task, suite_task};
 use crate::editor;
 use crate::hooks::{
-    JobState, JudgeStatus, Scored, initial_state, use_debounced, use_llm_judge, use_scorecard,
-    use_shared_url, use_worker_job,
+    JobState, JudgeStatus, ScoredPlayground, initial_state, use_debounced, use_llm_judge,
+    use_scorecard, use_shared_url, use_worker_job,
 };
-use crate::judge::{JudgeRun, JudgeSettings, VerdictCache};
+use crate::judge::{JudgeChoices, JudgeRun, VerdictCache};
 use crate::scoring::score_task;
-use crate::state::{Action, Playground};
-use crate::workers::Kind;
+use crate::state::{Playground, PlaygroundAction};
+use crate::workers::TaskKind;
 
 /// How long typing must pause before the queries are scored again.
 const SETTLE_MILLIS: u32 = 150;
@@ -39,8 +39,8 @@ const JUDGE_SETTLE_MILLIS: u32 = 700;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub settings: JudgeSettings,
-    pub on_settings: Callback<JudgeSettings>,
+    pub settings: JudgeChoices,
+    pub on_settings: Callback<JudgeChoices>,
     pub db: LoadedDb,
     pub on_db: Callback<LoadedDb>,
 }
@@ -57,8 +57,8 @@ pub fn PlaygroundView(props: &Props) -> Html {
     let armed = use_state_eq(|| false);
     let dispatch = {
         let (state, armed) = (state.clone(), armed.clone());
-        Callback::from(move |action: Action| {
-            if !matches!(action, Action::Load(_)) {
+        Callback::from(move |action: PlaygroundAction| {
+            if !matches!(action, PlaygroundAction::Load(_)) {
                 armed.set(true);
             }
             state.dispatch(action)
@@ -79,11 +79,11 @@ pub fn PlaygroundView(props: &Props) -> Html {
     let time_limit = use_state_eq(|| 10.0f64);
     let running_key = (settled.clone(), db.clone(), *time_limit);
     let executed = use_worker_job(
-        Kind::Execute,
+        TaskKind::Execute,
         running_key.clone(),
         |(state, db, seconds)| execute_task(state, db, *seconds),
     );
-    let suite = use_worker_job(Kind::Suite, running_key, |(state, db, seconds)| {
+    let suite = use_worker_job(TaskKind::Suite, running_key, |(state, db, seconds)| {
         suite_task(state, db, *seconds)
     });
     // Without a database, both queries run on databases generated from their schema. Not for
@@ -91,7 +91,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
     let example_checked = use_state_eq(|| false);
     let pristine = !*example_checked && settled == Playground::example();
     let checked = use_worker_job(
-        Kind::Equivalence,
+        TaskKind::Equivalence,
         (settled.clone(), db.clone(), pristine),
         |(state, db, pristine)| (!pristine).then(|| equivalence_task(state, db)).flatten(),
     );
@@ -198,7 +198,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     label="Language"
                     options={vec![("sql".into(), "SQL".into()), ("kql".into(), "KQL".into())]}
                     value={if state.language == Language::Kql { "kql" } else { "sql" }}
-                    on_change={dispatch.reform(|v: String| Action::SetLanguage(v.parse().unwrap_or_default()))}
+                    on_change={dispatch.reform(|v: String| PlaygroundAction::SetLanguage(v.parse().unwrap_or_default()))}
                 />
                 if state.language == Language::Sql {
                     <ChoiceSelect
@@ -206,7 +206,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         label="Dialect"
                         options={SqlDialect::ALL.iter().map(|d| (d.name().into(), d.label().into())).collect::<Vec<_>>()}
                         value={state.dialect.name()}
-                        on_change={dispatch.reform(|v: String| Action::SetDialect(v.parse().unwrap_or_default()))}
+                        on_change={dispatch.reform(|v: String| PlaygroundAction::SetDialect(v.parse().unwrap_or_default()))}
                     />
                 }
                 <ChoiceSelect
@@ -215,7 +215,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     title="How the metrics add up to a total and a pass"
                     options={profile_options()}
                     value={state.profile.name()}
-                    on_change={dispatch.reform(|v: String| Action::SetProfile(v.parse().unwrap_or(ProfileName::Qas)))}
+                    on_change={dispatch.reform(|v: String| PlaygroundAction::SetProfile(v.parse().unwrap_or(ProfileName::Qas)))}
                 />
                 <ChoiceSelect
                     id="mode"
@@ -223,7 +223,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     title="How result tables are compared"
                     options={mode_options()}
                     value={state.mode.map_or("auto", |m| m.name())}
-                    on_change={dispatch.reform(|v: String| Action::SetMode(v.parse().ok()))}
+                    on_change={dispatch.reform(|v: String| PlaygroundAction::SetMode(v.parse().ok()))}
                 />
                 <CopyLink state={(*state).clone()} problem={share_problem} />
             </header>
@@ -242,7 +242,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         id="generated"
                         label="Generated query"
                         value={state.generated.clone()}
-                        on_input={dispatch.reform(Action::SetGenerated)}
+                        on_input={dispatch.reform(PlaygroundAction::SetGenerated)}
                         report={generated_report.clone()}
                         analysed_text={analysed(|state| &state.generated)}
                         language={state.language}
@@ -254,7 +254,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         id="expected"
                         label="Expected query"
                         value={state.expected.clone()}
-                        on_input={dispatch.reform(Action::SetExpected)}
+                        on_input={dispatch.reform(PlaygroundAction::SetExpected)}
                         report={expected_report.clone()}
                         analysed_text={analysed(|state| &state.expected)}
                         language={state.language}
@@ -276,13 +276,13 @@ pub fn PlaygroundView(props: &Props) -> Html {
                     db={db.clone()}
                     sql={start.0.database_sql.clone()}
                     on_load={let (on_db, dispatch) = (props.on_db.clone(), dispatch.clone()); Callback::from(move |loaded: LoadedDb| {
-                        dispatch.emit(Action::SetDatabase { name: loaded.name.clone(), sql: loaded.sql.clone() });
+                        dispatch.emit(PlaygroundAction::SetDatabase { name: loaded.name.clone(), sql: loaded.sql.clone() });
                         on_db.emit(loaded);
                     })}
                     suite={state.suite}
                     seed={state.seed}
-                    on_suite={dispatch.reform(Action::SetSuite)}
-                    on_seed={dispatch.reform(Action::SetSeed)}
+                    on_suite={dispatch.reform(PlaygroundAction::SetSuite)}
+                    on_seed={dispatch.reform(PlaygroundAction::SetSeed)}
                     time_limit={*time_limit}
                     on_time_limit={let time_limit = time_limit.clone(); Callback::from(move |s| time_limit.set(s))}
                 />
@@ -306,11 +306,11 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         cancelled={check_cancelled}
                         on_check={pristine.then(|| { let example_checked = example_checked.clone(); Callback::from(move |()| example_checked.set(true)) })}
                         schema={state.schema.clone()}
-                        on_schema={dispatch.reform(Action::SetSchema)}
+                        on_schema={dispatch.reform(PlaygroundAction::SetSchema)}
                         checks={state.checks}
-                        on_checks={dispatch.reform(Action::SetChecks)}
+                        on_checks={dispatch.reform(PlaygroundAction::SetChecks)}
                         seed={state.seed}
-                        on_seed={dispatch.reform(Action::SetSeed)}
+                        on_seed={dispatch.reform(PlaygroundAction::SetSeed)}
                     />
                 }
                 <details class="results-input" open={!state.expected_result.is_empty() || !state.generated_result.is_empty()}>
@@ -320,13 +320,13 @@ pub fn PlaygroundView(props: &Props) -> Html {
                             id="generated-result"
                             label="Generated query's result (JSON)"
                             value={state.generated_result.clone()}
-                            on_input={dispatch.reform(Action::SetGeneratedResult)}
+                            on_input={dispatch.reform(PlaygroundAction::SetGeneratedResult)}
                         />
                         <ResultEditor
                             id="expected-result"
                             label="Expected result (JSON)"
                             value={state.expected_result.clone()}
-                            on_input={dispatch.reform(Action::SetExpectedResult)}
+                            on_input={dispatch.reform(PlaygroundAction::SetExpectedResult)}
                         />
                     </div>
                     <ChoiceSelect
@@ -334,13 +334,13 @@ pub fn PlaygroundView(props: &Props) -> Html {
                         label="Expected answer type"
                         options={answer_type_options()}
                         value={state.answer_type.map_or("none", |t| t.name())}
-                        on_change={dispatch.reform(|v: String| Action::SetAnswerType(v.parse().ok()))}
+                        on_change={dispatch.reform(|v: String| PlaygroundAction::SetAnswerType(v.parse().ok()))}
                     />
                 </details>
                 <section class="results" aria-label="Scores">
                     if !both_given {
                         <p class="muted">{ "Type both queries to see their scores." }</p>
-                    } else if let Some(Scored { card, state: scored_state }) = scored.as_deref() {
+                    } else if let Some(ScoredPlayground { card, state: scored_state }) = scored.as_deref() {
                         <p class="identical" data-testid="identical">
                             if card.identical {
                                 <span class="badge pass">{ "Queries are identical" }</span>

@@ -15,11 +15,11 @@ use super::{
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::database::LoadedDb;
 use crate::download::save;
-use crate::hooks::{Check, FLAG_LIMIT, use_stored_score_check, use_test_address};
-use crate::judge::{JudgeSettings, VerdictCache};
-use crate::report::load::{MAX_FETCHED_BYTES, Source, fetched, read_run};
+use crate::hooks::{FLAG_LIMIT, Recheck, use_stored_score_check, use_test_address};
+use crate::judge::{JudgeChoices, VerdictCache};
+use crate::report::load::{DroppedFile, MAX_FETCHED_BYTES, fetched, read_run};
 use crate::report::score::{RunScoring, jsonl, score_run, with_hardness};
-use crate::report::state::{Action, Report, Slot, Work};
+use crate::report::state::{ReportAction, ReportState, Slot, Work};
 use crate::report::{LoadedRun, Shared};
 
 /// The example run shipped with the app (`static/example-run`, copied next to the page).
@@ -29,8 +29,8 @@ const EXAMPLE_BEFORE: &str = "example-run/run-2026-11-19T16-00-00/evaluation-res
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub settings: JudgeSettings,
-    pub on_settings: Callback<JudgeSettings>,
+    pub settings: JudgeChoices,
+    pub on_settings: Callback<JudgeChoices>,
     /// The page's database: tests without results are run on it when scoring.
     pub db: LoadedDb,
     pub on_db: Callback<LoadedDb>,
@@ -40,7 +40,7 @@ pub struct Props {
 struct LoadRequest {
     slot: Slot,
     name: String,
-    sources: Vec<Source>,
+    sources: Vec<DroppedFile>,
     /// The host a link downloaded it from.
     from: Option<String>,
 }
@@ -48,7 +48,7 @@ struct LoadRequest {
 #[component]
 pub fn ReportView(props: &Props) -> Html {
     let workers = use_context::<crate::workers::Workers>().unwrap_or_default();
-    let state = use_reducer(Report::default);
+    let state = use_reducer(ReportState::default);
     let dispatch = state.dispatcher();
     // Set to cancel the scoring under way; each scoring gets its own flag.
     let cancel = use_mut_ref(|| Rc::new(Cell::new(false)));
@@ -57,10 +57,12 @@ pub fn ReportView(props: &Props) -> Html {
         state.selected,
         dispatch
             .to_callback()
-            .reform(|index| Action::Select(Some(index))),
+            .reform(|index| ReportAction::Select(Some(index))),
     );
     // Escape in the table, or Close (or Escape) in the detail.
-    let close_test = dispatch.to_callback().reform(|()| Action::Select(None));
+    let close_test = dispatch
+        .to_callback()
+        .reform(|()| ReportAction::Select(None));
     // An opened test's detail is brought into view: below the table, or beside it.
     let detail = use_node_ref();
     {
@@ -76,7 +78,7 @@ pub fn ReportView(props: &Props) -> Html {
         let (dispatch, workers) = (dispatch.clone(), workers.clone());
         Callback::from(move |request: LoadRequest| {
             let (dispatch, workers) = (dispatch.clone(), workers.clone());
-            dispatch.dispatch(Action::Started(Work::Loading {
+            dispatch.dispatch(ReportAction::Started(Work::Loading {
                 done: 0.0,
                 total: 1.0,
             }));
@@ -84,14 +86,14 @@ pub fn ReportView(props: &Props) -> Html {
                 let progress = {
                     let dispatch = dispatch.clone();
                     Rc::new(move |done: f64, total: f64| {
-                        dispatch.dispatch(Action::Progress(Work::Loading { done, total }));
+                        dispatch.dispatch(ReportAction::Progress(Work::Loading { done, total }));
                     })
                 };
                 let loaded = match read_run(request.name, request.sources, progress).await {
                     Ok(loaded) => Rc::new(loaded),
-                    Err(err) => return dispatch.dispatch(Action::Failed(err)),
+                    Err(err) => return dispatch.dispatch(ReportAction::Failed(err)),
                 };
-                dispatch.dispatch(Action::Loaded {
+                dispatch.dispatch(ReportAction::Loaded {
                     slot: request.slot,
                     run: loaded.clone(),
                     from: request.from,
@@ -100,7 +102,7 @@ pub fn ReportView(props: &Props) -> Html {
                 if request.slot == Slot::Main
                     && let Some(records) = with_hardness(&loaded.records, &workers).await
                 {
-                    dispatch.dispatch(Action::Levelled {
+                    dispatch.dispatch(ReportAction::Levelled {
                         of: loaded,
                         records,
                     });
@@ -113,7 +115,7 @@ pub fn ReportView(props: &Props) -> Html {
         Callback::from(move |(slot, url): (Slot, String)| {
             let (load, dispatch) = (load.clone(), dispatch.clone());
             let host = host_of(&url);
-            dispatch.dispatch(Action::Started(Work::Fetching {
+            dispatch.dispatch(ReportAction::Started(Work::Fetching {
                 done: 0.0,
                 total: 0.0,
                 host: host.clone(),
@@ -122,7 +124,7 @@ pub fn ReportView(props: &Props) -> Html {
                 let progress = {
                     let (dispatch, host) = (dispatch.clone(), host.clone());
                     Rc::new(move |done: f64, total: f64| {
-                        dispatch.dispatch(Action::Progress(Work::Fetching {
+                        dispatch.dispatch(ReportAction::Progress(Work::Fetching {
                             done,
                             total,
                             host: host.clone(),
@@ -136,7 +138,7 @@ pub fn ReportView(props: &Props) -> Html {
                         sources,
                         from: Some(host),
                     }),
-                    Err(err) => dispatch.dispatch(Action::Failed(err)),
+                    Err(err) => dispatch.dispatch(ReportAction::Failed(err)),
                 }
             });
         })
@@ -150,7 +152,7 @@ pub fn ReportView(props: &Props) -> Html {
                 if is_same_origin(&url) {
                     fetch.emit((Slot::Main, url));
                 } else {
-                    dispatch.dispatch(Action::AskToFetch(url));
+                    dispatch.dispatch(ReportAction::AskToFetch(url));
                 }
             }
         });
@@ -161,11 +163,11 @@ pub fn ReportView(props: &Props) -> Html {
             let accept = {
                 let (fetch, dispatch, url) = (fetch.clone(), dispatch.clone(), url.clone());
                 Callback::from(move |_| {
-                    dispatch.dispatch(Action::Answered);
+                    dispatch.dispatch(ReportAction::Answered);
                     fetch.emit((Slot::Main, url.clone()));
                 })
             };
-            let decline = dispatch.to_callback().reform(|_| Action::Answered);
+            let decline = dispatch.to_callback().reform(|_| ReportAction::Answered);
             html! {
                 <div class="banner" role="alertdialog" aria-labelledby="run-confirm-text" data-testid="run-confirm">
                     <p id="run-confirm-text">
@@ -201,7 +203,7 @@ pub fn ReportView(props: &Props) -> Html {
                 db.clone(),
                 workers.clone(),
             );
-            dispatch.dispatch(Action::Started(Work::Scoring {
+            dispatch.dispatch(ReportAction::Started(Work::Scoring {
                 done: 0,
                 total: raw.tests.len(),
             }));
@@ -209,12 +211,12 @@ pub fn ReportView(props: &Props) -> Html {
                 let progress = {
                     let dispatch = dispatch.clone();
                     move |done, total| {
-                        dispatch.dispatch(Action::Progress(Work::Scoring { done, total }))
+                        dispatch.dispatch(ReportAction::Progress(Work::Scoring { done, total }))
                     }
                 };
                 let records =
                     score_run(&raw, run_scoring, &settings, &db, &workers, flag, progress).await;
-                dispatch.dispatch(Action::Scored {
+                dispatch.dispatch(ReportAction::Scored {
                     of: loaded,
                     records,
                 });
@@ -255,7 +257,7 @@ pub fn ReportView(props: &Props) -> Html {
                 settings={props.settings.clone()}
                 on_change={props.on_settings.clone()}
                 stats={VerdictCache::shared().stats()}
-                on_cache_cleared={dispatch.to_callback().reform(|()| Action::CacheChanged)}
+                on_cache_cleared={dispatch.to_callback().reform(|()| ReportAction::CacheChanged)}
             />
             <RunLoader
                 id="run"
@@ -295,7 +297,7 @@ pub fn ReportView(props: &Props) -> Html {
                             label="Profile"
                             options={super::profile_options()}
                             value={state.profile.name()}
-                            on_change={dispatch.to_callback().reform(|v: String| Action::SetProfile(v.parse().unwrap_or(ProfileName::Qas)))}
+                            on_change={dispatch.to_callback().reform(|v: String| ReportAction::SetProfile(v.parse().unwrap_or(ProfileName::Qas)))}
                         />
                         if props.db.is_loaded() {
                             <span class="note" data-testid="run-database">{ format!("Tests without results run on {}.", props.db.name) }</span>
@@ -305,7 +307,7 @@ pub fn ReportView(props: &Props) -> Html {
                                 kind="number"
                                 title="Also run each test's two queries on this many databases generated from the loaded database's schema, as qeval run --db --suite N"
                                 value={state.suite.to_string()}
-                                on_change={dispatch.to_callback().reform(|v: String| Action::SetSuite(v.parse().unwrap_or(0)))}
+                                on_change={dispatch.to_callback().reform(|v: String| ReportAction::SetSuite(v.parse().unwrap_or(0)))}
                             />
                         }
                         <button type="button" id="score-run" onclick={on_score}>{ if props.settings.enabled { "Score with the LLM judge" } else { "Score" } }</button>
@@ -324,11 +326,11 @@ pub fn ReportView(props: &Props) -> Html {
                     <JudgeAgreementView summary={(*summary).clone()} />
                     <ClassificationView summary={(*summary).clone()} />
                     <StrictVerdicts records={loaded.records.clone()}
-                        on_select={dispatch.to_callback().reform(|i| Action::Select(Some(i)))} />
+                        on_select={dispatch.to_callback().reform(|i| ReportAction::Select(Some(i)))} />
                     { flags_view(&flags) }
                     <div class={classes!("tests-and-detail", state.selected.is_some().then_some("open"))}>
                     <TestTable records={loaded.records.clone()} selected={state.selected}
-                        on_select={dispatch.to_callback().reform(|i| Action::Select(Some(i)))}
+                        on_select={dispatch.to_callback().reform(|i| ReportAction::Select(Some(i)))}
                         on_close={close_test.clone()} />
                     <div ref={detail} class="detail-slot">
                         if let Some(record) = state.selected.and_then(|i| loaded.records.get(i)) {
@@ -350,13 +352,13 @@ pub fn ReportView(props: &Props) -> Html {
     }
 }
 
-fn flags_view(check: &Check) -> Html {
+fn flags_view(check: &Recheck) -> Html {
     match check {
-        Check::Running { done, total } => html! {
+        Recheck::Running { done, total } => html! {
             <p class="note" data-testid="flags-progress">{ format!("Checking stored scores against their data: {done} of {total}") }</p>
         },
-        Check::Done(flags) if flags.is_empty() => html! {},
-        Check::Done(flags) => html! {
+        Recheck::Done(flags) if flags.is_empty() => html! {},
+        Recheck::Done(flags) => html! {
             <section class="flags" data-testid="flags">
                 <h2>{ format!("Stored scores their data contradicts ({}{})", flags.len(), if flags.len() >= FLAG_LIMIT { "+" } else { "" }) }</h2>
                 <ul>{ for flags.iter().take(100).map(|(id, d)| html! {

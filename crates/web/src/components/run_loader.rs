@@ -2,7 +2,7 @@ use wasm_bindgen_futures::spawn_local;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::report::load::{Source, dropped, source_of_file};
+use crate::report::load::{DroppedFile, dropped, source_of_file};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -10,7 +10,7 @@ pub struct Props {
     pub id: AttrValue,
     pub label: AttrValue,
     /// The run's name and its files.
-    pub on_sources: Callback<(String, Vec<Source>)>,
+    pub on_sources: Callback<(String, Vec<DroppedFile>)>,
     #[prop_or_default]
     pub on_example: Option<Callback<()>>,
 }
@@ -51,7 +51,7 @@ pub fn RunLoader(props: &Props) -> Html {
         Callback::from(move |event: Event| {
             let input: HtmlInputElement = event.target_unchecked_into();
             let Some(files) = input.files() else { return };
-            let sources: Vec<Source> = (0..files.length())
+            let sources: Vec<DroppedFile> = (0..files.length())
                 .filter_map(|i| files.get(i))
                 .map(source_of_file)
                 .collect();
@@ -88,7 +88,7 @@ pub fn RunLoader(props: &Props) -> Html {
 }
 
 /// The run's name: the dropped folder's, else the first file's.
-fn folder_name(sources: &[Source]) -> String {
+fn folder_name(sources: &[DroppedFile]) -> String {
     let first = sources.first().map(|s| s.path.as_str()).unwrap_or("run");
     let parts: Vec<&str> = first.split('/').collect();
     if parts.len() >= 2 {

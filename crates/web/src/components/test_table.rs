@@ -16,7 +16,7 @@ const VIEWPORT_ROWS: usize = 18;
 const OVERSCAN: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Column {
+enum Field {
     Id,
     Question,
     Agent,
@@ -28,31 +28,31 @@ enum Column {
     Result,
 }
 
-const COLUMNS: [(Column, &str); 9] = [
-    (Column::Id, "Test"),
-    (Column::Question, "Question"),
-    (Column::Agent, "Agent"),
-    (Column::Difficulty, "Difficulty"),
-    (Column::Final, "Final"),
-    (Column::Semantic, "Semantic"),
-    (Column::Execution, "Execution"),
-    (Column::Datatype, "Datatype"),
-    (Column::Result, "Result"),
+const COLUMNS: [(Field, &str); 9] = [
+    (Field::Id, "Test"),
+    (Field::Question, "Question"),
+    (Field::Agent, "Agent"),
+    (Field::Difficulty, "Difficulty"),
+    (Field::Final, "Final"),
+    (Field::Semantic, "Semantic"),
+    (Field::Execution, "Execution"),
+    (Field::Datatype, "Datatype"),
+    (Field::Result, "Result"),
 ];
 
-impl Column {
+impl Field {
     /// The class of the column's cells: the stylesheet hides some columns on narrow screens.
     fn class(self) -> &'static str {
         match self {
-            Column::Id => "c-id",
-            Column::Question => "c-question",
-            Column::Agent => "c-agent",
-            Column::Difficulty => "c-difficulty",
-            Column::Final => "c-final",
-            Column::Semantic => "c-semantic",
-            Column::Execution => "c-execution",
-            Column::Datatype => "c-datatype",
-            Column::Result => "c-result",
+            Field::Id => "c-id",
+            Field::Question => "c-question",
+            Field::Agent => "c-agent",
+            Field::Difficulty => "c-difficulty",
+            Field::Final => "c-final",
+            Field::Semantic => "c-semantic",
+            Field::Execution => "c-execution",
+            Field::Datatype => "c-datatype",
+            Field::Result => "c-result",
         }
     }
 }
@@ -91,25 +91,25 @@ fn moved(key: &str, active: usize, count: usize) -> Option<usize> {
     })
 }
 
-fn number(record: &EvaluationRecord, column: Column) -> Option<f64> {
+fn number(record: &EvaluationRecord, column: Field) -> Option<f64> {
     let q = record.qas_evaluation.as_ref()?;
     Some(match column {
-        Column::Final => q.final_score,
-        Column::Semantic => q.semantic_score,
-        Column::Execution => q.execution_score,
-        Column::Datatype => q.datatype_score,
-        Column::Result => f64::from(u8::from(q.passed)),
+        Field::Final => q.final_score,
+        Field::Semantic => q.semantic_score,
+        Field::Execution => q.execution_score,
+        Field::Datatype => q.datatype_score,
+        Field::Result => f64::from(u8::from(q.passed)),
         _ => return None,
     })
 }
 
-fn text(record: &EvaluationRecord, column: Column) -> String {
+fn text(record: &EvaluationRecord, column: Field) -> String {
     match column {
-        Column::Id => record.key(),
-        Column::Question => record.question.clone(),
-        Column::Agent => record.agent_used.clone().unwrap_or_default(),
-        Column::Difficulty => record.difficulty.clone().unwrap_or_default(),
-        Column::Result => match record.passed() {
+        Field::Id => record.key(),
+        Field::Question => record.question.clone(),
+        Field::Agent => record.agent_used.clone().unwrap_or_default(),
+        Field::Difficulty => record.difficulty.clone().unwrap_or_default(),
+        Field::Result => match record.passed() {
             Some(false) if record.is_unsafe() => "FAIL · UNSAFE".into(),
             Some(true) => "PASS".into(),
             Some(false) => "FAIL".into(),
@@ -145,27 +145,27 @@ fn matches(record: &EvaluationRecord, filters: &Filters) -> bool {
 
 /// A cell's value for sorting: numbers (ids too, when they are numbers) before text.
 #[derive(PartialEq, PartialOrd)]
-enum SortKey {
+enum CellOrder {
     Number(f64),
     Text(String),
 }
 
-fn sort_key(record: &EvaluationRecord, column: Column) -> SortKey {
+fn sort_key(record: &EvaluationRecord, column: Field) -> CellOrder {
     if let Some(x) = number(record, column) {
-        return SortKey::Number(x);
+        return CellOrder::Number(x);
     }
     let text = text(record, column);
     match text.parse::<f64>() {
-        Ok(x) if x.is_finite() => SortKey::Number(x),
-        _ => SortKey::Text(text),
+        Ok(x) if x.is_finite() => CellOrder::Number(x),
+        _ => CellOrder::Text(text),
     }
 }
 
 /// Indices of the records that pass the filters, in the chosen order. Sort keys are computed
 /// once per row, not once per comparison: 100,000 rows sort in a few milliseconds.
-fn order(records: &[EvaluationRecord], filters: &Filters, sort: (Column, bool)) -> Vec<usize> {
+fn order(records: &[EvaluationRecord], filters: &Filters, sort: (Field, bool)) -> Vec<usize> {
     let (column, ascending) = sort;
-    let mut rows: Vec<(SortKey, usize)> = (0..records.len())
+    let mut rows: Vec<(CellOrder, usize)> = (0..records.len())
         .filter(|&i| matches(&records[i], filters))
         .map(|i| (sort_key(&records[i], column), i))
         .collect();
@@ -193,7 +193,7 @@ fn distinct(
 #[component]
 pub fn TestTable(props: &Props) -> Html {
     let filters = use_state(Filters::default);
-    let sort = use_state_eq(|| (Column::Id, true));
+    let sort = use_state_eq(|| (Field::Id, true));
     let scroll_top = use_state_eq(|| 0.0f64);
     let rows = use_memo(
         (props.records.clone(), (*filters).clone(), *sort),
@@ -384,8 +384,8 @@ pub fn TestTable(props: &Props) -> Html {
                             { for COLUMNS.iter().map(|&(column, _)| {
                                 let value = text(record, column);
                                 let verdict = match (column, record.passed()) {
-                                    (Column::Result, Some(true)) => Some("pass"),
-                                    (Column::Result, Some(false)) => Some("fail"),
+                                    (Field::Result, Some(true)) => Some("pass"),
+                                    (Field::Result, Some(false)) => Some("fail"),
                                     _ => None,
                                 };
                                 html! { <span class={classes!("td", column.class(), verdict)} role="gridcell">{ value }</span> }

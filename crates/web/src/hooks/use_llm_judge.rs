@@ -3,12 +3,12 @@ use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-use crate::judge::{JudgeRun, JudgeSettings, VerdictCache, judge_all, judge_from_cache};
+use crate::judge::{JudgeChoices, JudgeRun, VerdictCache, judge_all, judge_from_cache};
 use qeval_worker::protocol::Answer;
 
 use crate::scoring::judge_tasks_task;
 use crate::state::Playground;
-use crate::workers::{Kind, Reply, Workers};
+use crate::workers::{Reply, TaskKind, Workers};
 
 /// Where the LLM judging of the current pair stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +44,7 @@ impl JudgeStatus {
 /// Until `armed` (the user edited something or pressed "Ask the LLM judge"), only the verdict
 /// cache is read.
 #[hook]
-pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings, armed: bool) -> JudgeStatus {
+pub fn use_llm_judge(state: &Playground, settings: &JudgeChoices, armed: bool) -> JudgeStatus {
     let scorer = use_context::<Workers>().unwrap_or_default().scorer;
     let status = use_state_eq(|| JudgeStatus::Off);
     let generation = use_mut_ref(|| 0u64);
@@ -70,7 +70,7 @@ pub fn use_llm_judge(state: &Playground, settings: &JudgeSettings, armed: bool) 
                     // Which judgings the pair needs is the scoring worker's to say (identical
                     // queries need none).
                     let tasks = match task {
-                        Some(task) => match scorer.ask(Kind::JudgeTasks, task).await {
+                        Some(task) => match scorer.ask(TaskKind::JudgeTasks, task).await {
                             Reply::Answer(Answer::JudgeTasks(tasks)) => tasks,
                             _ => return,
                         },

@@ -6,11 +6,11 @@ use qeval_worker::protocol::{Answer, Task};
 use yew::prelude::*;
 
 use crate::state::Playground;
-use crate::workers::{Kind, Reply, Workers};
+use crate::workers::{Reply, TaskKind, Workers};
 
 /// A scorecard with the playground state it was made for.
 #[derive(Debug, PartialEq)]
-pub struct Scored {
+pub struct ScoredPlayground {
     pub state: Playground,
     pub card: Rc<Scorecard>,
 }
@@ -20,24 +20,24 @@ pub struct Scored {
 /// the page shows a scorecard and the text it was made from together, so a parse error never
 /// points into text typed since.
 #[hook]
-pub fn use_scorecard<K, F>(key: K, make: F) -> Option<Rc<Scored>>
+pub fn use_scorecard<K, F>(key: K, make: F) -> Option<Rc<ScoredPlayground>>
 where
     K: PartialEq + Clone + 'static,
     F: FnOnce(&K) -> (Playground, Task) + 'static,
 {
     let scorer = use_context::<Workers>().unwrap_or_default().scorer;
-    let scored = use_state(|| None::<Rc<Scored>>);
+    let scored = use_state(|| None::<Rc<ScoredPlayground>>);
     {
         let scored = scored.clone();
         use_effect_with(key, move |key| {
             let current = Rc::new(Cell::new(true));
             let (state, task) = make(key);
             let still = current.clone();
-            scorer.send(Kind::Score, task, move |reply| {
+            scorer.send(TaskKind::Score, task, move |reply| {
                 if let Reply::Answer(Answer::Scored(card)) = reply
                     && still.get()
                 {
-                    scored.set(Some(Rc::new(Scored {
+                    scored.set(Some(Rc::new(ScoredPlayground {
                         state,
                         card: Rc::new(card),
                     })));

@@ -5,7 +5,7 @@ use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 use crate::share::{self, ShareError};
-use crate::state::{Action, Playground};
+use crate::state::{Playground, PlaygroundAction};
 
 /// The state to start from: the link's, or the example when the link has none. A link that
 /// cannot be read starts the example and says why.
@@ -46,7 +46,7 @@ impl PartialEq for TypedFragment {
 pub fn use_shared_url(
     settled: &Playground,
     typed: &Playground,
-    dispatch: Callback<Action>,
+    dispatch: Callback<PlaygroundAction>,
 ) -> Option<ShareError> {
     let latest = use_context::<TypedFragment>().unwrap_or_default();
     use_effect_with(typed.clone(), move |typed| {
@@ -73,7 +73,7 @@ pub fn use_shared_url(
         let listener = web_sys::window().map(|window| {
             gloo_events::EventListener::new(&window, "hashchange", move |_| {
                 if let Ok(Some(state)) = share::decode(&gloo_hash()) {
-                    dispatch.emit(Action::Load(state));
+                    dispatch.emit(PlaygroundAction::Load(state));
                 }
             })
         });

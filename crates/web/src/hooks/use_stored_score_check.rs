@@ -13,7 +13,7 @@ const BATCH: usize = 2_000;
 pub const FLAG_LIMIT: usize = 1_000;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Check {
+pub enum Recheck {
     Running { done: usize, total: usize },
     Done(Rc<Vec<(String, Disagreement)>>),
 }
@@ -21,8 +21,8 @@ pub enum Check {
 /// Rechecks every record's stored scores against its own data, in the background, batch by
 /// batch; a newer run supersedes an older check still going.
 #[hook]
-pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) -> Check {
-    let check = use_state(|| Check::Done(Rc::new(Vec::new())));
+pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) -> Recheck {
+    let check = use_state(|| Recheck::Done(Rc::new(Vec::new())));
     let generation = use_mut_ref(|| 0u64);
     {
         let check = check.clone();
@@ -30,7 +30,7 @@ pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) ->
             *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
             let Some(records) = records.clone() else {
-                check.set(Check::Done(Rc::new(Vec::new())));
+                check.set(Recheck::Done(Rc::new(Vec::new())));
                 return;
             };
             spawn_local(async move {
@@ -44,7 +44,7 @@ pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) ->
                     if *generation.borrow() != mine {
                         return;
                     }
-                    check.set(Check::Running { done: start, total });
+                    check.set(Recheck::Running { done: start, total });
                     TimeoutFuture::new(0).await;
                     for record in batch {
                         flags.extend(recheck(record).into_iter().map(|d| (record.key(), d)));
@@ -54,7 +54,7 @@ pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) ->
                     }
                 }
                 if *generation.borrow() == mine {
-                    check.set(Check::Done(Rc::new(flags)));
+                    check.set(Recheck::Done(Rc::new(flags)));
                 }
             });
         });

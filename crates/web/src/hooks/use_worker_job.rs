@@ -4,7 +4,7 @@ use std::rc::Rc;
 use qeval_worker::protocol::{Answer, Task};
 use yew::prelude::*;
 
-use crate::workers::{Kind, Reply, Workers};
+use crate::workers::{Reply, TaskKind, Workers};
 
 /// A job's state as the page shows it. Answers are shared, not copied: a result can hold
 /// 100,000 rows, and the page re-renders on every keystroke.
@@ -61,7 +61,7 @@ impl JobState {
 /// Runs the task `make` builds from `key` in the worker for `kind` whenever `key` changes, and
 /// gives the answer for the current key (answers to earlier keys are dropped).
 #[hook]
-pub fn use_worker_job<K, F>(kind: Kind, key: K, make: F) -> JobState
+pub fn use_worker_job<K, F>(kind: TaskKind, key: K, make: F) -> JobState
 where
     K: PartialEq + Clone + 'static,
     F: FnOnce(&K) -> Option<Task> + 'static,

@@ -25,7 +25,7 @@ pub struct CacheStats {
 }
 
 #[derive(Default)]
-struct Inner {
+struct CacheInner {
     memory: HashMap<String, (f64, JudgedVerdict)>,
     database: Option<Rc<Rexie>>,
     /// Why IndexedDB cannot be used, if it cannot (then only the memory layer works).
@@ -36,7 +36,7 @@ struct Inner {
 /// The page's verdict cache. Clones share it.
 #[derive(Clone, Default)]
 pub struct VerdictCache {
-    inner: Rc<RefCell<Inner>>,
+    inner: Rc<RefCell<CacheInner>>,
 }
 
 impl PartialEq for VerdictCache {

@@ -10,4 +10,4 @@ mod transport;
 
 pub use cache::{CacheStats, VerdictCache};
 pub use run::{JudgeRun, ask, judge_all, judge_from_cache};
-pub use settings::{JudgeSettings, Preset};
+pub use settings::{JudgeChoices, Preset};

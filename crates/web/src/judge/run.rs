@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use futures::StreamExt;
 use gloo_timers::future::TimeoutFuture;
-use qeval_core::score::{JudgeOutcome, JudgeTask, JudgedVerdict};
+use qeval_core::score::{JudgeOutcome, JudgedVerdict, Judging};
 use qeval_judge::{Conversation, Step, cache_key};
 
 use super::cache::VerdictCache;
-use super::settings::JudgeSettings;
+use super::settings::JudgeChoices;
 use super::transport;
 
 /// What judging one pair gave.
@@ -27,8 +27,8 @@ pub struct JudgeRun {
 
 /// Judges every task, at most `settings.concurrency()` at a time.
 pub async fn judge_all(
-    tasks: Vec<JudgeTask>,
-    settings: &JudgeSettings,
+    tasks: Vec<Judging>,
+    settings: &JudgeChoices,
     cache: &VerdictCache,
 ) -> JudgeRun {
     let started = js_sys::Date::now();
@@ -56,8 +56,8 @@ pub async fn judge_all(
 /// missing. A page opened from a link or reloaded shows what it already knows and calls nothing
 /// until the user acts.
 pub async fn judge_from_cache(
-    tasks: &[JudgeTask],
-    settings: &JudgeSettings,
+    tasks: &[Judging],
+    settings: &JudgeChoices,
     cache: &VerdictCache,
 ) -> Option<JudgeRun> {
     let started = js_sys::Date::now();
@@ -76,8 +76,8 @@ pub async fn judge_from_cache(
 /// One task: its verdict from the cache, or from calls. Returns the outcome, the requests sent,
 /// and whether the cache answered.
 pub async fn judge_one(
-    task: &JudgeTask,
-    settings: &JudgeSettings,
+    task: &Judging,
+    settings: &JudgeChoices,
     cache: &VerdictCache,
 ) -> (JudgeOutcome, u32, bool) {
     let config = settings.config();
@@ -93,7 +93,7 @@ pub async fn judge_one(
 }
 
 /// Asks the judge, past every cache: the outcome and the requests it took.
-pub async fn ask(task: &JudgeTask, settings: &JudgeSettings) -> (JudgeOutcome, u32) {
+pub async fn ask(task: &Judging, settings: &JudgeChoices) -> (JudgeOutcome, u32) {
     let config = settings.config();
     let mut conversation = Conversation::new(config.clone(), task.task, task.input.clone());
     let mut step = conversation.start();
@@ -111,7 +111,7 @@ pub async fn ask(task: &JudgeTask, settings: &JudgeSettings) -> (JudgeOutcome, u
                     settings.timeout_ms(),
                 )
                 .await;
-                step = conversation.on_outcome(reply);
+                step = conversation.on_received(reply);
             }
             Step::Done(verdict) => {
                 break Ok(JudgedVerdict {

@@ -139,7 +139,7 @@ impl Preset {
 /// Everything the judge needs besides the key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct JudgeSettings {
+pub struct JudgeChoices {
     /// Use the LLM judge instead of the structural one.
     pub enabled: bool,
     pub preset: Preset,
@@ -163,15 +163,15 @@ pub struct JudgeSettings {
     pub prompt: qeval_judge::PromptVersion,
 }
 
-impl Default for JudgeSettings {
+impl Default for JudgeChoices {
     fn default() -> Self {
-        JudgeSettings::for_preset(Preset::Openai)
+        JudgeChoices::for_preset(Preset::Openai)
     }
 }
 
-impl JudgeSettings {
-    pub fn for_preset(preset: Preset) -> JudgeSettings {
-        JudgeSettings {
+impl JudgeChoices {
+    pub fn for_preset(preset: Preset) -> JudgeChoices {
+        JudgeChoices {
             enabled: false,
             preset,
             base_url: preset.base_url().into(),
@@ -189,8 +189,8 @@ impl JudgeSettings {
     }
 
     /// Another preset, keeping the key, the limits and Langfuse.
-    pub fn with_preset(&self, preset: Preset) -> JudgeSettings {
-        JudgeSettings {
+    pub fn with_preset(&self, preset: Preset) -> JudgeChoices {
+        JudgeChoices {
             enabled: self.enabled,
             key: self.key.clone(),
             remember_key: self.remember_key,
@@ -200,7 +200,7 @@ impl JudgeSettings {
             langfuse_host: self.langfuse_host.clone(),
             langfuse_public_key: self.langfuse_public_key.clone(),
             prompt: self.prompt,
-            ..JudgeSettings::for_preset(preset)
+            ..JudgeChoices::for_preset(preset)
         }
     }
 
@@ -249,11 +249,11 @@ impl JudgeSettings {
     }
 
     /// The settings saved on this device, or the defaults.
-    pub fn load() -> JudgeSettings {
+    pub fn load() -> JudgeChoices {
         let Some(storage) = local_storage() else {
-            return JudgeSettings::default();
+            return JudgeChoices::default();
         };
-        let mut settings: JudgeSettings = storage
+        let mut settings: JudgeChoices = storage
             .get_item(SETTINGS_ITEM)
             .ok()
             .flatten()
@@ -298,10 +298,10 @@ mod tests {
 
     #[test]
     fn the_key_is_never_serialized() {
-        let settings = JudgeSettings {
+        let settings = JudgeChoices {
             key: "sk-secret".into(),
             remember_key: true,
-            ..JudgeSettings::default()
+            ..JudgeChoices::default()
         };
         let text = serde_json::to_string(&settings).expect("serializes");
         assert!(!text.contains("sk-secret"), "{text}");
@@ -309,22 +309,22 @@ mod tests {
 
     #[test]
     fn presets_give_their_protocol_and_headers() {
-        let azure = JudgeSettings::for_preset(Preset::Azure).config();
+        let azure = JudgeChoices::for_preset(Preset::Azure).config();
         assert_eq!(azure.provider, Provider::Openai);
         assert_eq!(azure.key_header.as_deref(), Some("api-key"));
         assert_eq!(azure.query.as_deref(), Some("api-version=2024-10-21"));
-        let anthropic = JudgeSettings::for_preset(Preset::Anthropic).config();
+        let anthropic = JudgeChoices::for_preset(Preset::Anthropic).config();
         assert_eq!(anthropic.provider, Provider::Anthropic);
         assert!(anthropic.browser);
         assert_eq!(
-            JudgeSettings::for_preset(Preset::Ollama).config().query,
+            JudgeChoices::for_preset(Preset::Ollama).config().query,
             None
         );
     }
 
     #[test]
     fn a_new_preset_keeps_the_key_and_limits() {
-        let mut settings = JudgeSettings::for_preset(Preset::Openai);
+        let mut settings = JudgeChoices::for_preset(Preset::Openai);
         settings.key = "k".into();
         settings.timeout_seconds = 5.0;
         let gemini = settings.with_preset(Preset::Gemini);

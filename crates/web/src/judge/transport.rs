@@ -3,7 +3,7 @@
 
 use gloo_net::http::Request;
 use gloo_timers::callback::Timeout;
-use qeval_judge::{HttpRequest, JudgeConfig, Outcome, ReplyError};
+use qeval_judge::{HttpRequest, JudgeConfig, Received, ReplyError};
 
 use super::settings::Preset;
 
@@ -15,9 +15,9 @@ pub async fn send(
     request: &HttpRequest,
     key: Option<&str>,
     timeout_ms: u32,
-) -> Outcome {
+) -> Received {
     let Ok(controller) = web_sys::AbortController::new() else {
-        return Outcome::Failed(ReplyError::Transport(
+        return Received::Failed(ReplyError::Transport(
             "this browser cannot make cancellable requests".into(),
         ));
     };
@@ -41,21 +41,21 @@ pub async fn send(
     }
     let call = match builder.body(request.body.clone()) {
         Ok(call) => call,
-        Err(err) => return Outcome::Failed(ReplyError::Transport(err.to_string())),
+        Err(err) => return Received::Failed(ReplyError::Transport(err.to_string())),
     };
     let response = match call.send().await {
         Ok(response) => response,
-        Err(err) => return Outcome::Failed(failure(&err, seconds, request, preset)),
+        Err(err) => return Received::Failed(failure(&err, seconds, request, preset)),
     };
     let status = response.status();
     let retry_after = response.headers().get("retry-after");
     match response.text().await {
-        Ok(body) => Outcome::Reply {
+        Ok(body) => Received::Reply {
             status,
             body,
             retry_after,
         },
-        Err(err) => Outcome::Failed(failure(&err, seconds, request, preset)),
+        Err(err) => Received::Failed(failure(&err, seconds, request, preset)),
     }
 }
 

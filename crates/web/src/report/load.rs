@@ -27,23 +27,23 @@ const SLICE: f64 = 2.0 * 1024.0 * 1024.0;
 
 /// A file to read: its path within the dropped folder (or its name) and its contents.
 #[derive(Clone)]
-pub struct Source {
+pub struct DroppedFile {
     pub path: String,
     pub blob: Blob,
 }
 
 /// Progress as (bytes read, bytes in all files).
-pub type Progress = Rc<dyn Fn(f64, f64)>;
+pub type LoadProgress = Rc<dyn Fn(f64, f64)>;
 
 /// Reads the sources into a run: the files the core's run-folder rules pick (`run_files`), so a
 /// folder is read as `qeval run` reads it. Scored records win over raw results when both are
 /// present, as `qeval report` shows a folder's scores.
 pub async fn read_run(
     name: String,
-    sources: Vec<Source>,
-    progress: Progress,
+    sources: Vec<DroppedFile>,
+    progress: LoadProgress,
 ) -> Result<LoadedRun, String> {
-    let used: Vec<(FileKind, Source)> = run_files(sources.iter().map(|s| s.path.as_str()))?
+    let used: Vec<(FileKind, DroppedFile)> = run_files(sources.iter().map(|s| s.path.as_str()))?
         .into_iter()
         .filter_map(|(kind, path)| {
             let source = sources.iter().find(|s| s.path == path)?;
@@ -130,13 +130,13 @@ pub async fn read_run(
 }
 
 /// Lines read, rejected lines and the folder of one kind of file.
-type Tally = (
+type ReadTally = (
     usize,
     Vec<(String, qeval_core::run::Rejected)>,
     Option<String>,
 );
 
-fn tally<T>(tally: &mut Tally, path: &str, lines: &Lines<T>) {
+fn tally<T>(tally: &mut ReadTally, path: &str, lines: &Lines<T>) {
     tally.0 += lines.lines_read;
     tally
         .1
@@ -226,7 +226,7 @@ async fn read_lines<T: DeserializeOwned>(
 }
 
 /// The files of a drop: folders are walked (all their files, at any depth).
-pub async fn dropped(data: web_sys::DataTransfer) -> Vec<Source> {
+pub async fn dropped(data: web_sys::DataTransfer) -> Vec<DroppedFile> {
     let items = data.items();
     let mut entries = Vec::new();
     let mut loose = Vec::new();
@@ -241,25 +241,25 @@ pub async fn dropped(data: web_sys::DataTransfer) -> Vec<Source> {
             }
         }
     }
-    let mut sources: Vec<Source> = loose.into_iter().map(source_of_file).collect();
+    let mut sources: Vec<DroppedFile> = loose.into_iter().map(source_of_file).collect();
     for entry in entries {
         walk(entry, &mut sources).await;
     }
     sources
 }
 
-pub fn source_of_file(file: File) -> Source {
+pub fn source_of_file(file: File) -> DroppedFile {
     let relative = js_sys::Reflect::get(&file, &"webkitRelativePath".into())
         .ok()
         .and_then(|v| v.as_string())
         .filter(|p| !p.is_empty());
-    Source {
+    DroppedFile {
         path: relative.unwrap_or_else(|| file.name()),
         blob: file.into(),
     }
 }
 
-async fn walk(entry: web_sys::FileSystemEntry, sources: &mut Vec<Source>) {
+async fn walk(entry: web_sys::FileSystemEntry, sources: &mut Vec<DroppedFile>) {
     let mut stack = vec![entry];
     while let Some(entry) = stack.pop() {
         if entry.is_file() {
@@ -275,7 +275,7 @@ async fn walk(entry: web_sys::FileSystemEntry, sources: &mut Vec<Source>) {
                 entry.file_with_callback_and_callback(ok.unchecked_ref(), fail.unchecked_ref());
             });
             if let Ok(file) = JsFuture::from(promise).await {
-                sources.push(Source {
+                sources.push(DroppedFile {
                     path,
                     blob: file.unchecked_into(),
                 });
@@ -319,7 +319,10 @@ pub const MAX_FETCHED_BYTES: f64 = 200.0 * 1024.0 * 1024.0;
 
 /// Fetches a hosted records file (`?run=URL`), streamed, reporting `(bytes so far, total)`
 /// (total 0 when the server does not say), and refused past [`MAX_FETCHED_BYTES`].
-pub async fn fetched(url: &str, progress: Rc<dyn Fn(f64, f64)>) -> Result<Vec<Source>, String> {
+pub async fn fetched(
+    url: &str,
+    progress: Rc<dyn Fn(f64, f64)>,
+) -> Result<Vec<DroppedFile>, String> {
     if let Some(blocked) = crate::connect_policy::blocked(url) {
         return Err(blocked);
     }
@@ -394,7 +397,7 @@ pub async fn fetched(url: &str, progress: Rc<dyn Fn(f64, f64)>) -> Result<Vec<So
     } else {
         "evaluation-results.jsonl".into()
     };
-    Ok(vec![Source { path: name, blob }])
+    Ok(vec![DroppedFile { path: name, blob }])
 }
 
 /// An HTML page (a folder's listing, a login page, a site's index) where a run's JSON Lines were

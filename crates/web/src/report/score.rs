@@ -14,8 +14,8 @@ use super::RawRun;
 use qeval_worker::protocol::{Answer, Scoring, Task};
 
 use crate::database::LoadedDb;
-use crate::judge::{JudgeSettings, VerdictCache, judge_all};
-use crate::workers::{Kind, Reply, WorkerHandle, Workers};
+use crate::judge::{JudgeChoices, VerdictCache, judge_all};
+use crate::workers::{Reply, TaskKind, WorkerHandle, Workers};
 
 /// Tests in one job or one scoring batch: progress shows between them.
 const BATCH: usize = 25;
@@ -38,7 +38,7 @@ pub struct RunScoring {
 pub async fn score_run(
     raw: &RawRun,
     run_scoring: RunScoring,
-    settings: &JudgeSettings,
+    settings: &JudgeChoices,
     db: &LoadedDb,
     workers: &Workers,
     cancel: Rc<Cell<bool>>,
@@ -90,7 +90,7 @@ pub async fn score_run(
                 scoring: scoring.clone(),
             };
             let Reply::Answer(Answer::JudgeTasks(tasks)) =
-                workers.scorer.ask(Kind::JudgeTasks, task).await
+                workers.scorer.ask(TaskKind::JudgeTasks, task).await
             else {
                 return None;
             };
@@ -110,7 +110,7 @@ pub async fn score_run(
             scoring: scoring.clone(),
         };
         let Reply::Answer(Answer::Records(scored)) =
-            workers.scorer.ask(Kind::ScoreTests, task).await
+            workers.scorer.ask(TaskKind::ScoreTests, task).await
         else {
             return None;
         };
@@ -136,7 +136,7 @@ async fn run_jobs(
             return None;
         }
         let Reply::Answer(Answer::JobDone(answer)) =
-            worker.ask(Kind::RunJob, Task::RunJob(job)).await
+            worker.ask(TaskKind::RunJob, Task::RunJob(job)).await
         else {
             return None;
         };
@@ -168,7 +168,7 @@ pub async fn with_hardness(
         .collect();
     let Reply::Answer(Answer::Hardness(levels)) = workers
         .scorer
-        .ask(Kind::Hardness, Task::Hardness(queries))
+        .ask(TaskKind::Hardness, Task::Hardness(queries))
         .await
     else {
         return None;

@@ -1,6 +1,6 @@
 //! The report view's state and the actions that change it: the runs loaded, the work under way,
 //! the open test. Loading, downloading and scoring run as tasks in the view; each reports here
-//! through an [`Action`], so what the page shows follows from this one value.
+//! through a [`ReportAction`], so what the page shows follows from this one value.
 
 use std::rc::Rc;
 
@@ -34,7 +34,7 @@ pub enum Slot {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Report {
+pub struct ReportState {
     /// The run shown.
     pub run: Option<Rc<LoadedRun>>,
     /// The earlier run the shown one is compared with.
@@ -56,9 +56,9 @@ pub struct Report {
     pub cache_revision: u32,
 }
 
-impl Default for Report {
+impl Default for ReportState {
     fn default() -> Self {
-        Report {
+        ReportState {
             run: None,
             earlier: None,
             work: Work::Idle,
@@ -74,7 +74,7 @@ impl Default for Report {
 }
 
 #[derive(Debug, Clone)]
-pub enum Action {
+pub enum ReportAction {
     /// A load, download or scoring began: its work is shown and the last problem is cleared.
     Started(Work),
     /// The work under way got further.
@@ -111,22 +111,22 @@ pub enum Action {
     CacheChanged,
 }
 
-impl Reducible for Report {
-    type Action = Action;
+impl Reducible for ReportState {
+    type Action = ReportAction;
 
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+    fn reduce(self: Rc<Self>, action: ReportAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::Started(work) => {
+            ReportAction::Started(work) => {
                 next.work = work;
                 next.problem = None;
             }
-            Action::Progress(work) => next.work = work,
-            Action::Failed(problem) => {
+            ReportAction::Progress(work) => next.work = work,
+            ReportAction::Failed(problem) => {
                 next.work = Work::Idle;
                 next.problem = Some(problem);
             }
-            Action::Loaded { slot, run, from } => {
+            ReportAction::Loaded { slot, run, from } => {
                 next.work = Work::Idle;
                 match slot {
                     Slot::Main => {
@@ -137,26 +137,26 @@ impl Reducible for Report {
                     Slot::Compare => next.earlier = Some(run),
                 }
             }
-            Action::Levelled { of, records } => next.replace_records(&of, records, false),
-            Action::Scored { of, records } => {
+            ReportAction::Levelled { of, records } => next.replace_records(&of, records, false),
+            ReportAction::Scored { of, records } => {
                 next.work = Work::Idle;
                 next.cache_revision += 1;
                 if let Some(records) = records {
                     next.replace_records(&of, records, true);
                 }
             }
-            Action::Select(index) => next.selected = index,
-            Action::SetProfile(profile) => next.profile = profile,
-            Action::SetSuite(count) => next.suite = count.min(MAX_SUITE),
-            Action::AskToFetch(url) => next.pending = Some(url),
-            Action::Answered => next.pending = None,
-            Action::CacheChanged => next.cache_revision += 1,
+            ReportAction::Select(index) => next.selected = index,
+            ReportAction::SetProfile(profile) => next.profile = profile,
+            ReportAction::SetSuite(count) => next.suite = count.min(MAX_SUITE),
+            ReportAction::AskToFetch(url) => next.pending = Some(url),
+            ReportAction::Answered => next.pending = None,
+            ReportAction::CacheChanged => next.cache_revision += 1,
         }
         Rc::new(next)
     }
 }
 
-impl Report {
+impl ReportState {
     /// Gives the shown run new records, if it is still `of`: an answer about a run the user has
     /// since replaced is dropped. `scored`: the run's raw results are now scored.
     fn replace_records(
@@ -194,8 +194,8 @@ mod tests {
         serde_json::from_value(serde_json::json!({ "test_id": id })).expect("a record")
     }
 
-    fn loaded(state: Rc<Report>, slot: Slot, run: &Rc<LoadedRun>) -> Rc<Report> {
-        state.reduce(Action::Loaded {
+    fn loaded(state: Rc<ReportState>, slot: Slot, run: &Rc<LoadedRun>) -> Rc<ReportState> {
+        state.reduce(ReportAction::Loaded {
             slot,
             run: run.clone(),
             from: None,
@@ -205,9 +205,9 @@ mod tests {
     #[test]
     fn a_new_run_closes_the_open_test_and_says_where_it_came_from() {
         let first = run("first", false);
-        let state = loaded(Rc::new(Report::default()), Slot::Main, &first);
-        let state = state.reduce(Action::Select(Some(3)));
-        let state = state.reduce(Action::Loaded {
+        let state = loaded(Rc::new(ReportState::default()), Slot::Main, &first);
+        let state = state.reduce(ReportAction::Select(Some(3)));
+        let state = state.reduce(ReportAction::Loaded {
             slot: Slot::Main,
             run: run("second", false),
             from: Some("data.example.com".into()),
@@ -217,7 +217,7 @@ mod tests {
         assert_eq!(state.run.as_ref().map(|r| r.name.as_str()), Some("second"));
 
         // A run loaded to compare with leaves the shown one and its open test alone.
-        let state = state.reduce(Action::Select(Some(1)));
+        let state = state.reduce(ReportAction::Select(Some(1)));
         let state = loaded(state, Slot::Compare, &first);
         assert_eq!(state.selected, Some(1));
         assert_eq!(
@@ -230,14 +230,14 @@ mod tests {
     fn levels_for_a_run_no_longer_shown_are_dropped() {
         let first = run("first", false);
         let second = run("second", false);
-        let state = loaded(Rc::new(Report::default()), Slot::Main, &first);
+        let state = loaded(Rc::new(ReportState::default()), Slot::Main, &first);
         let state = loaded(state, Slot::Main, &second);
-        let state = state.reduce(Action::Levelled {
+        let state = state.reduce(ReportAction::Levelled {
             of: first,
             records: vec![record("late")],
         });
         assert!(state.run.as_ref().expect("a run").records.is_empty());
-        let state = state.reduce(Action::Levelled {
+        let state = state.reduce(ReportAction::Levelled {
             of: second,
             records: vec![record("t1")],
         });
@@ -247,9 +247,9 @@ mod tests {
     #[test]
     fn scoring_ends_the_work_and_replaces_raw_results_unless_cancelled() {
         let raw = run("raw", true);
-        let state = loaded(Rc::new(Report::default()), Slot::Main, &raw);
-        let state = state.reduce(Action::Started(Work::Scoring { done: 0, total: 2 }));
-        let cancelled = state.clone().reduce(Action::Scored {
+        let state = loaded(Rc::new(ReportState::default()), Slot::Main, &raw);
+        let state = state.reduce(ReportAction::Started(Work::Scoring { done: 0, total: 2 }));
+        let cancelled = state.clone().reduce(ReportAction::Scored {
             of: raw.clone(),
             records: None,
         });
@@ -257,7 +257,7 @@ mod tests {
         assert!(cancelled.run.as_ref().expect("a run").raw.is_some());
         assert_eq!(cancelled.cache_revision, 1);
 
-        let scored = state.reduce(Action::Scored {
+        let scored = state.reduce(ReportAction::Scored {
             of: raw,
             records: Some(vec![record("t1"), record("t2")]),
         });
@@ -268,17 +268,17 @@ mod tests {
 
     #[test]
     fn a_failure_stops_the_work_and_the_next_start_clears_it() {
-        let state = Rc::new(Report::default())
-            .reduce(Action::Started(Work::Loading {
+        let state = Rc::new(ReportState::default())
+            .reduce(ReportAction::Started(Work::Loading {
                 done: 0.0,
                 total: 1.0,
             }))
-            .reduce(Action::Failed("no .jsonl file".into()));
+            .reduce(ReportAction::Failed("no .jsonl file".into()));
         assert_eq!(
             (&state.work, state.problem.as_deref()),
             (&Work::Idle, Some("no .jsonl file"))
         );
-        let state = state.reduce(Action::Started(Work::Scoring { done: 0, total: 1 }));
+        let state = state.reduce(ReportAction::Started(Work::Scoring { done: 0, total: 1 }));
         assert_eq!(state.problem, None);
     }
 }

@@ -17,15 +17,15 @@ pub enum RawLine {
     Endless,
 }
 
-pub struct Lines<R> {
+pub struct PairLines<R> {
     input: R,
     number: usize,
     done: bool,
 }
 
-impl<R: BufRead> Lines<R> {
-    pub fn new(input: R) -> Lines<R> {
-        Lines {
+impl<R: BufRead> PairLines<R> {
+    pub fn new(input: R) -> PairLines<R> {
+        PairLines {
             input,
             number: 0,
             done: false,
@@ -117,7 +117,7 @@ mod tests {
     use super::*;
 
     fn all(text: &[u8]) -> Vec<(usize, Option<Vec<u8>>)> {
-        let mut lines = Lines::new(text);
+        let mut lines = PairLines::new(text);
         let mut out = Vec::new();
         while let Some((number, raw)) = lines.next_line().unwrap_or(None) {
             out.push((

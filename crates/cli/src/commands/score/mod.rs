@@ -24,10 +24,10 @@ use serde_json::Value;
 mod lines;
 mod tally;
 
-use lines::{Lines, RawLine};
+use lines::{PairLines, RawLine};
 use tally::Tally;
 
-use super::{Failure, Outcome, file_text};
+use super::{Completion, Failure, file_text};
 use crate::execute::{Executor, equivalence_check};
 use crate::langfuse::Langfuse;
 use crate::progress::Progress;
@@ -127,7 +127,7 @@ fn read_in_background(args: &ScoreArgs) -> Result<Receiver<Result<Line, Failure>
     };
     let (send, receive) = sync_channel(256);
     std::thread::spawn(move || {
-        let mut lines = Lines::new(input);
+        let mut lines = PairLines::new(input);
         loop {
             let line = match lines.next_line() {
                 Ok(Some((number, raw))) => parsed(number, raw),
@@ -215,7 +215,7 @@ pub fn run_judgings(
 }
 
 /// What scoring a batch needs besides its lines.
-struct Scoring<'a> {
+struct BatchScoring<'a> {
     args: &'a ScoreArgs,
     options: &'a ScoreOptions,
     executor: Option<&'a Executor>,
@@ -224,7 +224,7 @@ struct Scoring<'a> {
     sends_to_langfuse: bool,
 }
 
-pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
+pub fn run(args: &ScoreArgs) -> Result<Completion, Failure> {
     let options = options(args)?;
     let judge = judge(&args.judge)?;
     let langfuse = langfuse(&args.judge)?;
@@ -247,7 +247,7 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         _ => options,
     };
     let equivalence = equivalence_check(&args.db)?;
-    let scoring = Scoring {
+    let scoring = BatchScoring {
         args,
         options: &options,
         executor: executor.as_ref(),
@@ -286,13 +286,13 @@ pub fn run(args: &ScoreArgs) -> Result<Outcome, Failure> {
         send_to_langfuse(langfuse, &tally, args.judge.concurrency);
     }
     Ok(if tally.rejected == 0 && !judge_failed {
-        Outcome::Clean
+        Completion::Clean
     } else {
-        Outcome::SomeInputRejected
+        Completion::SomeInputRejected
     })
 }
 
-impl Scoring<'_> {
+impl BatchScoring<'_> {
     /// The batch's records, in input order, counted into `tally`.
     fn batch(&self, lines: &mut [Line], tally: &mut Tally) -> Vec<Value> {
         let options = self.options;

@@ -24,7 +24,7 @@
 //! [`MAX_VARIANTS`] cuts the list can that order change a verdict, and then the record says
 //! how many variants were tried.
 
-use super::tokens::{Kind, first_statement, format, statements, tokenize};
+use super::tokens::{TokenKind, first_statement, format, statements, tokenize};
 
 /// The word a value slot becomes (`VALUE_NUM_SYMBOL`, lowercased with the rest).
 const SLOT: &str = "valuerare";
@@ -101,7 +101,7 @@ fn reformat_query(query: &str) -> String {
     let statement = first_statement(&query).unwrap_or_default();
     let mut joined = tokenize(statement)
         .iter()
-        .filter(|t| t.kind != Kind::Whitespace)
+        .filter(|t| t.kind != TokenKind::Whitespace)
         .map(|t| t.text)
         .collect::<Vec<_>>()
         .join(" ");
@@ -213,7 +213,7 @@ fn strip_query(query: &str) -> (Vec<String>, Vec<String>) {
         .unwrap_or_default();
     let values: Vec<String> = tokenize(statement)
         .iter()
-        .filter(|t| matches!(t.kind, Kind::StringSingle | Kind::StringSymbol))
+        .filter(|t| matches!(t.kind, TokenKind::StringSingle | TokenKind::StringSymbol))
         .map(|t| t.text.to_string())
         .collect();
     let mut all_values = values.clone();

@@ -25,9 +25,9 @@ pub struct SpiderLevel {
     pub passed: bool,
 }
 
-/// Counts and accuracies of one column.
+/// One column of the printed table (a hardness level or a turn): its count and accuracy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Column {
+pub struct LevelScore {
     pub count: usize,
     pub exec: f64,
 }
@@ -36,9 +36,9 @@ pub struct Column {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SpiderScores {
     /// `easy`, `medium`, `hard`, `extra`, `all`, then `joint_all`.
-    pub levels: Vec<(String, Column)>,
+    pub levels: Vec<(String, LevelScore)>,
     /// `turn 1` ... `turn > 4`.
-    pub turns: Vec<(String, Column)>,
+    pub turns: Vec<(String, LevelScore)>,
     /// Whether the table shows `joint_all` and the turns (more than one interaction).
     pub with_turns: bool,
 }
@@ -46,16 +46,16 @@ pub struct SpiderScores {
 impl SpiderScores {
     /// The scores of the examples, interaction by interaction.
     pub fn of(interactions: &[Vec<SpiderLevel>], with_turns: bool) -> SpiderScores {
-        let mut levels: Vec<(String, Column)> = LEVELS
+        let mut levels: Vec<(String, LevelScore)> = LEVELS
             .iter()
             .chain(&["joint_all"])
-            .map(|name| (name.to_string(), Column::default()))
+            .map(|name| (name.to_string(), LevelScore::default()))
             .collect();
-        let mut turns: Vec<(String, Column)> = TURNS
+        let mut turns: Vec<(String, LevelScore)> = TURNS
             .iter()
-            .map(|name| (name.to_string(), Column::default()))
+            .map(|name| (name.to_string(), LevelScore::default()))
             .collect();
-        let passed = |column: &mut Column, ok: bool| {
+        let passed = |column: &mut LevelScore, ok: bool| {
             column.count += 1;
             column.exec += f64::from(u8::from(ok));
         };
@@ -85,7 +85,7 @@ impl SpiderScores {
     }
 
     /// Execution accuracy over all examples.
-    pub fn all(&self) -> Column {
+    pub fn all(&self) -> LevelScore {
         self.levels[4].1
     }
 }
@@ -190,7 +190,7 @@ mod tests {
         let scores = SpiderScores::of(&[vec![], vec![]], true);
         assert_eq!(
             scores.levels[5].1,
-            Column {
+            LevelScore {
                 count: 2,
                 exec: 1.0
             }

@@ -6,11 +6,11 @@
 //!
 //! The rules below are sqlparse's lexer rules (`keywords.SQL_REGEX`, tried in order at each
 //! position, case-insensitively), written as code. What neither use reads is not told apart:
-//! every keyword a lookup would find is a [`Kind::Word`] unless the statement splitter needs it.
+//! every keyword a lookup would find is a [`TokenKind::Word`] unless the statement splitter needs it.
 
 /// What a token is, as far as Spider's rules need to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum TokenKind {
     /// `-- ...` or `# ...` to the end of the line, the line break included.
     CommentSingle,
     /// `--+ ...` or `# + ...`: an optimizer hint.
@@ -49,7 +49,7 @@ pub enum Kind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Token<'a> {
-    pub kind: Kind,
+    pub kind: TokenKind,
     pub text: &'a str,
 }
 
@@ -87,7 +87,7 @@ const SPLITTER_KEYWORDS: &[&str] = &[
     "GO",
 ];
 
-/// Whether a [`Kind::Word`] is one of the keywords the statement splitter reacts to.
+/// Whether a [`TokenKind::Word`] is one of the keywords the statement splitter reacts to.
 fn splitter_keyword(word: &str) -> bool {
     SPLITTER_KEYWORDS
         .iter()
@@ -144,46 +144,46 @@ impl<'a> Lexer<'a> {
     }
 
     /// The token starting at `at`: its kind and where it ends.
-    fn token_at(&self, at: usize) -> (Kind, usize) {
+    fn token_at(&self, at: usize) -> (TokenKind, usize) {
         let rest = self.rest(at);
         let Some(c) = self.char_at(at) else {
-            return (Kind::Error, at);
+            return (TokenKind::Error, at);
         };
         // Delimited spans first, as sqlparse resolves them before its patterns.
         if rest.starts_with("/*")
             && let Some(close) = rest[2..].find("*/")
         {
-            return (Kind::CommentMulti, at + 2 + close + 2);
+            return (TokenKind::CommentMulti, at + 2 + close + 2);
         }
         if c == '$'
             && let Some(end) = self.dollar_quoted(at)
         {
-            return (Kind::Dollar, end);
+            return (TokenKind::Dollar, end);
         }
         if rest.starts_with("--") || rest.starts_with("# ") {
             let hint = rest[2..].starts_with('+');
             let end = line_end(rest);
             let kind = if hint {
-                Kind::CommentHint
+                TokenKind::CommentHint
             } else {
-                Kind::CommentSingle
+                TokenKind::CommentSingle
             };
             return (kind, at + end);
         }
         if rest.starts_with("\r\n") {
-            return (Kind::Newline, at + 2);
+            return (TokenKind::Newline, at + 2);
         }
         if c == '\r' || c == '\n' {
-            return (Kind::Newline, at + 1);
+            return (TokenKind::Newline, at + 1);
         }
         if is_space(c) {
-            return (Kind::Whitespace, at + c.len_utf8());
+            return (TokenKind::Whitespace, at + c.len_utf8());
         }
         if rest.starts_with(":=") || rest.starts_with("::") {
-            return (Kind::Punctuation, at + 2);
+            return (TokenKind::Punctuation, at + 2);
         }
         if c == '*' {
-            return (Kind::Wildcard, at + 1);
+            return (TokenKind::Wildcard, at + 1);
         }
         let quoted = match c {
             '`' => self.backtick[at],
@@ -191,21 +191,21 @@ impl<'a> Lexer<'a> {
             _ => None,
         };
         if let Some(end) = quoted {
-            return (Kind::Name, end);
+            return (TokenKind::Name, end);
         }
         if let Some(end) = self.placeholder(at) {
-            return (Kind::Placeholder, end);
+            return (TokenKind::Placeholder, end);
         }
         if c == '\\' {
             let word = word_len(&rest[1..]);
             if word > 0 {
-                return (Kind::Word, at + 1 + word);
+                return (TokenKind::Word, at + 1 + word);
             }
         }
         if let Some(len) =
             keyword_with_boundary(rest, &["CASE", "IN", "VALUES", "USING", "FROM", "AS"])
         {
-            return (Kind::Keyword, at + len);
+            return (TokenKind::Keyword, at + len);
         }
         if matches!(c, '@' | '#') {
             let sigil = if rest.starts_with("##") { 2 } else { 1 };
@@ -213,7 +213,7 @@ impl<'a> Lexer<'a> {
             if after.chars().next().is_some_and(is_name_start) {
                 let word = word_len(after);
                 if after[..word].chars().count() >= 2 {
-                    return (Kind::Name, at + sigil + word);
+                    return (TokenKind::Name, at + sigil + word);
                 }
             }
         }
@@ -227,21 +227,21 @@ impl<'a> Lexer<'a> {
                     .is_some_and(|d| d.is_ascii_digit());
             let follows_dot = self.char_before(at) == Some('.');
             if member || follows_dot || rest[word..].starts_with('(') {
-                return (Kind::Name, at + word);
+                return (TokenKind::Name, at + word);
             }
         }
         if let Some(len) = number(rest) {
-            return (Kind::Number, at + len);
+            return (TokenKind::Number, at + len);
         }
         if c == '\''
             && let Some(end) = self.single[at]
         {
-            return (Kind::StringSingle, end);
+            return (TokenKind::StringSingle, end);
         }
         if c == '"'
             && let Some(end) = self.double[at]
         {
-            return (Kind::StringSymbol, end);
+            return (TokenKind::StringSymbol, end);
         }
         if c == '['
             && !self
@@ -251,7 +251,7 @@ impl<'a> Lexer<'a> {
             && close > 0
             && rest[1 + close..].starts_with(']')
         {
-            return (Kind::Name, at + close + 2);
+            return (TokenKind::Name, at + close + 2);
         }
         if let Some((kind, len)) = multiword_keyword(rest) {
             return (kind, at + len);
@@ -265,15 +265,15 @@ impl<'a> Lexer<'a> {
                     break;
                 }
             }
-            return (Kind::Word, at + end);
+            return (TokenKind::Word, at + end);
         }
         if matches!(c, ';' | ':' | '(' | ')' | '[' | ']' | ',' | '.') {
-            return (Kind::Punctuation, at + 1);
+            return (TokenKind::Punctuation, at + 1);
         }
         if let Some(len) = operator(rest) {
-            return (Kind::Operator, at + len);
+            return (TokenKind::Operator, at + len);
         }
-        (Kind::Error, at + c.len_utf8())
+        (TokenKind::Error, at + c.len_utf8())
     }
 
     /// `(?<!\w)[$:?]\w+`, `?` and `%(name)s`.
@@ -432,7 +432,7 @@ fn first_of(text: &str, alternatives: &[&[&str]]) -> Option<usize> {
 }
 
 /// sqlparse's keyword patterns of several words (and `END`, `ASC`...), in its order.
-fn multiword_keyword(text: &str) -> Option<(Kind, usize)> {
+fn multiword_keyword(text: &str) -> Option<(TokenKind, usize)> {
     let join: &[&[&str]] = &[
         &["LEFT", "INNER", "JOIN"],
         &["LEFT", "OUTER", "JOIN"],
@@ -454,7 +454,7 @@ fn multiword_keyword(text: &str) -> Option<(Kind, usize)> {
         &["JOIN"],
     ];
     if let Some(len) = first_of(text, join) {
-        return Some((Kind::Keyword, len));
+        return Some((TokenKind::Keyword, len));
     }
     let end: &[&[&str]] = &[
         &["END", "IF"],
@@ -481,11 +481,11 @@ fn multiword_keyword(text: &str) -> Option<(Kind, usize)> {
     ];
     for alternatives in simple {
         if let Some(len) = first_of(text, alternatives) {
-            return Some((Kind::Keyword, len));
+            return Some((TokenKind::Keyword, len));
         }
     }
     if let Some(len) = first_of(text, &[&["CREATE", "OR", "REPLACE"], &["CREATE"]]) {
-        return Some((Kind::Create, len));
+        return Some((TokenKind::Create, len));
     }
     let rest: &[&[&[&str]]] = &[
         &[&["DOUBLE", "PRECISION"]],
@@ -496,7 +496,7 @@ fn multiword_keyword(text: &str) -> Option<(Kind, usize)> {
     ];
     for alternatives in rest {
         if let Some(len) = first_of(text, alternatives) {
-            return Some((Kind::Keyword, len));
+            return Some((TokenKind::Keyword, len));
         }
     }
     // `GO(\s\d+)\b`: GO, one whitespace character, digits.
@@ -512,12 +512,12 @@ fn multiword_keyword(text: &str) -> Option<(Kind, usize)> {
                 .unwrap_or(text.len() - digits_at);
             let end = digits_at + digits;
             if digits > 0 && !text[end..].chars().next().is_some_and(is_word) {
-                return Some((Kind::Keyword, end));
+                return Some((TokenKind::Keyword, end));
             }
         }
     }
     if let Some(len) = time_zone(text) {
-        return Some((Kind::Keyword, len));
+        return Some((TokenKind::Keyword, len));
     }
     let comparison: &[&[&str]] = &[
         &["NOT", "LIKE"],
@@ -531,7 +531,7 @@ fn multiword_keyword(text: &str) -> Option<(Kind, usize)> {
         &["REGEXP", "BINARY"],
         &["REGEXP"],
     ];
-    first_of(text, comparison).map(|len| (Kind::Operator, len))
+    first_of(text, comparison).map(|len| (TokenKind::Operator, len))
 }
 
 /// `(AT|WITH')\s+TIME\s+ZONE\s+'[^']+'`: one token, the zone's string included.
@@ -682,7 +682,7 @@ pub fn statements(text: &str, keywords_upper: bool) -> Vec<&str> {
     let mut consume_ws = false;
     let mut only_space = true;
     for token in tokenize(text) {
-        if consume_ws && !matches!(token.kind, Kind::Whitespace | Kind::CommentSingle) {
+        if consume_ws && !matches!(token.kind, TokenKind::Whitespace | TokenKind::CommentSingle) {
             found.push(&text[start..end]);
             start = end;
             splitter = Splitter::default();
@@ -691,14 +691,14 @@ pub fn statements(text: &str, keywords_upper: bool) -> Vec<&str> {
         }
         splitter.level += splitter.change(&token);
         end += token.text.len();
-        only_space &= matches!(token.kind, Kind::Whitespace | Kind::Newline);
+        only_space &= matches!(token.kind, TokenKind::Whitespace | TokenKind::Newline);
         let first_word = token.text.split_whitespace().next().unwrap_or_default();
         let go = if keywords_upper {
             first_word.eq_ignore_ascii_case("GO")
         } else {
             first_word == "GO"
         };
-        if token.kind == Kind::Punctuation && token.text == ";" {
+        if token.kind == TokenKind::Punctuation && token.text == ";" {
             splitter.seen_begin = false;
             if splitter.level <= 0 && !splitter.blocks.contains(&"BEGIN") {
                 consume_ws = true;
@@ -708,7 +708,10 @@ pub fn statements(text: &str, keywords_upper: bool) -> Vec<&str> {
         } else {
             let quiet = matches!(
                 token.kind,
-                Kind::Whitespace | Kind::Newline | Kind::CommentSingle | Kind::CommentMulti
+                TokenKind::Whitespace
+                    | TokenKind::Newline
+                    | TokenKind::CommentSingle
+                    | TokenKind::CommentMulti
             );
             let begin = is_keyword(&token) && token.text.eq_ignore_ascii_case("BEGIN");
             if !quiet && !begin {
@@ -797,8 +800,8 @@ fn unquoted_lines(text: &str) -> Vec<&str> {
 /// reads.
 fn is_keyword(token: &Token<'_>) -> bool {
     match token.kind {
-        Kind::Keyword | Kind::Create => true,
-        Kind::Word => splitter_keyword(token.text),
+        TokenKind::Keyword | TokenKind::Create => true,
+        TokenKind::Word => splitter_keyword(token.text),
         _ => false,
     }
 }
@@ -816,7 +819,7 @@ struct Splitter {
 impl Splitter {
     /// `_change_splitlevel`.
     fn change(&mut self, token: &Token<'_>) -> i64 {
-        if token.kind == Kind::Punctuation && token.text == ";" {
+        if token.kind == TokenKind::Punctuation && token.text == ";" {
             self.unconfirmed = None;
             if self.seen_begin {
                 self.seen_begin = false;
@@ -827,17 +830,17 @@ impl Splitter {
             }
             return 0;
         }
-        if token.kind == Kind::Punctuation && token.text == "(" {
+        if token.kind == TokenKind::Punctuation && token.text == "(" {
             return 1;
         }
-        if token.kind == Kind::Punctuation && token.text == ")" {
+        if token.kind == TokenKind::Punctuation && token.text == ")" {
             return -1;
         }
         if !is_keyword(token) {
             return 0;
         }
         let unified = token.text.to_uppercase();
-        if token.kind == Kind::Create {
+        if token.kind == TokenKind::Create {
             self.is_create = true;
             return 0;
         }
@@ -953,13 +956,19 @@ fn in_aggregate(tokens: &[Token<'_>], at: usize) -> bool {
     let mut before = tokens[..at].iter().rev().filter(|t| {
         !matches!(
             t.kind,
-            Kind::Whitespace | Kind::Newline | Kind::CommentSingle | Kind::CommentMulti
+            TokenKind::Whitespace
+                | TokenKind::Newline
+                | TokenKind::CommentSingle
+                | TokenKind::CommentMulti
         )
     });
     before.next().is_some_and(|t| t.text == "(")
-        && before
-            .next()
-            .is_some_and(|t| matches!(t.kind, Kind::Name | Kind::Word | Kind::Keyword))
+        && before.next().is_some_and(|t| {
+            matches!(
+                t.kind,
+                TokenKind::Name | TokenKind::Word | TokenKind::Keyword
+            )
+        })
 }
 
 /// Whether the first statement has `DISTINCT` inside an aggregate (`COUNT(DISTINCT x)`), which

@@ -7,7 +7,7 @@
 use serde_json::Value as Json;
 
 use super::Variant;
-use super::read_csv::{Cell, Dtype, Frame};
+use super::read_csv::{CsvCell, CsvDtype, CsvFrame};
 use crate::results::python::float_repr;
 
 /// A value as Python sees it in `frame.transpose().values.tolist()`.
@@ -48,11 +48,11 @@ impl Py {
 /// The column vectors of `frame.iloc[:, selection].transpose().values.tolist()`: numpy's common
 /// dtype of the columns decides each value's Python type (all int64: `int`; int64, uint64 and
 /// float64 mixed: every value a `float`; with a bool or text column: each keeps its own type).
-fn vectors(frame: &Frame, selection: &[usize]) -> Vec<Vec<Py>> {
-    let dtypes: Vec<Dtype> = selection.iter().map(|&c| frame.columns[c].dtype).collect();
+fn vectors(frame: &CsvFrame, selection: &[usize]) -> Vec<Vec<Py>> {
+    let dtypes: Vec<CsvDtype> = selection.iter().map(|&c| frame.columns[c].dtype).collect();
     let all_floats = dtypes
         .iter()
-        .all(|d| *d != Dtype::Object && *d != Dtype::Bool)
+        .all(|d| *d != CsvDtype::Object && *d != CsvDtype::Bool)
         && !dtypes.windows(2).all(|w| w[0] == w[1]);
     selection
         .iter()
@@ -61,11 +61,11 @@ fn vectors(frame: &Frame, selection: &[usize]) -> Vec<Vec<Py>> {
                 .cells
                 .iter()
                 .map(|cell| match cell {
-                    Cell::Int(n) if all_floats => Py::Float(*n as f64),
-                    Cell::Int(n) => Py::Int(*n),
-                    Cell::Float(x) => Py::Float(*x),
-                    Cell::Bool(b) => Py::Bool(*b),
-                    Cell::Text(s) => Py::Str(s.clone()),
+                    CsvCell::Int(n) if all_floats => Py::Float(*n as f64),
+                    CsvCell::Int(n) => Py::Int(*n),
+                    CsvCell::Float(x) => Py::Float(*x),
+                    CsvCell::Bool(b) => Py::Bool(*b),
+                    CsvCell::Text(s) => Py::Str(s.clone()),
                 })
                 .collect()
         })
@@ -132,7 +132,7 @@ pub(super) fn truthy(value: &Json) -> bool {
 }
 
 /// The gold columns `gold.iloc[:, condition_cols]` selects (positions; negative from the end).
-fn select(gold: &Frame, condition_cols: &Json) -> Result<Vec<usize>, Raised> {
+fn select(gold: &CsvFrame, condition_cols: &Json) -> Result<Vec<usize>, Raised> {
     let items = match condition_cols {
         Json::Array(items) => items.clone(),
         one => vec![one.clone()],
@@ -162,7 +162,7 @@ fn select(gold: &Frame, condition_cols: &Json) -> Result<Vec<usize>, Raised> {
 
 /// How rows are checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rows {
+pub enum RowRule {
     /// The official rule: each gold column on its own, rows never aligned across columns.
     ByColumn,
     /// qeval's strict rule: also the rows whole, the gold columns matched one to one with
@@ -173,12 +173,12 @@ pub enum Rows {
 /// `compare_pandas_table(pred, gold, condition_cols, ignore_order)`: 1 when every gold column
 /// (those `condition_cols` names, or all) equals some predicted column.
 pub fn compare_table(
-    pred: &Frame,
-    gold: &Frame,
+    pred: &CsvFrame,
+    gold: &CsvFrame,
     condition_cols: &Json,
     ignore_order: bool,
     variant: Variant,
-    rows: Rows,
+    rows: RowRule,
 ) -> Result<bool, Raised> {
     // Lite tests `if condition_cols:`; Snow tests `if condition_cols != []:`, so there a 0 or a
     // None selects (column 0, or raises) where Lite compares every column.
@@ -217,7 +217,7 @@ pub fn compare_table(
     if candidates.iter().any(Vec::is_empty) {
         return Ok(false);
     }
-    Ok(rows == Rows::ByColumn
+    Ok(rows == RowRule::ByColumn
         || whole_rows_match(&gold_vectors, &pred_vectors, &candidates, ignore_order))
 }
 
@@ -303,12 +303,12 @@ fn rows_of(vectors: &[Vec<Py>], columns: &[usize], ignore_order: bool) -> Vec<Ve
 /// for all when there are several golds. With one gold, a flat list's first item is used (an
 /// integer, not a list: the official quirk).
 pub fn compare_multi(
-    pred: &Frame,
-    golds: &[Frame],
+    pred: &CsvFrame,
+    golds: &[CsvFrame],
     condition_cols: &Json,
     ignore_order: bool,
     variant: Variant,
-    rows: Rows,
+    rows: RowRule,
 ) -> Result<bool, Raised> {
     if golds.is_empty() {
         return Ok(false);
@@ -369,7 +369,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn frame(text: &str) -> Frame {
+    fn frame(text: &str) -> CsvFrame {
         read_csv(text.as_bytes()).expect("readable")
     }
 
@@ -380,7 +380,7 @@ mod tests {
             &cc,
             io,
             Variant::Lite,
-            Rows::ByColumn,
+            RowRule::ByColumn,
         )
     }
 
@@ -405,7 +405,7 @@ mod tests {
                 &json!([]),
                 io,
                 Variant::Lite,
-                Rows::Whole,
+                RowRule::Whole,
             )
         };
         let gold = "name,total\nAnn,1\nBob,2\n";
@@ -452,7 +452,7 @@ mod tests {
                 &json!([0]),
                 true,
                 Variant::Lite,
-                Rows::ByColumn
+                RowRule::ByColumn
             ),
             Ok(false)
         );
@@ -463,7 +463,7 @@ mod tests {
                 &json!([1, 0]),
                 true,
                 Variant::Lite,
-                Rows::ByColumn
+                RowRule::ByColumn
             ),
             Ok(true)
         );
@@ -474,13 +474,20 @@ mod tests {
                 &json!([[0], [0]]),
                 true,
                 Variant::Lite,
-                Rows::ByColumn
+                RowRule::ByColumn
             ),
             Err(Raised("list index out of range".into()))
         );
         assert!(lite("b\n2\n", "a,b\n1,2\n", json!([5]), true).is_err());
         assert_eq!(
-            compare_table(&pred, &gold, &json!(0), true, Variant::Snow, Rows::ByColumn),
+            compare_table(
+                &pred,
+                &gold,
+                &json!(0),
+                true,
+                Variant::Snow,
+                RowRule::ByColumn
+            ),
             Ok(false)
         );
     }

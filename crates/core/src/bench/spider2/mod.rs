@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::BenchError;
-pub use compare::Rows;
+pub use compare::RowRule;
 use compare::{compare_multi, compare_table};
-use read_csv::{Frame, read_csv};
+use read_csv::{CsvFrame, read_csv};
 
 /// The size of Spider 2.0-lite, which the official script divides by for its "Real score"
 /// (the -snow script too).
@@ -69,17 +69,17 @@ impl Variant {
 /// `--mode`: predicted CSVs compared directly, or predicted SQL run first.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Mode {
+pub enum PredictionForm {
     #[default]
     ExecResult,
     Sql,
 }
 
-impl Mode {
-    pub fn parse(text: &str) -> Option<Mode> {
+impl PredictionForm {
+    pub fn parse(text: &str) -> Option<PredictionForm> {
         match text {
-            "exec_result" | "exec-result" => Some(Mode::ExecResult),
-            "sql" => Some(Mode::Sql),
+            "exec_result" | "exec-result" => Some(PredictionForm::ExecResult),
+            "sql" => Some(PredictionForm::Sql),
             _ => None,
         }
     }
@@ -87,8 +87,8 @@ impl Mode {
     /// The extension of a prediction file.
     pub fn extension(self) -> &'static str {
         match self {
-            Mode::ExecResult => "csv",
-            Mode::Sql => "sql",
+            PredictionForm::ExecResult => "csv",
+            PredictionForm::Sql => "sql",
         }
     }
 }
@@ -313,14 +313,14 @@ pub type FileBytes = Result<Vec<u8>, String>;
 
 /// `evaluate_single_exec_result_instance` (and the comparison half of
 /// `evaluate_single_sql_instance`): the predicted CSV read, the gold CSVs read, compared.
-/// `rows` is the official `Rows::ByColumn`, or qeval's strict `Rows::Whole`.
+/// `rows` is the official `RowRule::ByColumn`, or qeval's strict `RowRule::Whole`.
 pub fn score_csv(
     predicted: &FileBytes,
     golds: &[FileBytes],
     single: bool,
     standard: &Standard,
     variant: Variant,
-    rows: Rows,
+    rows: RowRule,
 ) -> InstanceScore {
     let pred = match predicted {
         Ok(bytes) => match read_csv(bytes) {
@@ -348,7 +348,7 @@ pub fn score_csv(
             format!("Python Script Error:{message}"),
         )
     };
-    let mut frames: Vec<Frame> = Vec::with_capacity(golds.len());
+    let mut frames: Vec<CsvFrame> = Vec::with_capacity(golds.len());
     for gold in golds {
         match gold
             .as_ref()

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// A cell as pandas holds it after reading.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Cell {
+pub enum CsvCell {
     /// int64 or uint64 columns.
     Int(i128),
     /// float64 columns; `NaN` is a missing value.
@@ -18,7 +18,7 @@ pub enum Cell {
 
 /// A column's dtype, which decides how `DataFrame.values` converts its cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dtype {
+pub enum CsvDtype {
     Int64,
     UInt64,
     Float64,
@@ -28,15 +28,15 @@ pub enum Dtype {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Column {
-    pub dtype: Dtype,
-    pub cells: Vec<Cell>,
+pub struct CsvColumn {
+    pub dtype: CsvDtype,
+    pub cells: Vec<CsvCell>,
 }
 
 /// A CSV file as pandas read it: its value columns (an implicit index column is dropped).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Frame {
-    pub columns: Vec<Column>,
+pub struct CsvFrame {
+    pub columns: Vec<CsvColumn>,
 }
 
 /// Why pandas could not read a file; the text is pandas' own message.
@@ -56,7 +56,7 @@ const NA_VALUES: [&str; 19] = [
 ];
 
 /// `pd.read_csv(path)`.
-pub fn read_csv(bytes: &[u8]) -> Result<Frame, CsvError> {
+pub fn read_csv(bytes: &[u8]) -> Result<CsvFrame, CsvError> {
     let text = std::str::from_utf8(bytes).map_err(|err| {
         let at = err.valid_up_to();
         CsvError(format!(
@@ -83,7 +83,7 @@ pub fn read_csv(bytes: &[u8]) -> Result<Frame, CsvError> {
             infer_column(&tokens)
         })
         .collect();
-    Ok(Frame { columns })
+    Ok(CsvFrame { columns })
 }
 
 /// A record of the file and the line it ends on (pandas counts lines from 1).
@@ -97,7 +97,7 @@ struct Record {
 /// empty or holds only spaces and tabs is skipped (`skip_blank_lines`).
 fn tokenize(text: &str) -> Result<Vec<Record>, CsvError> {
     #[derive(Clone, Copy, PartialEq)]
-    enum State {
+    enum CsvState {
         StartRecord,
         StartField,
         InField,
@@ -108,7 +108,7 @@ fn tokenize(text: &str) -> Result<Vec<Record>, CsvError> {
     let mut records = Vec::new();
     let mut fields: Vec<String> = Vec::new();
     let mut field = String::new();
-    let mut state = State::StartRecord;
+    let mut state = CsvState::StartRecord;
     let mut line = 1;
     let mut quote_line = 0;
     let mut i = 0;
@@ -123,7 +123,7 @@ fn tokenize(text: &str) -> Result<Vec<Record>, CsvError> {
         let c = chars[i];
         let is_newline = c == '\n' || c == '\r';
         match state {
-            State::StartRecord => {
+            CsvState::StartRecord => {
                 if is_newline {
                     i += newline_width(i);
                     line += 1;
@@ -142,10 +142,12 @@ fn tokenize(text: &str) -> Result<Vec<Record>, CsvError> {
                         continue;
                     }
                 }
-                state = State::StartField;
+                state = CsvState::StartField;
                 continue;
             }
-            State::StartField | State::InField | State::QuoteInQuoted if c == ',' || is_newline => {
+            CsvState::StartField | CsvState::InField | CsvState::QuoteInQuoted
+                if c == ',' || is_newline =>
+            {
                 fields.push(std::mem::take(&mut field));
                 if is_newline {
                     records.push(Record {
@@ -154,40 +156,40 @@ fn tokenize(text: &str) -> Result<Vec<Record>, CsvError> {
                     });
                     i += newline_width(i);
                     line += 1;
-                    state = State::StartRecord;
+                    state = CsvState::StartRecord;
                     continue;
                 }
-                state = State::StartField;
+                state = CsvState::StartField;
             }
-            State::StartField if c == '"' => {
-                state = State::InQuoted;
+            CsvState::StartField if c == '"' => {
+                state = CsvState::InQuoted;
                 quote_line = records.len() + 1;
             }
-            State::StartField | State::InField => {
+            CsvState::StartField | CsvState::InField => {
                 field.push(c);
-                state = State::InField;
+                state = CsvState::InField;
             }
-            State::InQuoted if c == '"' => state = State::QuoteInQuoted,
-            State::InQuoted => {
+            CsvState::InQuoted if c == '"' => state = CsvState::QuoteInQuoted,
+            CsvState::InQuoted => {
                 if is_newline {
                     line += 1;
                 }
                 field.push(c);
             }
-            State::QuoteInQuoted => {
+            CsvState::QuoteInQuoted => {
                 field.push(c);
                 state = if c == '"' {
-                    State::InQuoted
+                    CsvState::InQuoted
                 } else {
-                    State::InField
+                    CsvState::InField
                 };
             }
         }
         i += 1;
     }
     match state {
-        State::StartRecord => {}
-        State::InQuoted => {
+        CsvState::StartRecord => {}
+        CsvState::InQuoted => {
             return Err(CsvError(format!(
                 "Error tokenizing data. C error: EOF inside string starting at row {quote_line}"
             )));
@@ -227,10 +229,10 @@ fn fit_fields(width: usize, data: &[Record]) -> Result<Vec<Vec<String>>, CsvErro
 /// A column's dtype and cells from its tokens (`_convert_tokens` with `dtype_cast_order`
 /// int64, uint64, float64, bool, object; an int or bool column with missing values is then
 /// upcast by `_maybe_upcast`).
-fn infer_column(tokens: &[&str]) -> Column {
-    let column = |dtype, cells| Column { dtype, cells };
+fn infer_column(tokens: &[&str]) -> CsvColumn {
+    let column = |dtype, cells| CsvColumn { dtype, cells };
     if tokens.is_empty() {
-        return column(Dtype::Object, Vec::new());
+        return column(CsvDtype::Object, Vec::new());
     }
     let missing: Vec<bool> = tokens.iter().map(|t| NA_VALUES.contains(t)).collect();
     let any_missing = missing.contains(&true);
@@ -246,42 +248,48 @@ fn infer_column(tokens: &[&str]) -> Column {
         let fits_u64 = ints.iter().all(|&n| u64::try_from(n).is_ok());
         if !any_missing && (fits_i64 || fits_u64) {
             let dtype = if fits_i64 {
-                Dtype::Int64
+                CsvDtype::Int64
             } else {
-                Dtype::UInt64
+                CsvDtype::UInt64
             };
-            return column(dtype, with_missing(&missing, ints, Cell::Int));
+            return column(dtype, with_missing(&missing, ints, CsvCell::Int));
         }
         if any_missing && fits_i64 {
-            let cells = with_missing(&missing, ints, |n| Cell::Float(n as f64));
-            return column(Dtype::Float64, cells);
+            let cells = with_missing(&missing, ints, |n| CsvCell::Float(n as f64));
+            return column(CsvDtype::Float64, cells);
         }
     }
     if let Some(floats) = present().map(parse_float).collect::<Option<Vec<f64>>>() {
-        return column(Dtype::Float64, with_missing(&missing, floats, Cell::Float));
+        return column(
+            CsvDtype::Float64,
+            with_missing(&missing, floats, CsvCell::Float),
+        );
     }
     if let Some(bools) = present().map(parse_bool).collect::<Option<Vec<bool>>>() {
         let dtype = if any_missing {
-            Dtype::Object
+            CsvDtype::Object
         } else {
-            Dtype::Bool
+            CsvDtype::Bool
         };
-        return column(dtype, with_missing(&missing, bools, Cell::Bool));
+        return column(dtype, with_missing(&missing, bools, CsvCell::Bool));
     }
     let texts = present().map(str::to_string).collect();
-    column(Dtype::Object, with_missing(&missing, texts, Cell::Text))
+    column(
+        CsvDtype::Object,
+        with_missing(&missing, texts, CsvCell::Text),
+    )
 }
 
 /// A column's cells: each present value made a cell in its place, `NaN` where one is missing.
-fn with_missing<T>(missing: &[bool], values: Vec<T>, cell: impl Fn(T) -> Cell) -> Vec<Cell> {
+fn with_missing<T>(missing: &[bool], values: Vec<T>, cell: impl Fn(T) -> CsvCell) -> Vec<CsvCell> {
     let mut values = values.into_iter();
     missing
         .iter()
         .map(|&m| {
             if m {
-                Cell::Float(f64::NAN)
+                CsvCell::Float(f64::NAN)
             } else {
-                values.next().map_or(Cell::Float(f64::NAN), &cell)
+                values.next().map_or(CsvCell::Float(f64::NAN), &cell)
             }
         })
         .collect()
@@ -442,20 +450,20 @@ fn parse_bool(token: &str) -> Option<bool> {
 mod tests {
     use super::*;
 
-    fn frame(text: &str) -> Frame {
+    fn frame(text: &str) -> CsvFrame {
         read_csv(text.as_bytes()).expect("readable")
     }
 
     #[test]
     fn types_are_inferred_per_column_as_pandas_does() {
         let f = frame("a,b,c,d,e\n007,1.5,True,x,\n\"26\",,false,1,\n");
-        assert_eq!(f.columns[0].dtype, Dtype::Int64);
-        assert_eq!(f.columns[0].cells, [Cell::Int(7), Cell::Int(26)]);
-        assert_eq!(f.columns[1].dtype, Dtype::Float64);
-        assert!(matches!(f.columns[1].cells[1], Cell::Float(x) if x.is_nan()));
-        assert_eq!(f.columns[2].dtype, Dtype::Bool);
-        assert_eq!(f.columns[3].cells[1], Cell::Text("1".into()));
-        assert_eq!(f.columns[4].dtype, Dtype::Float64);
+        assert_eq!(f.columns[0].dtype, CsvDtype::Int64);
+        assert_eq!(f.columns[0].cells, [CsvCell::Int(7), CsvCell::Int(26)]);
+        assert_eq!(f.columns[1].dtype, CsvDtype::Float64);
+        assert!(matches!(f.columns[1].cells[1], CsvCell::Float(x) if x.is_nan()));
+        assert_eq!(f.columns[2].dtype, CsvDtype::Bool);
+        assert_eq!(f.columns[3].cells[1], CsvCell::Text("1".into()));
+        assert_eq!(f.columns[4].dtype, CsvDtype::Float64);
     }
 
     #[test]
@@ -463,8 +471,8 @@ mod tests {
         let f = frame("city\nParis\n\n  \nNice\n\"\"\n");
         assert_eq!(f.columns[0].cells.len(), 3);
         let f = frame("name,total\n1,Chen,100.49\n2,Li,3\n");
-        assert_eq!(f.columns[0].cells[0], Cell::Text("Chen".into()));
-        assert_eq!(f.columns[1].cells[1], Cell::Float(3.0));
+        assert_eq!(f.columns[0].cells[0], CsvCell::Text("Chen".into()));
+        assert_eq!(f.columns[1].cells[1], CsvCell::Float(3.0));
         assert!(read_csv(b"a,b\n1,2\n1,2,3\n").is_err());
         assert!(read_csv(b" \n\n").is_err());
     }

@@ -17,8 +17,8 @@ pub fn result_csv(columns: &[String], rows: &[Vec<Json>]) -> String {
     let mut out = String::new();
     write_row(&mut out, columns.iter().map(String::as_str));
     for chunk in rows.chunks(CHUNK) {
-        let kinds: Vec<Kind> = (0..columns.len())
-            .map(|c| Kind::of(chunk.iter().map(|row| row.get(c).unwrap_or(&Json::Null))))
+        let kinds: Vec<ChunkDtype> = (0..columns.len())
+            .map(|c| ChunkDtype::of(chunk.iter().map(|row| row.get(c).unwrap_or(&Json::Null))))
             .collect();
         for row in chunk {
             let fields: Vec<String> = kinds
@@ -34,7 +34,7 @@ pub fn result_csv(columns: &[String], rows: &[Vec<Json>]) -> String {
 
 /// The dtype `maybe_convert_objects` gives one column of a chunk.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Kind {
+enum ChunkDtype {
     /// All integers: written in decimal.
     Int,
     /// Numbers with a float or a NULL among them: float64, written as Python's `repr`.
@@ -43,8 +43,8 @@ enum Kind {
     Object,
 }
 
-impl Kind {
-    fn of<'a>(cells: impl Iterator<Item = &'a Json>) -> Kind {
+impl ChunkDtype {
+    fn of<'a>(cells: impl Iterator<Item = &'a Json>) -> ChunkDtype {
         let (mut ints, mut floats, mut nulls, mut other) = (0, 0, 0, 0);
         for cell in cells {
             match cell {
@@ -55,18 +55,18 @@ impl Kind {
             }
         }
         if other > 0 || ints + floats == 0 {
-            Kind::Object
+            ChunkDtype::Object
         } else if floats > 0 || nulls > 0 {
-            Kind::Float
+            ChunkDtype::Float
         } else {
-            Kind::Int
+            ChunkDtype::Int
         }
     }
 
     fn write(self, cell: &Json) -> String {
         match (self, cell) {
             (_, Json::Null) => String::new(),
-            (Kind::Float, Json::Number(n)) => float_repr(n.as_f64().unwrap_or(f64::NAN)),
+            (ChunkDtype::Float, Json::Number(n)) => float_repr(n.as_f64().unwrap_or(f64::NAN)),
             (_, Json::Number(n)) if n.is_f64() => float_repr(n.as_f64().unwrap_or(f64::NAN)),
             (_, Json::Number(n)) => n.to_string(),
             (_, Json::String(s)) => s.clone(),

@@ -15,7 +15,7 @@ pub use strict::{StrictRow, StrictRule, StrictVerdict, strict_rows};
 
 pub use summary::{BenchSummary, GoldIssue, Spider2Scores, StrictSummary};
 pub use verdict::ExampleVerdict;
-use verdict::Failure;
+use verdict::QueryFailure;
 
 use std::collections::BTreeMap;
 
@@ -180,7 +180,7 @@ pub struct BenchmarkPipeline {
     schemas: BTreeMap<String, Result<SpiderSchema, String>>,
     /// Spider's exact set match: each example's gold in Spider's structure, read once its
     /// `db_id`'s schema is there.
-    exact_golds: Vec<Option<Result<ExactGold, Failure>>>,
+    exact_golds: Vec<Option<Result<ExactGold, QueryFailure>>>,
     /// Spider 2.0: each example's instance (its gold CSVs, its prediction, its result).
     spider2: Vec<spider2::Instance>,
     /// Spider `--strict`: the answers of the strict checks, by example, database and purpose.

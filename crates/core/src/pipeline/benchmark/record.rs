@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::verdict::ExampleVerdict;
 use super::{Benchmark, BenchmarkPipeline, Spider2Options, Spider2Outcome};
 use crate::bench::spider::exact::COMPONENTS;
-use crate::bench::spider2::{ErrorKind, Mode};
+use crate::bench::spider2::{ErrorKind, PredictionForm};
 use crate::run::record::{Breakdown, EvaluationRecord, QasEvaluation};
 
 /// Why a benchmark record has no semantic or datatype score.
@@ -137,7 +137,8 @@ impl BenchmarkPipeline {
         extra.insert("benchmark".into(), Value::Object(benchmark));
         let explanation = self.explanation(&verdict);
         let score = round(verdict.score);
-        let spider2_sql = matches!(&self.benchmark, Benchmark::Spider2(o) if o.mode == Mode::Sql);
+        let spider2_sql =
+            matches!(&self.benchmark, Benchmark::Spider2(o) if o.mode == PredictionForm::Sql);
         EvaluationRecord {
             test_id: self
                 .spider2_id(item)

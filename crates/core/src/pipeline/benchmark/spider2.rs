@@ -15,8 +15,8 @@ use super::{Benchmark, BenchmarkPipeline, Example, Prepared, StrictRule, StrictV
 use crate::bench::bird::QuestionEntry;
 use crate::bench::spider2::write_csv::result_csv;
 use crate::bench::spider2::{
-    Destination, ErrorKind, FileBytes, GoldFiles, InstanceScore, Mode, Rows, Standard, Variant,
-    extract_sql, score_csv,
+    Destination, ErrorKind, FileBytes, GoldFiles, InstanceScore, PredictionForm, RowRule, Standard,
+    Variant, extract_sql, score_csv,
 };
 use crate::pipeline::job::{Fill, Filled, Job, JobPart, Rule};
 use crate::pipeline::query::{QueryError, QuerySettings, TextDecoding};
@@ -25,7 +25,7 @@ use crate::pipeline::query::{QueryError, QuerySettings, TextDecoding};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spider2Options {
     pub variant: Variant,
-    pub mode: Mode,
+    pub mode: PredictionForm,
     /// `--strict`: qeval's strict verdict beside the official one.
     pub strict: bool,
     pub settings: QuerySettings,
@@ -39,7 +39,7 @@ impl Default for Spider2Options {
     fn default() -> Self {
         Spider2Options {
             variant: Variant::Lite,
-            mode: Mode::ExecResult,
+            mode: PredictionForm::ExecResult,
             strict: false,
             settings: QuerySettings {
                 time_limit_ms: SPIDER2_TIME_LIMIT_MS,
@@ -143,7 +143,8 @@ impl BenchmarkPipeline {
                 .as_ref()
                 .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
                 .unwrap_or_default();
-            let runs_here = options.mode == Mode::Sql && destination == Destination::Sqlite;
+            let runs_here =
+                options.mode == PredictionForm::Sql && destination == Destination::Sqlite;
             examples.push(Example {
                 db_id: if runs_here {
                     database.clone().unwrap_or_default()
@@ -153,8 +154,8 @@ impl BenchmarkPipeline {
                 gold: String::new(),
                 gold_line: 0,
                 predictions: vec![match options.mode {
-                    Mode::Sql => extract_sql(&text).to_string(),
-                    Mode::ExecResult => String::new(),
+                    PredictionForm::Sql => extract_sql(&text).to_string(),
+                    PredictionForm::ExecResult => String::new(),
                 }],
                 hardness: None,
                 interaction: 0,
@@ -214,7 +215,7 @@ impl BenchmarkPipeline {
 
     /// `sql` mode: each local prediction run on its database, a `Fill` of its result.
     pub(super) fn spider2_jobs(&self, options: &Spider2Options, per_job: usize) -> Vec<Job> {
-        if options.mode != Mode::Sql {
+        if options.mode != PredictionForm::Sql {
             return Vec::new();
         }
         let mut by_database: BTreeMap<usize, Vec<JobPart>> = BTreeMap::new();
@@ -244,7 +245,7 @@ impl BenchmarkPipeline {
         let scored = &self.spider2.get(item)?.scores;
         scored
             .official
-            .get_or_init(|| self.spider2_outcome_by(item, Rows::ByColumn))
+            .get_or_init(|| self.spider2_outcome_by(item, RowRule::ByColumn))
             .clone()
     }
 
@@ -262,7 +263,7 @@ impl BenchmarkPipeline {
             .get(item)?
             .scores
             .whole_rows
-            .get_or_init(|| self.spider2_outcome_by(item, Rows::Whole));
+            .get_or_init(|| self.spider2_outcome_by(item, RowRule::Whole));
         let Some(Spider2Outcome::Scored(strict)) = whole_rows else {
             return None;
         };
@@ -278,7 +279,7 @@ impl BenchmarkPipeline {
     }
 
     /// Instance `item`'s score by the rows rule `rows`.
-    fn spider2_outcome_by(&self, item: usize, rows: Rows) -> Option<Spider2Outcome> {
+    fn spider2_outcome_by(&self, item: usize, rows: RowRule) -> Option<Spider2Outcome> {
         let Benchmark::Spider2(options) = &self.benchmark else {
             return None;
         };
@@ -293,7 +294,7 @@ impl BenchmarkPipeline {
                 rows,
             ))
         };
-        if options.mode == Mode::ExecResult {
+        if options.mode == PredictionForm::ExecResult {
             return Some(score(&instance.prediction));
         }
         let failed =
@@ -420,7 +421,7 @@ impl BenchmarkPipeline {
             instance.gold.single,
             &instance.standard,
             options.variant,
-            Rows::ByColumn,
+            RowRule::ByColumn,
         ))
     }
 

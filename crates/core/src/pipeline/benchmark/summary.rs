@@ -12,7 +12,7 @@ use super::{Benchmark, BenchmarkPipeline, Spider2Outcome, StrictRule, StrictVerd
 use crate::bench::bird::{BirdLevels, bird_log, bird_table};
 use crate::bench::spider::exact::{ExactLevel, ExactScores};
 use crate::bench::spider::{SpiderLevel, SpiderScores, spider_table};
-use crate::bench::spider2::{Mode, REAL_TOTAL, Variant, score_lines};
+use crate::bench::spider2::{PredictionForm, REAL_TOTAL, Variant, score_lines};
 
 /// A gold that gave no result (the example cannot pass whatever the prediction), or that
 /// passes on doubtful grounds (`GoldIssue::blocks` is false: it returned no rows, or it reads
@@ -37,7 +37,7 @@ pub struct GoldIssue {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Spider2Scores {
     pub variant: Variant,
-    pub mode: Mode,
+    pub mode: PredictionForm,
     /// Each instance scored, sorted by id, with its score.
     pub scores: Vec<(String, u8)>,
     /// Correct over the instances scored ("Final score").

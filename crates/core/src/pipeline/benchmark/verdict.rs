@@ -18,7 +18,7 @@ use super::{Spider2Outcome, StrictRule, StrictVerdict};
 use crate::bench::bird::BirdMetric;
 use crate::bench::spider::exact::{ExactGold, ExactVerdict};
 use crate::bench::spider2::ErrorKind;
-use crate::pipeline::job::{CheckAnswer, CheckPurpose, GoldOutcome, VariantOutcome, Verdict};
+use crate::pipeline::job::{CheckAnswer, CheckPurpose, CheckVerdict, GoldOutcome, VariantOutcome};
 use crate::pipeline::query::QueryError;
 use crate::sql::Hardness;
 
@@ -33,7 +33,7 @@ pub struct Difference {
 
 /// Why a query gave no result, by name.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Failure {
+pub struct QueryFailure {
     /// `error`, `timeout`, `refused`, `denied`, `cut`, or `no_database`.
     pub kind: String,
     pub message: String,
@@ -41,9 +41,9 @@ pub struct Failure {
     pub database: Option<String>,
 }
 
-impl Failure {
-    fn of(err: &QueryError, database: &str) -> Failure {
-        Failure {
+impl QueryFailure {
+    fn of(err: &QueryError, database: &str) -> QueryFailure {
+        QueryFailure {
             kind: err.kind().to_string(),
             message: err.to_string(),
             database: Some(database.to_string()),
@@ -68,9 +68,9 @@ pub struct ExampleVerdict {
     pub variants_total: u128,
     pub first_difference: Option<Difference>,
     /// Why the prediction gave no result, when it did not.
-    pub error: Option<Failure>,
+    pub error: Option<QueryFailure>,
     /// Why the gold gave no result on some database (the example cannot pass).
-    pub gold_issue: Option<Failure>,
+    pub gold_issue: Option<QueryFailure>,
     /// BIRD's metrics, by `BirdMetric::key`.
     pub ex: Option<f64>,
     pub soft_f1: Option<f64>,
@@ -83,7 +83,7 @@ pub struct ExampleVerdict {
     pub gold_passes: bool,
     /// Spider's exact set match (`--etype match` or `all`), or why it cannot be given (the
     /// gold outside Spider's grammar, no schema, no `tables.json` entry).
-    pub exact: Option<Result<ExactVerdict, Failure>>,
+    pub exact: Option<Result<ExactVerdict, QueryFailure>>,
     /// Spider 2.0: the official score with its error kind, or why it is not scored.
     pub spider2: Option<Spider2Outcome>,
     /// `--strict`: qeval's verdict with the official evaluator's known errors fixed.
@@ -146,7 +146,7 @@ impl BenchmarkPipeline {
                 .get(db_id)
                 .cloned()
                 .unwrap_or_else(|| format!("no database for db_id {db_id}"));
-            let failure = Failure {
+            let failure = QueryFailure {
                 kind: "no_database".into(),
                 message: why,
                 database: None,
@@ -171,9 +171,11 @@ impl BenchmarkPipeline {
                     _ => Vec::new(),
                 };
                 match &variant.verdict {
-                    Verdict::Failed(err) => verdict.error = Some(Failure::of(err, names[slot])),
-                    Verdict::TimedOut { millis } => {
-                        verdict.error = Some(Failure {
+                    CheckVerdict::Failed(err) => {
+                        verdict.error = Some(QueryFailure::of(err, names[slot]))
+                    }
+                    CheckVerdict::TimedOut { millis } => {
+                        verdict.error = Some(QueryFailure {
                             kind: "timeout".into(),
                             message: format!(
                                 "the prediction and its gold took {millis:.0} ms together, past the time limit"
@@ -181,15 +183,15 @@ impl BenchmarkPipeline {
                             database: Some(names[slot].to_string()),
                         });
                     }
-                    Verdict::Cut(why) => {
-                        verdict.error = Some(Failure {
+                    CheckVerdict::Cut(why) => {
+                        verdict.error = Some(QueryFailure {
                             kind: "cut".into(),
                             message: why.clone(),
                             database: Some(names[slot].to_string()),
                         });
                     }
-                    Verdict::NoGold => {}
-                    Verdict::Differ(reason) => {
+                    CheckVerdict::NoGold => {}
+                    CheckVerdict::Differ(reason) => {
                         verdict.first_difference = Some(Difference {
                             database: names[slot].to_string(),
                             reason: reason.clone(),
@@ -197,7 +199,7 @@ impl BenchmarkPipeline {
                             prediction_rows: variant.first_rows.clone(),
                         });
                     }
-                    Verdict::Agree => {}
+                    CheckVerdict::Agree => {}
                 }
             }
         }
@@ -352,14 +354,14 @@ impl BenchmarkPipeline {
         let super::Benchmark::Spider(options) = &self.benchmark else {
             return;
         };
-        let unscored = |kind: &str, message: String| Failure {
+        let unscored = |kind: &str, message: String| QueryFailure {
             kind: kind.into(),
             message,
             database: None,
         };
         let schema = self.schemas.get(db_id);
         let keys = options.foreign_keys.get(db_id);
-        let read: Vec<(usize, Result<ExactGold, Failure>)> = self
+        let read: Vec<(usize, Result<ExactGold, QueryFailure>)> = self
             .examples
             .iter()
             .enumerate()
@@ -388,7 +390,11 @@ impl BenchmarkPipeline {
     }
 
     /// Spider's exact set match of example `item` for prediction file `file`, when asked for.
-    fn exact_verdict(&self, file: usize, item: usize) -> Option<Result<ExactVerdict, Failure>> {
+    fn exact_verdict(
+        &self,
+        file: usize,
+        item: usize,
+    ) -> Option<Result<ExactVerdict, QueryFailure>> {
         let super::Benchmark::Spider(options) = &self.benchmark else {
             return None;
         };
@@ -408,7 +414,7 @@ impl BenchmarkPipeline {
                 Some(Ok(gold.judge(prediction, schema, keys)))
             }
             (Some(Err(failure)), ..) => Some(Err(failure.clone())),
-            _ => Some(Err(Failure {
+            _ => Some(Err(QueryFailure {
                 kind: "no_database".into(),
                 message: self
                     .missing
@@ -428,7 +434,7 @@ impl BenchmarkPipeline {
     /// What makes example `item`'s gold doubtful though it ran: it returned no rows on some
     /// database (any prediction that returns none passes there), or it reads the clock (its
     /// result depends on the day it runs). Spider and BIRD only.
-    pub fn gold_warnings(&self, item: usize) -> Vec<Failure> {
+    pub fn gold_warnings(&self, item: usize) -> Vec<QueryFailure> {
         if !self.executes() {
             return Vec::new();
         }
@@ -436,7 +442,7 @@ impl BenchmarkPipeline {
         if let Some(found) =
             crate::sql::reads_the_clock(&self.prepared[item].gold, crate::sql::SqlDialect::Sqlite)
         {
-            warnings.push(Failure {
+            warnings.push(QueryFailure {
                 kind: CLOCK_DEPENDENT.into(),
                 message: format!(
                     "the gold reads the clock ({found}): its result depends on the day it runs"
@@ -455,7 +461,7 @@ impl BenchmarkPipeline {
             )
         });
         if let Some((slot, _)) = empty {
-            warnings.push(Failure {
+            warnings.push(QueryFailure {
                 kind: EMPTY_RESULT.into(),
                 message: "the gold returns no rows: any prediction that returns none passes".into(),
                 database: names.get(slot).map(|n| (*n).to_string()),
@@ -477,7 +483,7 @@ impl BenchmarkPipeline {
             if let (false, Some(kind), Some(info)) =
                 (verdict.gold_passes, gold.error_kind, gold.error_info)
             {
-                verdict.gold_issue = Some(Failure {
+                verdict.gold_issue = Some(QueryFailure {
                     kind: if kind == ErrorKind::NoGold {
                         "no_gold_file"
                     } else {
@@ -496,7 +502,7 @@ impl BenchmarkPipeline {
                 if let (Some(kind), Some(info)) = (score.error_kind, &score.error_info)
                     && kind != ErrorKind::ResultError
                 {
-                    verdict.error = Some(Failure {
+                    verdict.error = Some(QueryFailure {
                         kind: kind.name().into(),
                         message: info.clone(),
                         database: None,
@@ -565,14 +571,14 @@ pub const CLOCK_DEPENDENT: &str = "clock_dependent";
 pub const EMPTY_RESULT: &str = "empty_result";
 
 /// The first database on which the gold gave no result (or a cut one).
-fn gold_issue(checks: &[Option<&CheckAnswer>], names: &[&str]) -> Option<Failure> {
+fn gold_issue(checks: &[Option<&CheckAnswer>], names: &[&str]) -> Option<QueryFailure> {
     checks.iter().enumerate().find_map(|(slot, check)| {
         let check = check.as_ref()?;
         match &check.gold {
-            GoldOutcome::Failed(err) => Some(Failure::of(err, names[slot])),
+            GoldOutcome::Failed(err) => Some(QueryFailure::of(err, names[slot])),
             GoldOutcome::Ran {
                 truncated: true, ..
-            } => Some(Failure {
+            } => Some(QueryFailure {
                 kind: "cut".into(),
                 message: "the gold's result was cut at the row cap".into(),
                 database: Some(names[slot].to_string()),

@@ -117,13 +117,13 @@ pub fn by_values(
         pairs.sort_unstable_by_key(|p| p.0);
         return pairs;
     }
-    let profile_e: Vec<Profile> = free_e
+    let profile_e: Vec<ColumnSample> = free_e
         .iter()
-        .map(|&c| Profile::of(expected, c, rules))
+        .map(|&c| ColumnSample::of(expected, c, rules))
         .collect();
-    let profile_g: Vec<Profile> = free_g
+    let profile_g: Vec<ColumnSample> = free_g
         .iter()
-        .map(|&c| Profile::of(generated, c, rules))
+        .map(|&c| ColumnSample::of(generated, c, rules))
         .collect();
     let mut scored: Vec<(f64, usize, usize)> = Vec::new();
     for (i, e) in profile_e.iter().enumerate() {
@@ -181,17 +181,17 @@ fn keep_best(candidates: &mut Vec<(f64, usize, usize)>) {
 
 /// A column's sampled values: numbers sorted (matched within the tolerance), the rest as a
 /// multiset of hashes (matched exactly, or ignoring case when asked).
-struct Profile {
+struct ColumnSample {
     numbers: Vec<f64>,
     others: HashMap<u64, usize>,
     size: usize,
 }
 
-impl Profile {
+impl ColumnSample {
     /// Over evenly spaced sample rows.
-    fn of(table: &ResultSet, column: usize, rules: &Rules) -> Profile {
+    fn of(table: &ResultSet, column: usize, rules: &Rules) -> ColumnSample {
         let step = table.rows.len().div_ceil(SAMPLE).max(1);
-        let mut profile = Profile {
+        let mut profile = ColumnSample {
             numbers: Vec::new(),
             others: HashMap::new(),
             size: 0,
@@ -215,7 +215,7 @@ impl Profile {
     }
 
     /// |A ∩ B| / max(|A|, |B|) for multisets, numbers equal within `tolerance`.
-    fn overlap(&self, other: &Profile, tolerance: f64) -> f64 {
+    fn overlap(&self, other: &ColumnSample, tolerance: f64) -> f64 {
         let largest = self.size.max(other.size);
         if largest == 0 {
             return 1.0;

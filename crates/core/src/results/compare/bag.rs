@@ -38,7 +38,7 @@ pub fn compare(
     let order = options.order_matters;
     let verdict = result_eq(&expected.rows, &generated.rows, order);
     let (equal, explanation, alignment) = match verdict {
-        Verdict::Equal(permutation) => {
+        ResultEq::Equal(permutation) => {
             let alignment: Vec<ColumnPair> = permutation
                 .iter()
                 .enumerate()
@@ -59,7 +59,7 @@ pub fn compare(
                 alignment,
             )
         }
-        Verdict::Different(reason) | Verdict::Raises(reason) => (false, reason, Vec::new()),
+        ResultEq::Different(reason) | ResultEq::Raises(reason) => (false, reason, Vec::new()),
     };
     Comparison {
         mode: Mode::Bag,
@@ -80,7 +80,7 @@ pub fn compare(
     }
 }
 
-enum Verdict {
+enum ResultEq {
     /// For each expected column, the generated column that matches it.
     Equal(Vec<usize>),
     Different(String),
@@ -88,12 +88,12 @@ enum Verdict {
     Raises(String),
 }
 
-fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
+fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> ResultEq {
     if gold.is_empty() && pred.is_empty() {
-        return Verdict::Equal(Vec::new());
+        return ResultEq::Equal(Vec::new());
     }
     if gold.len() != pred.len() {
-        return Verdict::Different(format!(
+        return ResultEq::Different(format!(
             "{} expected, {} generated",
             rows(gold.len()),
             rows(pred.len())
@@ -101,7 +101,7 @@ fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
     }
     let width = gold[0].len();
     if pred[0].len() != width {
-        return Verdict::Different(format!(
+        return ResultEq::Different(format!(
             "{width} expected columns, {} generated",
             pred[0].len()
         ));
@@ -110,7 +110,7 @@ fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
         return ragged(gold, pred, width, order);
     }
     let unpaired = match strict_match(gold, pred, width, order) {
-        Strict::Equal(permutation) => return Verdict::Equal(permutation),
+        Strict::Equal(permutation) => return ResultEq::Equal(permutation),
         Strict::Unpaired(unpaired) => unpaired,
     };
     // A wrong answer is settled as cheaply as a right one: rows equal under some column
@@ -118,25 +118,25 @@ fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
     // counts) in some generated column, so when the columns' signatures differ no permutation
     // can work, and Spider's own answer is "different" too.
     if let Some(column) = unmatched_column(gold, pred, &unpaired, order) {
-        return Verdict::Different(format!(
+        return ResultEq::Different(format!(
             "No generated column holds the values of expected column {}",
             column + 1
         ));
     }
     if !quick_check(gold, pred, order) {
-        return Verdict::Different(if order {
+        return ResultEq::Different(if order {
             "The rows differ (compared in order, each row's values as a bag)".to_string()
         } else {
             "The rows differ (each row's values as a bag)".to_string()
         });
     }
     match find_permutation(gold, pred, width, order) {
-        Search::Found(permutation) => Verdict::Equal(permutation),
-        Search::None => Verdict::Different(
+        Search::Found(permutation) => ResultEq::Equal(permutation),
+        Search::None => ResultEq::Different(
             "No column order makes the rows equal, though each row holds the same values"
                 .to_string(),
         ),
-        Search::OverBudget => Verdict::Different(format!(
+        Search::OverBudget => ResultEq::Different(format!(
             "Gave up after {SEARCH_BUDGET} column assignments: the columns are too alike to tell apart"
         )),
     }
@@ -155,14 +155,14 @@ fn result_eq(gold: &Rows, pred: &Rows, order: bool) -> Verdict {
 ///   False. If some column order survives every row, no sample rules it out: the assertion. If
 ///   none does, the answer hangs on the draw; here it is False, the answer Spider gives when its
 ///   20 draws meet the rows that rule the orders out (all of them, for a few rows).
-fn ragged(gold: &Rows, pred: &Rows, width: usize, order: bool) -> Verdict {
+fn ragged(gold: &Rows, pred: &Rows, width: usize, order: bool) -> ResultEq {
     if !quick_check(gold, pred, order) {
-        return Verdict::Different(
+        return ResultEq::Different(
             "The rows differ (each row's values as a bag; the rows are of several widths)".into(),
         );
     }
     if let Some(row) = gold.iter().position(|row| row.len() < width) {
-        return Verdict::Raises(format!(
+        return ResultEq::Raises(format!(
             "Spider's result_eq raises IndexError on these rows: the expected row at index {row} has fewer values than the first"
         ));
     }
@@ -175,17 +175,17 @@ fn ragged(gold: &Rows, pred: &Rows, width: usize, order: bool) -> Verdict {
             prints
         };
         return if prints(gold) == prints(pred) {
-            Verdict::Equal(vec![0])
+            ResultEq::Equal(vec![0])
         } else {
-            Verdict::Different("The rows differ (compared as they are: one column)".into())
+            ResultEq::Different("The rows differ (compared as they are: one column)".into())
         };
     }
     if width > 3 && !some_order_survives(gold, pred, width) {
-        return Verdict::Different(
+        return ResultEq::Different(
             "No column order keeps every generated row's values within the expected columns' (Spider's sampling rules them all out)".into(),
         );
     }
-    Verdict::Raises(format!(
+    ResultEq::Raises(format!(
         "Spider's result_eq raises AssertionError on these rows: permute_tuple takes rows of {width} values, as wide as the first, and a generated row is longer"
     ))
 }
@@ -246,7 +246,7 @@ pub fn raises(gold: &Rows, pred: &Rows, order: bool) -> Option<String> {
         return None;
     }
     match result_eq(gold, pred, order) {
-        Verdict::Raises(why) => Some(why),
+        ResultEq::Raises(why) => Some(why),
         _ => None,
     }
 }

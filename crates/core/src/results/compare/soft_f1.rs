@@ -15,15 +15,15 @@ pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
     let (n_e, n_g) = (expected.rows.len(), generated.rows.len());
     let outcome = score(&generated.rows, &expected.rows);
     let (score, precision, recall, explanation) = match outcome {
-        Outcome::BothEmpty => (1.0, 1.0, 1.0, "Both results are empty".to_string()),
-        Outcome::EmptyRow => (
+        RowScore::BothEmpty => (1.0, 1.0, 1.0, "Both results are empty".to_string()),
+        RowScore::EmptyRow => (
             0.0,
             0.0,
             0.0,
             "An expected row has no values: BIRD's Soft-F1 fails (division by zero) and scores 0"
                 .to_string(),
         ),
-        Outcome::Scored {
+        RowScore::Scored {
             tp,
             fp,
             fn_,
@@ -56,7 +56,7 @@ pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
     }
 }
 
-enum Outcome {
+enum RowScore {
     BothEmpty,
     EmptyRow,
     Scored {
@@ -112,9 +112,9 @@ fn found_in(values: &[Value], hashes: &[u64], other: &[Value], other_hashes: &[u
         .count()
 }
 
-fn score(predicted: &Rows, truth: &Rows) -> Outcome {
+fn score(predicted: &Rows, truth: &Rows) -> RowScore {
     if predicted.is_empty() && truth.is_empty() {
-        return Outcome::BothEmpty;
+        return RowScore::BothEmpty;
     }
     let predicted = dedupe(predicted);
     let truth = dedupe(truth);
@@ -128,7 +128,7 @@ fn score(predicted: &Rows, truth: &Rows) -> Outcome {
         };
         let width = truth_row.len();
         if width == 0 {
-            return Outcome::EmptyRow;
+            return RowScore::EmptyRow;
         }
         // Rows equal value by value (the usual case) match wholly: every value is found at its
         // own position, so the search through the other row is skipped.
@@ -152,7 +152,7 @@ fn score(predicted: &Rows, truth: &Rows) -> Outcome {
     }
     let precision = if tp + fp > 0.0 { tp / (tp + fp) } else { 0.0 };
     let recall = if tp + fn_ > 0.0 { tp / (tp + fn_) } else { 0.0 };
-    Outcome::Scored {
+    RowScore::Scored {
         tp,
         fp,
         fn_,

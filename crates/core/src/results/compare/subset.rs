@@ -23,15 +23,15 @@ pub fn compare(
     };
     let order_matters = options.order_matters;
     let tolerance = options.subset_tolerance;
-    let generated_profiles: Vec<Profile> = (0..generated.width())
-        .map(|c| Profile::of(generated, c, order_matters, &rules))
+    let generated_profiles: Vec<ColumnSummary> = (0..generated.width())
+        .map(|c| ColumnSummary::of(generated, c, order_matters, &rules))
         .collect();
     // Sorted only when a profile cannot settle it, and then once.
     let mut generated_columns: Vec<Option<Vec<Key<'_>>>> = vec![None; generated.width()];
     let mut alignment = Vec::new();
     let mut missing = Vec::new();
     for e in 0..expected.width() {
-        let wanted = Profile::of(expected, e, order_matters, &rules);
+        let wanted = ColumnSummary::of(expected, e, order_matters, &rules);
         // The same values exactly (the usual right answer): no sorting at all.
         let mut found = generated_profiles.iter().position(|g| g.identical(&wanted));
         if found.is_none() {
@@ -91,18 +91,18 @@ pub fn compare(
 /// when order matters), how many are NULL, numbers and text, and the smallest and largest number.
 /// Equal fingerprints and counts mean equal columns; different counts or far-apart extremes mean
 /// the columns cannot match within any tolerance. Only what lies between is sorted and compared.
-struct Profile {
+struct ColumnSummary {
     print: u128,
     counts: [usize; 3],
     min: f64,
     max: f64,
 }
 
-impl Profile {
-    fn of(table: &ResultSet, column: usize, order_matters: bool, rules: &Rules) -> Profile {
+impl ColumnSummary {
+    fn of(table: &ResultSet, column: usize, order_matters: bool, rules: &Rules) -> ColumnSummary {
         let mut sequence = Fingerprint::default();
         let mut multiset = MultisetPrint::default();
-        let mut profile = Profile {
+        let mut profile = ColumnSummary {
             print: 0,
             counts: [0; 3],
             min: f64::INFINITY,
@@ -136,13 +136,13 @@ impl Profile {
         profile
     }
 
-    fn identical(&self, other: &Profile) -> bool {
+    fn identical(&self, other: &ColumnSummary) -> bool {
         self.print == other.print && self.counts == other.counts
     }
 
     /// Whether the columns could be equal within `tolerance`: the same counts, and extremes no
     /// further apart than the widest tolerance any pair of their numbers gets.
-    fn could_match(&self, other: &Profile, tolerance: f64) -> bool {
+    fn could_match(&self, other: &ColumnSummary, tolerance: f64) -> bool {
         if self.counts != other.counts {
             return false;
         }

@@ -57,7 +57,7 @@ pub enum Position {
     Table,
 }
 
-pub struct Rule {
+pub struct FunctionRule {
     pub class: Class,
     pub names: &'static [&'static str],
     /// Every function whose last name part starts with this.
@@ -71,8 +71,8 @@ const fn rule(
     class: Class,
     dialects: &'static [SqlDialect],
     names: &'static [&'static str],
-) -> Rule {
-    Rule {
+) -> FunctionRule {
+    FunctionRule {
         class,
         names,
         prefix: None,
@@ -99,7 +99,7 @@ pub fn side_effect(name: &str, dialect: SqlDialect, position: Position) -> Optio
         .map(|rule| rule.class)
 }
 
-const RULES: &[Rule] = &[
+const RULES: &[FunctionRule] = &[
     // Stalls.
     rule(
         Class::Stall,
@@ -187,7 +187,7 @@ const RULES: &[Rule] = &[
         &[Duckdb],
         &["duckdb_secrets", "which_secret"],
     ),
-    Rule {
+    FunctionRule {
         class: Class::Files,
         names: &["glob"],
         prefix: None,
@@ -310,7 +310,7 @@ const RULES: &[Rule] = &[
             "pg_stat_reset_shared",
         ],
     ),
-    Rule {
+    FunctionRule {
         class: Class::Administration,
         names: &[],
         prefix: Some("system$"),

@@ -21,7 +21,7 @@ pub const COMPONENTS: [&str; 10] = [
 
 /// One component of one example: `{'acc', 'rec', 'f1', 'label_total', 'pred_total'}`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Component {
+pub struct ComponentScore {
     pub acc: f64,
     pub rec: f64,
     pub f1: f64,
@@ -30,10 +30,10 @@ pub struct Component {
 }
 
 /// `get_scores`: all or nothing, 1 when the counts agree and every unit matched.
-fn scored(count: usize, pred_total: usize, label_total: usize) -> Component {
+fn scored(count: usize, pred_total: usize, label_total: usize) -> ComponentScore {
     let hit = pred_total == label_total && count == pred_total;
     let x = f64::from(u8::from(hit));
-    Component {
+    ComponentScore {
         acc: x,
         rec: x,
         f1: x,
@@ -54,7 +54,7 @@ fn take<T: PartialEq>(pool: &mut Vec<T>, unit: &T) -> bool {
 }
 
 /// `eval_sel`: (agg, val_unit) pairs as multisets, and the val_units alone.
-fn select(pred: &Sql, label: &Sql) -> (Component, Component) {
+fn select(pred: &Sql, label: &Sql) -> (ComponentScore, ComponentScore) {
     let mut label_units: Vec<&(u8, ValUnit)> = label.select.items.iter().collect();
     let mut label_values: Vec<&ValUnit> = label.select.items.iter().map(|(_, v)| v).collect();
     let (mut count, mut without_agg) = (0, 0);
@@ -67,7 +67,7 @@ fn select(pred: &Sql, label: &Sql) -> (Component, Component) {
 }
 
 /// `eval_where`: the condition units as multisets, and their val_units alone.
-fn filter(pred: &Sql, label: &Sql) -> (Component, Component) {
+fn filter(pred: &Sql, label: &Sql) -> (ComponentScore, ComponentScore) {
     let mut label_units: Vec<&CondUnit> = label.filter.units.iter().collect();
     let mut label_values: Vec<&ValUnit> = label.filter.units.iter().map(|u| &u.value).collect();
     let (mut count, mut without_op) = (0, 0);
@@ -80,7 +80,7 @@ fn filter(pred: &Sql, label: &Sql) -> (Component, Component) {
 }
 
 /// `eval_group`: the `GROUP BY` columns, each without its table (`col.split(".")[1]`).
-fn group(pred: &Sql, label: &Sql) -> Component {
+fn group(pred: &Sql, label: &Sql) -> ComponentScore {
     let bare = |unit: &ColUnit| match unit.column.split_once('.') {
         Some((_, column)) => column.split('.').next().unwrap_or(column).to_string(),
         None => unit.column.clone(),
@@ -96,7 +96,7 @@ fn group(pred: &Sql, label: &Sql) -> Component {
 
 /// `eval_having`: one unit per query with a `GROUP BY`; right when the `GROUP BY` columns are
 /// the same list and the `HAVING` conditions equal.
-fn having(pred: &Sql, label: &Sql) -> Component {
+fn having(pred: &Sql, label: &Sql) -> ComponentScore {
     let pred_total = usize::from(!pred.group_by.is_empty());
     let label_total = usize::from(!label.group_by.is_empty());
     let columns =
@@ -111,7 +111,7 @@ fn having(pred: &Sql, label: &Sql) -> Component {
 }
 
 /// `eval_order`: the `ORDER BY` equal, and `LIMIT` on both or on neither.
-fn order(pred: &Sql, label: &Sql) -> Component {
+fn order(pred: &Sql, label: &Sql) -> ComponentScore {
     let pred_total = usize::from(pred.order_by.is_some());
     let label_total = usize::from(label.order_by.is_some());
     let count = usize::from(
@@ -123,7 +123,7 @@ fn order(pred: &Sql, label: &Sql) -> Component {
 /// `eval_and_or`: the sets of connectives of `WHERE`. When they differ the official function
 /// returns the prediction's count where the gold's belongs and the other way round; the table
 /// counts them so.
-fn and_or(pred: &Sql, label: &Sql) -> Component {
+fn and_or(pred: &Sql, label: &Sql) -> ComponentScore {
     let set = |sql: &Sql| {
         let mut found: Vec<&str> = sql.filter.connectives.clone();
         found.sort_unstable();
@@ -152,7 +152,7 @@ fn nested(pred: Option<&Sql>, label: Option<&Sql>) -> (usize, usize, usize) {
 }
 
 /// `eval_IUEN`.
-fn iuen(pred: &Sql, label: &Sql) -> Component {
+fn iuen(pred: &Sql, label: &Sql) -> ComponentScore {
     let (mut label_total, mut pred_total, mut count) = (0, 0, 0);
     for ((_, p), (_, l)) in pred
         .set_operations()
@@ -212,14 +212,14 @@ fn keywords(sql: &Sql) -> Vec<&'static str> {
 }
 
 /// `eval_keywords`.
-fn keywords_component(pred: &Sql, label: &Sql) -> Component {
+fn keywords_component(pred: &Sql, label: &Sql) -> ComponentScore {
     let (p, l) = (keywords(pred), keywords(label));
     let count = p.iter().filter(|k| l.contains(k)).count();
     scored(count, p.len(), l.len())
 }
 
 /// `eval_partial_match`: the ten components, in [`COMPONENTS`]' order.
-pub fn partial_match(pred: &Sql, label: &Sql) -> [Component; 10] {
+pub fn partial_match(pred: &Sql, label: &Sql) -> [ComponentScore; 10] {
     let (select, select_no_agg) = select(pred, label);
     let (filter, filter_no_op) = filter(pred, label);
     [
@@ -239,7 +239,7 @@ pub fn partial_match(pred: &Sql, label: &Sql) -> [Component; 10] {
 /// `eval_exact_match`: every component's F1 is 1 and, when the gold has tables, the table
 /// units are the same (`sorted(...) ==`, compared here as multisets: Python cannot sort two
 /// subqueries and stops there).
-pub fn exact_match(pred: &Sql, label: &Sql) -> (bool, [Component; 10]) {
+pub fn exact_match(pred: &Sql, label: &Sql) -> (bool, [ComponentScore; 10]) {
     let partial = partial_match(pred, label);
     if partial.iter().any(|c| c.f1 != 1.0) {
         return (false, partial);

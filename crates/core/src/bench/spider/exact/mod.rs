@@ -22,7 +22,7 @@ mod table;
 mod words;
 
 pub use convert::SpiderSchema;
-pub use matching::{COMPONENTS, Component};
+pub use matching::{COMPONENTS, ComponentScore};
 pub use rebuild::{ForeignKeyMap, TablesEntry, foreign_key_map};
 pub use structure::Sql;
 pub use table::{ExactColumn, ExactLevel, ExactScores, PartialScore};
@@ -47,7 +47,7 @@ pub struct ExactVerdict {
     pub hardness: Hardness,
     pub exact: bool,
     /// The ten components, in [`COMPONENTS`]' order.
-    pub components: [Component; 10],
+    pub components: [ComponentScore; 10],
     /// Why Spider's parser cannot read the prediction (it is then scored as the empty query).
     pub unreadable: Option<String>,
 }

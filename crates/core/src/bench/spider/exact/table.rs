@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::matching::{COMPONENTS, Component};
+use super::matching::{COMPONENTS, ComponentScore};
 use crate::bench::python_format::left_fixed;
 use crate::bench::spider::table::{LEVELS, TURNS, row};
 use crate::sql::Hardness;
@@ -19,13 +19,13 @@ pub struct ExactLevel {
     pub hardness: Option<Hardness>,
     pub turn: usize,
     pub exact: bool,
-    pub components: [Component; 10],
+    pub components: [ComponentScore; 10],
 }
 
 impl ExactLevel {
     /// The components of an example no exact match could be given for: nothing counted.
-    pub fn unscored() -> [Component; 10] {
-        [Component {
+    pub fn unscored() -> [ComponentScore; 10] {
+        [ComponentScore {
             acc: 0.0,
             rec: 0.0,
             f1: 0.0,

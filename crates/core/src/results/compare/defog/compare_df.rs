@@ -1,6 +1,6 @@
 //! `compare_df(df_gold, df_gen, query_category, question, query_gold, query_gen)`.
 
-use super::frame::{Column, Dtype, Frame, is_missing, numpy_eq, values_equal};
+use super::frame::{Dtype, Frame, Series, is_missing, numpy_eq, values_equal};
 use super::normalization::{Asked, Normalization};
 use super::normalize::{normalize_both, rows_agree, same_distinct_rows, sort_both};
 use super::{ErrorClass, PythonError, Spread};
@@ -72,7 +72,7 @@ pub fn compare_df(
             ));
         }
     }
-    let pairs: Vec<(&Column, &Column)> = gold_plan
+    let pairs: Vec<(&Series, &Series)> = gold_plan
         .order
         .iter()
         .zip(&gen_plan.order)

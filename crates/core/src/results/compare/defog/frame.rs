@@ -22,14 +22,14 @@ pub enum Dtype {
 
 /// One DataFrame column: its dtype and its cells.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Column {
+pub struct Series {
     pub(super) dtype: Dtype,
     pub(super) cells: Vec<Value>,
 }
 
-impl Column {
-    pub fn new(dtype: Dtype, cells: Vec<Value>) -> Column {
-        Column { dtype, cells }
+impl Series {
+    pub fn new(dtype: Dtype, cells: Vec<Value>) -> Series {
+        Series { dtype, cells }
     }
 
     /// Whether `assert_series_equal(check_dtype=False)` compares this column exactly (integer and
@@ -45,13 +45,13 @@ impl Column {
 pub struct Frame {
     pub(super) names: Vec<Value>,
     pub(super) rows: usize,
-    pub(super) columns: Vec<Column>,
+    pub(super) columns: Vec<Series>,
 }
 
 impl Frame {
     /// A frame of `rows` rows; an error names the column whose length differs, or a frame too
     /// long to compare.
-    pub fn new(names: Vec<Value>, rows: usize, columns: Vec<Column>) -> Result<Frame, String> {
+    pub fn new(names: Vec<Value>, rows: usize, columns: Vec<Series>) -> Result<Frame, String> {
         if u32::try_from(rows).is_err() {
             return Err(format!("{rows} rows: at most {} are compared", u32::MAX));
         }
@@ -113,13 +113,13 @@ impl Frame {
         }
     }
 
-    pub(super) fn view(&self) -> Vec<&Column> {
+    pub(super) fn view(&self) -> Vec<&Series> {
         self.columns.iter().collect()
     }
 }
 
 /// One column's dtype and cells, as pandas' constructor infers them (see [`Frame::from_result`]).
-fn infer_column(mut cells: Vec<Value>) -> Column {
+fn infer_column(mut cells: Vec<Value>) -> Series {
     let (mut null, mut nan, mut boolean, mut int, mut float, mut text) =
         (false, false, false, false, false, false);
     for cell in &cells {
@@ -143,16 +143,16 @@ fn infer_column(mut cells: Vec<Value>) -> Column {
     if text && !boolean && !int && !float {
         // pandas' `str` dtype: text, missing values as NaN.
         missing_as_nan(&mut cells);
-        return Column::new(Dtype::Str, cells);
+        return Series::new(Dtype::Str, cells);
     }
     if text || (boolean && (null || numbers)) || (!numbers && !boolean) {
-        return Column::new(Dtype::Object, cells);
+        return Series::new(Dtype::Object, cells);
     }
     if boolean {
-        return Column::new(Dtype::Bool, cells);
+        return Series::new(Dtype::Bool, cells);
     }
     if int && !float && !nan && !null {
-        return Column::new(Dtype::Int, cells);
+        return Series::new(Dtype::Int, cells);
     }
     // float64: every integer as a float, `None` as NaN.
     for cell in &mut cells {
@@ -161,7 +161,7 @@ fn infer_column(mut cells: Vec<Value>) -> Column {
         }
     }
     missing_as_nan(&mut cells);
-    Column::new(Dtype::Float, cells)
+    Series::new(Dtype::Float, cells)
 }
 
 pub(super) fn is_nan(value: &Value) -> bool {

@@ -42,7 +42,7 @@ mod subset_df;
 use std::fmt;
 
 pub use compare_df::compare_df;
-pub use frame::{Column, Dtype, Frame};
+pub use frame::{Dtype, Frame, Series};
 pub use normalization::{Asked, Normalization};
 pub use subset_df::{Subset, subset_df};
 

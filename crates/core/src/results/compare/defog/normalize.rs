@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
-use super::frame::{Column, Frame, is_nan, number};
+use super::frame::{Frame, Series, is_nan, number};
 use super::normalization::Normalization;
 use super::sort::{Sorted, check_sortable};
 use super::{PythonError, Spread};
@@ -19,12 +19,12 @@ use crate::results::python as py_values;
 struct DedupeKey<'a> {
     hash: u64,
     row: usize,
-    columns: &'a [&'a Column],
+    columns: &'a [&'a Series],
 }
 
 impl<'a> DedupeKey<'a> {
     /// Rows equal under `==` have equal ranks in every column, so the ranks make the hash.
-    fn new(columns: &'a [&'a Column], sorted: &[&Sorted], row: usize) -> DedupeKey<'a> {
+    fn new(columns: &'a [&'a Series], sorted: &[&Sorted], row: usize) -> DedupeKey<'a> {
         let hash = sorted.iter().fold(0u64, |hash, column| {
             (hash.rotate_left(5) ^ u64::from(column.rank[row]))
                 .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
@@ -52,7 +52,7 @@ impl Hash for DedupeKey<'_> {
 /// `normalize_table`'s rows: the first occurrence of each distinct row, sorted as planned (row
 /// indices into the frame). `sorted` holds the columns of `columns`, sorted.
 pub(super) fn normalize(
-    columns: &[&Column],
+    columns: &[&Series],
     sorted: &[&Sorted],
     rows: usize,
     plan: &Normalization,
@@ -102,7 +102,7 @@ pub(super) fn normalize(
 }
 
 /// What [`normalize`] takes for one side.
-pub(super) type Normalizing<'a> = (&'a [&'a Column], &'a [&'a Sorted], usize, &'a Normalization);
+pub(super) type Normalizing<'a> = (&'a [&'a Series], &'a [&'a Sorted], usize, &'a Normalization);
 
 /// Both sides normalised side by side; the first side's error first, as sql-eval meets it.
 pub(super) fn normalize_both(
@@ -123,7 +123,7 @@ fn two<R>(results: Vec<R>) -> Result<[R; 2], PythonError> {
 
 /// The columns of both frames sorted, spread over the work's threads: one list for each.
 pub(super) fn sort_both(a: &Frame, b: &Frame, spread: &impl Spread) -> (Vec<Sorted>, Vec<Sorted>) {
-    let columns: Vec<&Column> = a.columns.iter().chain(&b.columns).collect();
+    let columns: Vec<&Series> = a.columns.iter().chain(&b.columns).collect();
     let mut sorted = spread.each(&columns, |column| Sorted::new(column));
     let second = sorted.split_off(a.columns.len());
     (sorted, second)
@@ -139,8 +139,8 @@ pub(super) fn sort_both(a: &Frame, b: &Frame, spread: &impl Spread) -> (Vec<Sort
 /// where that does not hold, and the rows are sorted instead. Each side is its columns (as the
 /// plan's indices name them), its row count and its plan.
 pub(super) fn same_distinct_rows(
-    (gold, gold_rows, gold_plan): (&[&Column], usize, &Normalization),
-    (generated, gen_rows, gen_plan): (&[&Column], usize, &Normalization),
+    (gold, gold_rows, gold_plan): (&[&Series], usize, &Normalization),
+    (generated, gen_rows, gen_plan): (&[&Series], usize, &Normalization),
     spread: &impl Spread,
 ) -> Result<Option<bool>, PythonError> {
     /// The sort as positions among the kept columns, and its direction.
@@ -152,7 +152,7 @@ pub(super) fn same_distinct_rows(
             .collect::<Option<Vec<_>>>()?;
         (places.len() == plan.order.len()).then_some((places, *ascending))
     }
-    fn plain(column: &Column) -> bool {
+    fn plain(column: &Series) -> bool {
         column.cells.iter().all(|cell| match cell {
             Value::Null => false,
             Value::Float(float) => !float.is_nan(),
@@ -179,7 +179,7 @@ pub(super) fn same_distinct_rows(
     if gold_plan.order.len() != gen_plan.order.len() {
         return Ok(Some(false));
     }
-    let distinct = |columns: &[&Column], rows: usize, plan: &Normalization| -> Vec<u128> {
+    let distinct = |columns: &[&Series], rows: usize, plan: &Normalization| -> Vec<u128> {
         let mut states: Vec<Fingerprint> = (0..rows).map(|_| Fingerprint::default()).collect();
         for &column in &plan.order {
             for (state, cell) in states.iter_mut().zip(&columns[column].cells) {
@@ -206,7 +206,7 @@ pub(super) fn same_distinct_rows(
 /// column, so a column at a time (fewer pages in use at once), the columns shared among the
 /// threads `spread` offers, each stopping at the first difference any finds.
 pub(super) fn rows_agree(
-    pairs: &[(&Column, &Column)],
+    pairs: &[(&Series, &Series)],
     a_rows: &[usize],
     b_rows: &[usize],
     cell_eq: impl Fn(&Value, &Value, bool) -> bool + Sync,
@@ -249,7 +249,7 @@ pub(super) fn series_cell_eq(a: &Value, b: &Value, exact: bool) -> bool {
 }
 
 /// Whether two columns hold the same cells once sorted, as `assert_series_equal` finds them.
-pub(super) fn same_sorted(a: (&Column, &Sorted), b: (&Column, &Sorted), exact: bool) -> bool {
+pub(super) fn same_sorted(a: (&Series, &Sorted), b: (&Series, &Sorted), exact: bool) -> bool {
     // Equal exactly, so within any tolerance: told by the sort keys, in order, not by the cells
     // scattered over memory.
     if let (Some(x), Some(y)) = (&a.1.numbers, &b.1.numbers)

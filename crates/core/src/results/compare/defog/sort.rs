@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use super::frame::{Column, is_missing, number};
+use super::frame::{Series, is_missing, number};
 use super::{ErrorClass, PythonError};
 use crate::results::Value;
 use crate::results::hash::FxBuild;
@@ -19,7 +19,7 @@ const NUMBERS_END: u64 = 0xfff0_0000_0000_0000;
 /// order-keeping integer (`-0.0` as `0.0`, which it equals), at most `NUMBERS_END`; a text is
 /// placed after every number by its rank among the column's distinct texts, so a column of a few
 /// thousand names is sorted without comparing text a million times; missing is `u64::MAX`.
-fn sort_keys(column: &Column) -> Vec<u64> {
+fn sort_keys(column: &Series) -> Vec<u64> {
     // Each distinct text numbered as met, then the numbers replaced by the texts' order.
     let mut texts: HashMap<&[u8], usize, FxBuild> = HashMap::default();
     let met: Vec<usize> = column
@@ -88,7 +88,7 @@ pub(super) struct Sorted {
 }
 
 impl Sorted {
-    pub(super) fn new(column: &Column) -> Sorted {
+    pub(super) fn new(column: &Series) -> Sorted {
         // Each cell's key above its row, sorted by key as radix sorts do: stable, so the rows
         // come in the frame's order among equals.
         let mut keyed = radix_sort(
@@ -186,7 +186,7 @@ fn radix_sort(mut entries: Vec<u128>) -> Vec<u128> {
 
 /// `sort_values(by=[one column])` compares the values themselves, and Python cannot order text
 /// against numbers.
-pub(super) fn check_sortable(column: &Column) -> Result<(), PythonError> {
+pub(super) fn check_sortable(column: &Series) -> Result<(), PythonError> {
     let text = column
         .cells
         .iter()

@@ -1,6 +1,6 @@
 //! `subset_df(df_sub, df_super, query_category, question, query_super, query_sub)`.
 
-use super::frame::{Column, Frame};
+use super::frame::{Frame, Series};
 use super::normalization::{Asked, Normalization};
 use super::normalize::{
     normalize_both, rows_agree, same_distinct_rows, same_sorted, series_cell_eq, sort_both,
@@ -80,7 +80,7 @@ pub fn subset_df(
     let sub_plan = Normalization::new(&names, asked, query_sub)?;
     let matched = taken_from_original(sup, matched)?;
     let sup_plan = Normalization::new(&names, asked, query_super)?;
-    let projected: Vec<&Column> = matched.iter().map(|&index| &sup.columns[index]).collect();
+    let projected: Vec<&Series> = matched.iter().map(|&index| &sup.columns[index]).collect();
     // Cells equal exactly are equal within pandas' tolerance too: when the distinct rows are the
     // same, so is the verdict, without sorting. Otherwise numbers may still match within it.
     if sub_plan.order == sup_plan.order
@@ -112,7 +112,7 @@ pub fn subset_df(
             unmatched: None,
         });
     }
-    let pairs: Vec<(&Column, &Column)> = sub_plan
+    let pairs: Vec<(&Series, &Series)> = sub_plan
         .order
         .iter()
         .map(|&column| (&sub.columns[column], projected[column]))

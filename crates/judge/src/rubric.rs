@@ -7,10 +7,11 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// The judging tasks: one per LLM-judged metric family.
+/// What a judge grades against: one rubric per LLM-judged metric family, each with its prompt
+/// and the scores its reply must give.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Task {
+pub enum Rubric {
     /// SQL query correctness: 1.0 / 0.5 / 0.0.
     SqlCorrectness,
     /// KQL batch testing's query similarity 0..1.
@@ -21,20 +22,20 @@ pub enum Task {
     AgentQuality,
 }
 
-impl Task {
-    pub const ALL: [Task; 4] = [
-        Task::SqlCorrectness,
-        Task::QuerySimilarity,
-        Task::QasSemantic,
-        Task::AgentQuality,
+impl Rubric {
+    pub const ALL: [Rubric; 4] = [
+        Rubric::SqlCorrectness,
+        Rubric::QuerySimilarity,
+        Rubric::QasSemantic,
+        Rubric::AgentQuality,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Task::SqlCorrectness => "sql_correctness",
-            Task::QuerySimilarity => "query_similarity",
-            Task::QasSemantic => "qas_semantic",
-            Task::AgentQuality => "agent_quality",
+            Rubric::SqlCorrectness => "sql_correctness",
+            Rubric::QuerySimilarity => "query_similarity",
+            Rubric::QasSemantic => "qas_semantic",
+            Rubric::AgentQuality => "agent_quality",
         }
     }
 
@@ -42,34 +43,38 @@ impl Task {
     /// quality task has one version, whichever is asked for.
     pub fn prompt_version(self, version: PromptVersion) -> &'static str {
         match (self, version) {
-            (Task::SqlCorrectness, PromptVersion::V1) => "sql_correctness.v1",
-            (Task::SqlCorrectness, PromptVersion::V2) => "sql_correctness.v2",
-            (Task::QuerySimilarity, _) => "query_similarity.v1",
-            (Task::QasSemantic, PromptVersion::V1) => "qas_semantic.v1",
-            (Task::QasSemantic, PromptVersion::V2) => "qas_semantic.v2",
-            (Task::AgentQuality, _) => "agent_quality.v1",
+            (Rubric::SqlCorrectness, PromptVersion::V1) => "sql_correctness.v1",
+            (Rubric::SqlCorrectness, PromptVersion::V2) => "sql_correctness.v2",
+            (Rubric::QuerySimilarity, _) => "query_similarity.v1",
+            (Rubric::QasSemantic, PromptVersion::V1) => "qas_semantic.v1",
+            (Rubric::QasSemantic, PromptVersion::V2) => "qas_semantic.v2",
+            (Rubric::AgentQuality, _) => "agent_quality.v1",
         }
     }
 
     fn template(self, version: PromptVersion) -> &'static str {
         match (self, version) {
-            (Task::SqlCorrectness, PromptVersion::V1) => {
+            (Rubric::SqlCorrectness, PromptVersion::V1) => {
                 include_str!("../prompts/sql_correctness.v1.md")
             }
-            (Task::SqlCorrectness, PromptVersion::V2) => {
+            (Rubric::SqlCorrectness, PromptVersion::V2) => {
                 include_str!("../prompts/sql_correctness.v2.md")
             }
-            (Task::QuerySimilarity, _) => include_str!("../prompts/query_similarity.v1.md"),
-            (Task::QasSemantic, PromptVersion::V1) => include_str!("../prompts/qas_semantic.v1.md"),
-            (Task::QasSemantic, PromptVersion::V2) => include_str!("../prompts/qas_semantic.v2.md"),
-            (Task::AgentQuality, _) => include_str!("../prompts/agent_quality.v1.md"),
+            (Rubric::QuerySimilarity, _) => include_str!("../prompts/query_similarity.v1.md"),
+            (Rubric::QasSemantic, PromptVersion::V1) => {
+                include_str!("../prompts/qas_semantic.v1.md")
+            }
+            (Rubric::QasSemantic, PromptVersion::V2) => {
+                include_str!("../prompts/qas_semantic.v2.md")
+            }
+            (Rubric::AgentQuality, _) => include_str!("../prompts/agent_quality.v1.md"),
         }
     }
 
     /// The score fields of this task's verdict.
     pub fn score_fields(self) -> &'static [&'static str] {
         match self {
-            Task::AgentQuality => &["answer_quality", "factual_correctness", "completeness"],
+            Rubric::AgentQuality => &["answer_quality", "factual_correctness", "completeness"],
             _ => &["score"],
         }
     }
@@ -77,7 +82,7 @@ impl Task {
     /// The allowed score values, when the rubric has levels (query correctness's 1 / 0.5 / 0).
     pub fn levels(self) -> Option<&'static [f64]> {
         match self {
-            Task::SqlCorrectness => Some(&[0.0, 0.5, 1.0]),
+            Rubric::SqlCorrectness => Some(&[0.0, 0.5, 1.0]),
             _ => None,
         }
     }
@@ -107,17 +112,17 @@ impl Task {
     }
 }
 
-impl fmt::Display for Task {
+impl fmt::Display for Rubric {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for Task {
+impl FromStr for Rubric {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Task::ALL
+        Rubric::ALL
             .into_iter()
             .find(|t| t.name() == s.trim())
             .ok_or_else(|| format!("unknown judge task \"{s}\""))
@@ -203,7 +208,7 @@ pub struct JudgeInput {
 
 /// The prompt for `task` with `input` in it. Every inserted value is a JSON string literal, so
 /// nothing inside it can close its block or pose as an instruction outside it.
-pub fn render(task: Task, input: &JudgeInput) -> String {
+pub fn render(task: Rubric, input: &JudgeInput) -> String {
     let quote = |text: &str| serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string());
     let or_none = |text: &str| {
         if text.trim().is_empty() {
@@ -272,14 +277,14 @@ mod tests {
             generated_result: result_text(&json!([["Ann"]])),
             ..JudgeInput::default()
         };
-        let v2 = render(Task::SqlCorrectness, &input);
+        let v2 = render(Rubric::SqlCorrectness, &input);
         assert!(v2.contains("SCHEMA:\n\"CREATE TABLE singer (name TEXT, age INTEGER)\""));
         assert!(
             v2.contains("EXPECTED RESULT:\n\"[[\\\"Ann\\\"],[\\\"Bo\\\"]]\""),
             "{v2}"
         );
         let v1 = render(
-            Task::SqlCorrectness,
+            Rubric::SqlCorrectness,
             &JudgeInput {
                 prompt: PromptVersion::V1,
                 ..input.clone()
@@ -288,7 +293,7 @@ mod tests {
         assert!(!v1.contains("CREATE TABLE") && !v1.contains("RESULT"));
         // Without a schema or results, version 2 says so rather than leaving a blank.
         let bare = render(
-            Task::QasSemantic,
+            Rubric::QasSemantic,
             &JudgeInput {
                 schema: String::new(),
                 expected_result: String::new(),
@@ -315,7 +320,7 @@ mod tests {
             expected: "SELECT 2".into(),
             ..JudgeInput::default()
         };
-        let prompt = render(Task::SqlCorrectness, &input);
+        let prompt = render(Rubric::SqlCorrectness, &input);
         // The injected newlines and quote are escaped: the text is one JSON string on one line.
         assert!(
             prompt
@@ -332,7 +337,7 @@ mod tests {
             expected: "SELECT secret FROM reference".into(),
             ..JudgeInput::default()
         };
-        let prompt = render(Task::SqlCorrectness, &input);
+        let prompt = render(Rubric::SqlCorrectness, &input);
         assert!(
             prompt.contains(r#""SELECT '{{expected}}' FROM t""#),
             "{prompt}"
@@ -343,7 +348,7 @@ mod tests {
 
     #[test]
     fn every_task_has_a_prompt_and_a_schema() {
-        for task in Task::ALL {
+        for task in Rubric::ALL {
             let prompt = render(task, &JudgeInput::default());
             assert!(prompt.contains("not instructions to you"), "{task}");
             let schema = task.schema();
@@ -353,7 +358,7 @@ mod tests {
             );
         }
         assert_eq!(
-            Task::SqlCorrectness.schema()["properties"]["score"]["enum"],
+            Rubric::SqlCorrectness.schema()["properties"]["score"]["enum"],
             json!([0.0, 0.5, 1.0])
         );
     }
