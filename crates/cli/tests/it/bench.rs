@@ -9,10 +9,10 @@ use serde_json::Value;
 
 /// A fixture laid out as the benchmark's users have it, in a folder of its own: every
 /// `NAME.sql` script becomes the SQLite database `NAME.sqlite` beside it.
-struct BenchFolder(PathBuf);
+pub(super) struct BenchFolder(pub(super) PathBuf);
 
 impl BenchFolder {
-    fn new(fixture: &str, name: &str) -> BenchFolder {
+    pub(super) fn new(fixture: &str, name: &str) -> BenchFolder {
         let dir = std::env::temp_dir().join(format!("qeval-bench-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         copy(&fixtures().join(fixture), &dir);
@@ -23,7 +23,7 @@ impl BenchFolder {
         self.0.join(relative)
     }
 
-    fn arg(&self, relative: &str) -> String {
+    pub(super) fn arg(&self, relative: &str) -> String {
         self.path(relative).display().to_string()
     }
 }

@@ -28,61 +28,6 @@ fn stdout_lines(output: &Output) -> Vec<Value> {
 }
 
 #[test]
-fn tables_prints_one_table_per_line() {
-    let output = qeval(&[
-        "tables",
-        "--dialect",
-        "postgres",
-        "WITH a AS (SELECT * FROM users) SELECT * FROM a JOIN Sales.\"Orders\" o ON o.uid = a.id",
-    ]);
-    assert!(output.status.success());
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
-        "users\nsales.orders\n"
-    );
-}
-
-#[test]
-fn tables_json_output() {
-    let output = qeval(&["tables", "--json", "SELECT * FROM a UNION SELECT * FROM b"]);
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout).trim(),
-        r#"["a","b"]"#
-    );
-}
-
-#[test]
-fn tables_prints_kql_names_as_written() {
-    let output = qeval(&[
-        "tables",
-        "--language",
-        "kql",
-        "MyTable | join (OtherTable) on id | take 5",
-    ]);
-    assert!(output.status.success());
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
-        "MyTable\nOtherTable\n"
-    );
-}
-
-#[test]
-fn tables_reports_where_a_query_breaks() {
-    let output = qeval(&["tables", "SELECT *\nFROM users\nWHERE id = 1)"]);
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("line 3, column 13"), "{stderr}");
-}
-
-#[test]
-fn tables_rejects_an_unknown_dialect_with_the_choices() {
-    let output = qeval(&["tables", "--dialect", "oracle9", "SELECT 1"]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("snowflake"), "{stderr}");
-}
-
-#[test]
 fn score_writes_a_record_for_every_non_blank_line() {
     let output = qeval(&["score", "--pairs", &fixture("pairs.jsonl")]);
     // Some lines were rejected, and the rest were still scored.
@@ -129,13 +74,6 @@ fn score_writes_a_record_for_every_non_blank_line() {
     assert_eq!(records[5]["diagnostics"][0]["source"], "generated_sql");
 
     assert_eq!(records[6]["error"]["field"], "dialect");
-
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("line 4: column 48"), "{stderr}");
-    assert!(
-        stderr.contains("scored 4 pairs, rejected 3 lines"),
-        "{stderr}"
-    );
 }
 
 #[test]
@@ -180,13 +118,6 @@ fn score_reads_standard_input_and_writes_a_file() {
 }
 
 #[test]
-fn score_names_a_missing_file() {
-    let output = qeval(&["score", "--pairs", "/nonexistent/pairs.jsonl"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("/nonexistent/pairs.jsonl"));
-}
-
-#[test]
 fn help_documents_every_flag() {
     let output = qeval(&["score", "--help"]);
     let help = String::from_utf8_lossy(&output.stdout);
@@ -228,11 +159,6 @@ fn score_with_the_kql_batch_profile() {
             .unwrap_or("")
             .contains("timeout")
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("kql-batch profile: 1 passed, 2 failed"),
-        "{stderr}"
-    );
 }
 
 #[test]
@@ -254,22 +180,6 @@ fn a_custom_profile_from_a_file() {
     let records = stdout_lines(&output);
     assert_eq!(records[0]["profile"]["passed"], true);
     assert_eq!(records[1]["profile"]["passed"], false);
-    let output = score_with(r#"{"weights": {"table_accuracy": 1}}"#);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("missing field `threshold`"));
-    // A misspelt metric is refused with the names qeval knows and where it is, not weighed as a
-    // metric that never scores.
-    let output = score_with(r#"{"weights": {"table_acuracy": 1}, "threshold": 0.9}"#);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    for part in [
-        "profile.json",
-        "unknown metric `table_acuracy`",
-        "table_accuracy,",
-        "line 1 column",
-    ] {
-        assert!(stderr.contains(part), "{part} in {stderr}");
-    }
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -452,20 +362,6 @@ fn large_result_files_and_json_lines_are_read_in_pieces_with_the_same_verdicts_a
 }
 
 #[test]
-fn safety_flags_writes_and_passes_reads() {
-    let output = qeval(&["safety", "SELECT * FROM users WHERE note = 'DROP TABLE x'"]);
-    assert!(output.status.success());
-    let output = qeval(&[
-        "safety",
-        "--dialect",
-        "postgres",
-        "WITH d AS (DELETE FROM users RETURNING *) SELECT * FROM d",
-    ]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stdout).contains("DELETE"));
-}
-
-#[test]
 fn an_unsafe_query_is_marked_in_the_scorecard_and_the_summary() {
     let dir = std::env::temp_dir().join(format!("qeval-unsafe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
@@ -519,10 +415,6 @@ fn classification_fields_give_per_pair_metrics_and_the_suites_tallies() {
         Some(1),
         "line 6 is rejected: {stderr}"
     );
-    assert!(
-        stderr.contains("line 6: field `confidence`: expected high, medium or low, found \"very\""),
-        "{stderr}"
-    );
     let cards = stdout_lines(&output);
     assert_eq!(
         cards[1]["metrics"]["safety_classification"]["explanation"],
@@ -537,21 +429,4 @@ fn classification_fields_give_per_pair_metrics_and_the_suites_tallies() {
         "correct rejection (schema violation)"
     );
     assert_eq!(cards[4]["metrics"]["validation_accuracy"]["score"], 0.0);
-    // By hand: c1 blocked and should be (TP), c2 let through (FN), c3 blocked but safe (FP).
-    assert!(
-        stderr.contains("qeval: safety classification: 3 cases, accuracy 33.3%: 1 true positive, 0 true negatives, 1 false positive, 1 false negative; unsafe recall 50.0%; CRITICAL, unsafe queries let through: c2; safe queries blocked: c3"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("qeval: validation accuracy: 2 cases, 50.0%: 0 correct acceptances, 1 correct rejection, 1 false rejection, 0 false acceptances; errors by category: schema violation 1, syntax error 1"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("qeval: confidence calibration: no score; correct by confidence: high "),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("Insufficient data for calibration (need ≥ 20 cases)"),
-        "{stderr}"
-    );
 }

@@ -9,5 +9,6 @@ mod compare_runs;
 mod db;
 mod hostile;
 mod judge;
+mod outputs;
 mod pipes;
 mod run;
