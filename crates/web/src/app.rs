@@ -2,10 +2,11 @@
 
 use yew::prelude::*;
 
-use crate::components::{PlaygroundView, ReportView};
 use crate::database::LoadedDb;
-use crate::hooks::TypedFragment;
 use crate::judge::JudgeChoices;
+use crate::playground::components::PlaygroundView;
+use crate::playground::hooks::TypedFragment;
+use crate::report::components::ReportView;
 use crate::theme::ThemeChoice;
 use crate::workers::{WorkerStatus, Workers};
 

@@ -6,7 +6,7 @@ use qeval_core::Language;
 use qeval_sqlite::Table;
 use qeval_worker::protocol::{PairRequest, Task};
 
-use crate::state::Playground;
+use crate::playground::state::Playground;
 
 /// The loaded database, shared by the components that show or use it. `generation` tells two
 /// loads of databases with the same name apart.

@@ -6,14 +6,9 @@ mod components;
 mod connect_policy;
 mod database;
 mod download;
-mod editor;
-mod hooks;
 mod judge;
+mod playground;
 mod report;
-mod scorecard_file;
-mod scoring;
-mod share;
-mod state;
 mod theme;
 mod workers;
 

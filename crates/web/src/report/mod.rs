@@ -2,6 +2,8 @@
 //! and what the report shows. The numbers come from qeval-core's `run` module, the same code the
 //! CLI uses.
 
+pub mod components;
+pub mod hooks;
 pub mod load;
 pub mod score;
 pub mod state;

@@ -9,7 +9,7 @@ use qeval_core::run::EvaluationRecord;
 use yew::Reducible;
 
 use super::{LoadedRun, Shared};
-use crate::state::MAX_SUITE;
+use crate::playground::state::MAX_SUITE;
 
 /// The work under way, shown as a progress bar.
 #[derive(Debug, Clone, PartialEq, Default)]

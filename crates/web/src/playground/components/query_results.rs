@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use qeval_worker::protocol::Answer;
 
-use super::ResultTable;
+use crate::components::ResultTable;
 
 #[derive(Properties)]
 pub struct Props {

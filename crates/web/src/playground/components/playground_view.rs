@@ -16,19 +16,19 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, CopyLink, DatabasePanel, DownloadScorecard, EquivalencePanel, JobStatus,
-    JudgeSettingsPanel, LangfuseSend, MetricCard, NormalizedView, ProfileSummary, QueryEditor,
-    QueryResults, ResultEditor, profile_options,
+    CopyLink, DatabasePanel, DownloadScorecard, EquivalencePanel, JobStatus, LangfuseSend,
+    MetricCard, NormalizedView, ProfileSummary, QueryEditor, QueryResults, ResultEditor,
 };
+use crate::components::{ChoiceSelect, JudgeSettingsPanel, profile_options};
 use crate::database::{BUILT_FROM_SQL, LoadedDb, equivalence_task, execute_task, suite_task};
-use crate::editor;
-use crate::hooks::{
+use crate::judge::{JudgeChoices, JudgeRun, VerdictCache};
+use crate::playground::editor;
+use crate::playground::hooks::{
     JobState, JudgeStatus, ScoredPlayground, initial_state, use_debounced, use_llm_judge,
     use_scorecard, use_shared_url, use_worker_job,
 };
-use crate::judge::{JudgeChoices, JudgeRun, VerdictCache};
-use crate::scoring::score_task;
-use crate::state::{Playground, PlaygroundAction};
+use crate::playground::scoring::score_task;
+use crate::playground::state::{Playground, PlaygroundAction};
 use crate::workers::TaskKind;
 
 /// How long typing must pause before the queries are scored again.

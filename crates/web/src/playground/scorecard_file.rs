@@ -11,8 +11,8 @@ use qeval_core::Scorecard;
 use qeval_core::run::evaluate;
 use serde_json::{Map, Value, json};
 
-use crate::scoring::pair_of;
-use crate::state::Playground;
+use crate::playground::scoring::pair_of;
+use crate::playground::state::Playground;
 
 /// How the semantic metrics were judged, as the file states it: never the key.
 pub struct JudgedBy<'a> {

@@ -4,8 +4,8 @@ use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
-use crate::share::{self, ShareError};
-use crate::state::{Playground, PlaygroundAction};
+use crate::playground::share::{self, ShareError};
+use crate::playground::state::{Playground, PlaygroundAction};
 
 /// The state to start from: the link's, or the example when the link has none. A link that
 /// cannot be read starts the example and says why.

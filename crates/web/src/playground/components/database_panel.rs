@@ -5,7 +5,7 @@ use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::{DragEvent, File, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::TextField;
+use crate::components::TextField;
 use crate::database::{BUILT_FROM_SQL, LoadedDb};
 use crate::workers::{Reply, WorkerStatus, Workers};
 

@@ -7,7 +7,7 @@ use qeval_core::score::JudgeOutcome;
 use qeval_core::{Metric, MetricName, PairInput};
 use qeval_worker::protocol::{Executed, ScorePair, Scoring, Task};
 
-use crate::state::Playground;
+use crate::playground::state::Playground;
 
 pub fn pair_of(state: &Playground) -> PairInput {
     // Text that is not JSON is left out (its editor says why) rather than scored as a string.

@@ -5,7 +5,7 @@ use qeval_core::Scorecard;
 use qeval_worker::protocol::{Answer, Task};
 use yew::prelude::*;
 
-use crate::state::Playground;
+use crate::playground::state::Playground;
 use crate::workers::{Reply, TaskKind, Workers};
 
 /// A scorecard with the playground state it was made for.

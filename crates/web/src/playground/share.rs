@@ -15,7 +15,7 @@ use qeval_core::results::compare::Mode;
 use qeval_core::sql::SqlDialect;
 use serde::{Deserialize, Serialize};
 
-use crate::state::{DEFAULT_CHECKS, Playground};
+use crate::playground::state::{DEFAULT_CHECKS, Playground};
 
 /// Longest fragment we write. Chat tools and browsers keep links far longer, but a link that
 /// long is a file, not a link.

@@ -3,7 +3,8 @@ use qeval_sqlite::Counterexample;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::{CounterexampleView, ExplanationText};
+use super::CounterexampleView;
+use crate::components::ExplanationText;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

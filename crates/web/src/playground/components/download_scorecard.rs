@@ -4,8 +4,8 @@ use qeval_core::Scorecard;
 use yew::prelude::*;
 
 use crate::download::save;
-use crate::scorecard_file::{JudgedBy, LlmJudge, document};
-use crate::state::Playground;
+use crate::playground::scorecard_file::{JudgedBy, LlmJudge, document};
+use crate::playground::state::Playground;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -3,7 +3,7 @@ use qeval_core::run::EvaluationRecord;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::{DiffedQueries, ExplanationText, ResultTable};
+use crate::components::{DiffedQueries, ExplanationText, ResultTable};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::CounterexampleView;
 
-use crate::state::MAX_CHECKS;
+use crate::playground::state::MAX_CHECKS;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

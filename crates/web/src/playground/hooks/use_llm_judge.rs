@@ -6,8 +6,8 @@ use yew::prelude::*;
 use crate::judge::{JudgeChoices, JudgeRun, VerdictCache, judge_all, judge_from_cache};
 use qeval_worker::protocol::Answer;
 
-use crate::scoring::judge_tasks_task;
-use crate::state::Playground;
+use crate::playground::scoring::judge_tasks_task;
+use crate::playground::state::Playground;
 use crate::workers::{Reply, TaskKind, Workers};
 
 /// Where the LLM judging of the current pair stands.

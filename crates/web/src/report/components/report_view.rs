@@ -8,15 +8,15 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::{
-    ChoiceSelect, ClassificationView, JudgeAgreementView, JudgeSettingsPanel, RunCharts,
-    RunComparisonView, RunGroups, RunLoader, RunSummary, StrictVerdicts, TestDetail, TestTable,
-    TextField,
+    ClassificationView, JudgeAgreementView, RunCharts, RunComparisonView, RunGroups, RunLoader,
+    RunSummary, StrictVerdicts, TestDetail, TestTable,
 };
+use crate::components::{ChoiceSelect, JudgeSettingsPanel, TextField};
 use crate::connect_policy::{is_same_origin, resolve};
 use crate::database::LoadedDb;
 use crate::download::save;
-use crate::hooks::{FLAG_LIMIT, Recheck, use_stored_score_check, use_test_address};
 use crate::judge::{JudgeChoices, VerdictCache};
+use crate::report::hooks::{FLAG_LIMIT, Recheck, use_stored_score_check, use_test_address};
 use crate::report::load::{DroppedFile, MAX_FETCHED_BYTES, fetched, read_run};
 use crate::report::score::{RunScoring, jsonl, score_run, with_hardness};
 use crate::report::state::{ReportAction, ReportState, Slot, Work};
@@ -295,7 +295,7 @@ pub fn ReportView(props: &Props) -> Html {
                         <ChoiceSelect
                             id="run-profile"
                             label="Profile"
-                            options={super::profile_options()}
+                            options={crate::components::profile_options()}
                             value={state.profile.name()}
                             on_change={dispatch.to_callback().reform(|v: String| ReportAction::SetProfile(v.parse().unwrap_or(ProfileName::Qas)))}
                         />

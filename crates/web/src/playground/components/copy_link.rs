@@ -1,8 +1,8 @@
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use yew::prelude::*;
 
-use crate::share::{self, ShareError};
-use crate::state::Playground;
+use crate::playground::share::{self, ShareError};
+use crate::playground::state::Playground;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -9,7 +9,7 @@ use qeval_core::scorecard::Scorecard;
 use serde_json::Value;
 use yew::prelude::*;
 
-use super::DiffedQueries;
+use crate::components::DiffedQueries;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 use super::ParseErrorView;
-use crate::editor::{self, Marker};
+use crate::playground::editor::{self, Marker};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -4,7 +4,7 @@ use qeval_core::Scorecard;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-use super::TextField;
+use crate::components::TextField;
 use crate::judge::langfuse;
 
 #[derive(Properties, PartialEq)]

@@ -32,7 +32,7 @@ pub fn ParseErrorView(props: &Props) -> Html {
         let position = error.line.zip(error.column);
         Callback::from(move |_| {
             if let Some((line, column)) = position {
-                crate::editor::focus_at(&editor_id, line as f64, column as f64);
+                crate::playground::editor::focus_at(&editor_id, line as f64, column as f64);
             }
         })
     };
