@@ -1,10 +1,7 @@
-use qeval_core::score::Judging;
-use qeval_judge::{JudgeInput, Rubric};
-use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-use super::{CheckBox, ChoiceSelect, TextField};
-use crate::judge::{CacheStats, JudgeChoices, Preset, VerdictCache, ask};
+use super::{CacheControls, CheckBox, ChoiceSelect, ConnectionTest, TextField};
+use crate::judge::{CacheStats, JudgeChoices, Preset};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -20,7 +17,6 @@ pub struct Props {
 #[component]
 pub fn JudgeSettingsPanel(props: &Props) -> Html {
     let s = &props.settings;
-    let test_result = use_state_eq(|| None::<(bool, String)>);
     let edit = |change: fn(&mut JudgeChoices, String)| {
         let settings = s.clone();
         props.on_change.reform(move |value: String| {
@@ -43,45 +39,6 @@ pub fn JudgeSettingsPanel(props: &Props) -> Html {
             settings.with_preset(Preset::from_name(&name).unwrap_or(settings.preset))
         })
     };
-    let on_test = {
-        let settings = s.clone();
-        let test_result = test_result.clone();
-        Callback::from(move |_| {
-            let settings = settings.clone();
-            let test_result = test_result.clone();
-            if let Some(problem) = settings.problem() {
-                test_result.set(Some((false, problem)));
-                return;
-            }
-            test_result.set(Some((true, "Calling…".into())));
-            spawn_local(async move {
-                let started = js_sys::Date::now();
-                let (outcome, _) = ask(&connection_check(), &settings).await;
-                let millis = js_sys::Date::now() - started;
-                test_result.set(Some(match outcome {
-                    Ok(judged) => (
-                        true,
-                        format!(
-                            "Connected: {} answered with a valid verdict in {millis:.0} ms.",
-                            judged.model
-                        ),
-                    ),
-                    Err(err) => (false, err.to_string()),
-                }));
-            });
-        })
-    };
-    let on_clear = {
-        let done = props.on_cache_cleared.clone();
-        Callback::from(move |_| {
-            let done = done.clone();
-            spawn_local(async move {
-                let _ = VerdictCache::shared().clear().await;
-                done.emit(());
-            });
-        })
-    };
-    let stats = props.stats;
     let summary = if s.enabled {
         format!("LLM judge: {} · {}", s.preset.label(), s.model)
     } else {
@@ -133,26 +90,8 @@ pub fn JudgeSettingsPanel(props: &Props) -> Html {
             <p class="key-note muted">
                 { "The key is sent only to the base URL above. It is kept in this tab's memory, and on this device only if you tick \"Remember\"; it never goes into links, exports or logs." }
             </p>
-            <div class="row">
-                <button type="button" id="judge-test" onclick={on_test}>{ "Test connection" }</button>
-                if let Some((ok, message)) = &*test_result {
-                    <span class={if *ok { "note" } else { "error-text" }} role="status" data-testid="judge-test-result">{ message.clone() }</span>
-                }
-            </div>
-            <div class="row">
-                <span class="note" data-testid="cache-stats">
-                    { format!(
-                        "Verdict cache: {} stored · this page: {} hits, {} misses (IndexedDB, TTL applies)",
-                        stats.stored.map_or_else(|| "?".to_string(), |n| n.to_string()),
-                        stats.hits,
-                        stats.misses
-                    ) }
-                </span>
-                <button type="button" id="judge-clear-cache" onclick={on_clear}>{ "Clear cache" }</button>
-            </div>
-            if let Some(problem) = VerdictCache::shared().problem() {
-                <p class="error-text">{ problem }</p>
-            }
+            <ConnectionTest settings={s.clone()} />
+            <CacheControls stats={props.stats} on_cleared={props.on_cache_cleared.clone()} />
             <fieldset class="fields">
                 <legend>{ "Langfuse (optional)" }</legend>
                 <TextField id="langfuse-host" label="Host" kind="url" value={s.langfuse_host.clone()} on_change={edit(|s, v| s.langfuse_host = v)} />
@@ -165,20 +104,5 @@ pub fn JudgeSettingsPanel(props: &Props) -> Html {
                 />
             </fieldset>
         </details>
-    }
-}
-
-/// A small, real judging: two SQL queries that differ by a filter.
-fn connection_check() -> Judging {
-    Judging {
-        metric: "connection".into(),
-        task: Rubric::QasSemantic,
-        input: JudgeInput {
-            generated: "SELECT name FROM users".into(),
-            expected: "SELECT name FROM users WHERE active = 1".into(),
-            language: "sql".into(),
-            dialect: "generic".into(),
-            ..JudgeInput::default()
-        },
     }
 }

@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 
 use qeval_core::score::JudgeOutcome;
 use qeval_core::{Metric, MetricName, PairInput};
-use qeval_worker::protocol::{Executed, ScorePair, Scoring, Task};
+use qeval_worker::protocol::{Answer, Executed, ScorePair, Scoring, Task};
 
+use crate::judge::JudgeRun;
+use crate::playground::hooks::JobState;
 use crate::playground::state::Playground;
 
 pub fn pair_of(state: &Playground) -> PairInput {
@@ -90,4 +92,28 @@ pub fn score_task(
         judged: judged.clone(),
         checks,
     })
+}
+
+/// The scoring task for `state` with what its jobs and the LLM judge gave so far: the results
+/// run on the loaded database, its test-suite metric, the equivalence check's metric, and the
+/// LLM judge's verdicts (none: the structural judge decides).
+pub fn score_with_jobs(
+    state: &Playground,
+    run: Option<&JudgeRun>,
+    (executed, suite, checked): (&JobState, &JobState, &JobState),
+) -> Task {
+    let executed = match executed.answer() {
+        Some(Answer::Executed(executed)) => Some(executed),
+        _ => None,
+    };
+    let mut checks = Vec::new();
+    if let Some(Answer::Suite(Some(metric))) = suite.answer() {
+        checks.push((MetricName::TestSuite, metric.clone()));
+    }
+    if let Some(Answer::Checked(Some(checked))) = checked.answer() {
+        checks.push((MetricName::Equivalence, checked.report.metric()));
+    }
+    let empty = BTreeMap::new();
+    let judged = run.map_or(&empty, |run| &run.outcomes);
+    score_task(state, judged, executed, checks)
 }

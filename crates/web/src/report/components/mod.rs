@@ -1,25 +1,43 @@
 //! The run report's components, one per file.
 
 mod classification_view;
+mod export_buttons;
+mod fetch_confirm;
 mod judge_agreement;
+mod load_notice;
 mod report_view;
 mod run_charts;
 mod run_comparison;
 mod run_groups;
 mod run_loader;
 mod run_summary;
+mod score_panel;
+mod scored_run;
+mod stored_score_flags;
 mod strict_verdicts;
 mod test_detail;
+mod test_filters;
 mod test_table;
+mod tests_and_detail;
+mod work_progress;
 
 pub use classification_view::ClassificationView;
+pub use export_buttons::ExportButtons;
+pub use fetch_confirm::FetchConfirm;
 pub use judge_agreement::JudgeAgreementView;
+pub use load_notice::LoadNotice;
 pub use report_view::ReportView;
 pub use run_charts::RunCharts;
 pub use run_comparison::RunComparisonView;
 pub use run_groups::RunGroups;
 pub use run_loader::RunLoader;
 pub use run_summary::RunSummary;
+pub use score_panel::ScorePanel;
+pub use scored_run::ScoredRun;
+pub use stored_score_flags::StoredScoreFlags;
 pub use strict_verdicts::StrictVerdicts;
 pub use test_detail::TestDetail;
+pub use test_filters::{Filters, TestFilters};
 pub use test_table::TestTable;
+pub use tests_and_detail::TestsAndDetail;
+pub use work_progress::WorkProgress;

@@ -2,18 +2,13 @@ use std::rc::Rc;
 
 use qeval_core::run::EvaluationRecord;
 use qeval_core::words::counted;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use super::report_view::bring_into_view;
+use super::tests_and_detail::bring_into_view;
+use super::{Filters, TestFilters};
 use crate::report::Shared;
-
-/// Rows are this tall (CSS says the same), so the table can show any number of them by drawing
-/// only those in view.
-const ROW: f64 = 30.0;
-const VIEWPORT_ROWS: usize = 18;
-const OVERSCAN: usize = 8;
+use crate::report::hooks::{VIEWPORT_ROWS, use_table_scroll};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Field {
@@ -55,14 +50,6 @@ impl Field {
             Field::Result => "c-result",
         }
     }
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Filters {
-    pub failed_only: bool,
-    pub agent: String,
-    pub difficulty: String,
-    pub text: String,
 }
 
 #[derive(Properties, PartialEq)]
@@ -194,7 +181,6 @@ fn distinct(
 pub fn TestTable(props: &Props) -> Html {
     let filters = use_state(Filters::default);
     let sort = use_state_eq(|| (Field::Id, true));
-    let scroll_top = use_state_eq(|| 0.0f64);
     let rows = use_memo(
         (props.records.clone(), (*filters).clone(), *sort),
         |(records, filters, sort)| Rc::new(order(records, filters, *sort)),
@@ -205,68 +191,10 @@ pub fn TestTable(props: &Props) -> Html {
     let difficulties = use_memo(props.records.clone(), |r| {
         distinct(r, |x| x.difficulty.as_ref())
     });
-    let viewport = use_node_ref();
-    let (top, bottom) = (use_node_ref(), use_node_ref());
-    // The row the keyboard is on, by its place among the rows shown.
-    let active = use_state_eq(|| 0usize);
-
-    let first = ((*scroll_top / ROW) as usize)
-        .saturating_sub(OVERSCAN)
-        .min(rows.len());
-    let last = (first + VIEWPORT_ROWS + 2 * OVERSCAN).min(rows.len());
-    {
-        let (top, bottom) = (top.clone(), bottom.clone());
-        let total = rows.len();
-        use_effect_with((first, last, total), move |&(first, last, total)| {
-            // Heights through the CSS object model: the page's policy allows no style attributes.
-            for (node, rows) in [(top, first), (bottom, total - last)] {
-                if let Some(element) = node.cast::<HtmlElement>() {
-                    let _ = element
-                        .style()
-                        .set_property("height", &format!("{}px", rows as f64 * ROW));
-                }
-            }
-        });
-    }
-    {
-        let viewport = viewport.clone();
-        let scroll_top = scroll_top.clone();
-        let active = active.clone();
-        use_effect_with((*filters).clone(), move |_| {
-            if let Some(element) = viewport.cast::<HtmlElement>() {
-                element.set_scroll_top(0);
-            }
-            scroll_top.set(0.0);
-            active.set(0);
-        });
-    }
-    {
-        // A test opened by a click or by its address becomes the keyboard's row.
-        let active = active.clone();
-        use_effect_with((props.selected, rows.clone()), move |(selected, rows)| {
-            if let Some(place) = selected.and_then(|s| rows.iter().position(|&i| i == s)) {
-                active.set(place);
-            }
-        });
-    }
-    {
-        // The keyboard's row stays in view.
-        let viewport = viewport.clone();
-        use_effect_with(*active, move |&active| {
-            if let Some(element) = viewport.cast::<HtmlElement>() {
-                let top = active as f64 * ROW;
-                let shown = f64::from(element.client_height());
-                let scrolled = f64::from(element.scroll_top());
-                if top < scrolled {
-                    element.set_scroll_top(top as i32);
-                } else if top + ROW > scrolled + shown {
-                    element.set_scroll_top((top + ROW - shown).ceil() as i32);
-                }
-            }
-        });
-    }
+    let scroll = use_table_scroll((*rows).clone(), (*filters).clone(), props.selected);
+    let active = scroll.active.clone();
     let on_key = {
-        let (active, rows, viewport) = (active.clone(), rows.clone(), viewport.clone());
+        let (active, rows, viewport) = (active.clone(), rows.clone(), scroll.viewport.clone());
         let (on_select, on_close) = (props.on_select.clone(), props.on_close.clone());
         Callback::from(move |event: KeyboardEvent| {
             let key = event.key();
@@ -286,89 +214,29 @@ pub fn TestTable(props: &Props) -> Html {
             event.prevent_default();
         })
     };
-    let on_scroll = {
-        let scroll_top = scroll_top.clone();
-        Callback::from(move |event: Event| {
-            if let Some(element) = event
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlElement>().ok())
-            {
-                scroll_top.set(f64::from(element.scroll_top()));
-            }
-        })
-    };
-    let set = |change: fn(&mut Filters, String)| {
-        let filters = filters.clone();
-        Callback::from(move |value: String| {
-            let mut next = (*filters).clone();
-            change(&mut next, value);
-            filters.set(next);
-        })
-    };
-    let on_text = set(|f, v| f.text = v)
-        .reform(|e: InputEvent| e.target_unchecked_into::<HtmlInputElement>().value());
-    let on_agent = set(|f, v| f.agent = v)
-        .reform(|e: Event| e.target_unchecked_into::<HtmlSelectElement>().value());
-    let on_difficulty = set(|f, v| f.difficulty = v)
-        .reform(|e: Event| e.target_unchecked_into::<HtmlSelectElement>().value());
-    let on_failed = set(|f, v| f.failed_only = v == "true").reform(|e: Event| {
-        e.target_unchecked_into::<HtmlInputElement>()
-            .checked()
-            .to_string()
-    });
-    let show = |failed: bool| {
-        let filters = filters.clone();
-        Callback::from(move |_| {
-            filters.set(Filters {
-                failed_only: failed,
-                ..Filters::default()
-            })
-        })
-    };
     let records = &props.records;
+    let on_sort = {
+        let sort = sort.clone();
+        Callback::from(move |column: Field| {
+            let ascending = if sort.0 == column { !sort.1 } else { true };
+            sort.set((column, ascending));
+        })
+    };
     html! {
         <section class="tests" aria-label="Tests">
             <h2>{ "Tests" }</h2>
-            <div class="controls row">
-                <button type="button" id="show-failed" onclick={show(true)}>{ "Failed tests" }</button>
-                <button type="button" id="show-all" onclick={show(false)}>{ "All tests" }</button>
-                <label class="check"><input type="checkbox" id="f-failed" checked={filters.failed_only} onchange={on_failed} />{ "failed only" }</label>
-                <label class="choice"><span>{ "Agent" }</span>
-                    <select id="f-agent" onchange={on_agent}>
-                        <option value="" selected={filters.agent.is_empty()}>{ "all" }</option>
-                        { for agents.iter().map(|a| html! { <option value={a.clone()} selected={*a == filters.agent}>{ a.clone() }</option> }) }
-                    </select>
-                </label>
-                <label class="choice"><span>{ "Difficulty" }</span>
-                    <select id="f-difficulty" onchange={on_difficulty}>
-                        <option value="" selected={filters.difficulty.is_empty()}>{ "all" }</option>
-                        { for difficulties.iter().map(|d| html! { <option value={d.clone()} selected={*d == filters.difficulty}>{ d.clone() }</option> }) }
-                    </select>
-                </label>
-                <input type="search" id="f-search" placeholder="Search id, question, queries" value={filters.text.clone()} oninput={on_text} />
-                <span class="note" data-testid="table-count">{ format!("{} of {}", rows.len(), counted(records.len(), "test")) }</span>
-            </div>
-            <div class="table-head row-grid">
-                { for COLUMNS.iter().map(|&(column, label)| {
-                    let sort = sort.clone();
-                    let mark = match *sort { (c, true) if c == column => " ▲", (c, false) if c == column => " ▼", _ => "" };
-                    html! {
-                        <button type="button" class={classes!("th", column.class())} onclick={Callback::from(move |_| {
-                            let ascending = if sort.0 == column { !sort.1 } else { true };
-                            sort.set((column, ascending));
-                        })}>{ format!("{label}{mark}") }</button>
-                    }
-                }) }
-            </div>
-            <div class="table-viewport" ref={viewport} onscroll={on_scroll} onkeydown={on_key}
+            <TestFilters filters={(*filters).clone()} on_change={let filters = filters.clone(); Callback::from(move |f| filters.set(f))}
+                agents={agents.clone()} difficulties={difficulties.clone()}
+                shown={format!("{} of {}", rows.len(), counted(records.len(), "test"))} />
+            { table_head(*sort, on_sort) }
+            <div class="table-viewport" ref={scroll.viewport.clone()} onscroll={scroll.on_scroll.clone()} onkeydown={on_key}
                 data-testid="table-viewport" tabindex="0" role="grid" aria-readonly="true"
                 aria-label="Tests: arrow keys move, Enter opens, Escape closes"
                 aria-rowcount={rows.len().to_string()}
                 aria-activedescendant={(!rows.is_empty()).then(|| format!("test-row-{}", *active))}>
-                <div ref={top}></div>
-                { for rows[first..last].iter().enumerate().map(|(offset, &index)| {
-                    let place = first + offset;
-                    let record = &records[index];
+                <div ref={scroll.top.clone()}></div>
+                { for rows[scroll.first..scroll.last].iter().enumerate().map(|(offset, &index)| {
+                    let place = scroll.first + offset;
                     let select = {
                         let (active, on_select) = (active.clone(), props.on_select.clone());
                         Callback::from(move |_: MouseEvent| {
@@ -376,25 +244,55 @@ pub fn TestTable(props: &Props) -> Html {
                             on_select.emit(index);
                         })
                     };
-                    let chosen = props.selected == Some(index);
-                    let class = classes!("row-grid", "tr", chosen.then_some("selected"), (place == *active).then_some("active"));
-                    html! {
-                        <div class={class} role="row" id={format!("test-row-{place}")} aria-rowindex={(place + 1).to_string()}
-                            aria-selected={chosen.to_string()} onclick={select} data-testid="test-row" data-test-id={record.key()}>
-                            { for COLUMNS.iter().map(|&(column, _)| {
-                                let value = text(record, column);
-                                let verdict = match (column, record.passed()) {
-                                    (Field::Result, Some(true)) => Some("pass"),
-                                    (Field::Result, Some(false)) => Some("fail"),
-                                    _ => None,
-                                };
-                                html! { <span class={classes!("td", column.class(), verdict)} role="gridcell">{ value }</span> }
-                            }) }
-                        </div>
-                    }
+                    let marks = (props.selected == Some(index), place == *active);
+                    test_row(&records[index], place, marks, select)
                 }) }
-                <div ref={bottom}></div>
+                <div ref={scroll.bottom.clone()}></div>
             </div>
         </section>
+    }
+}
+
+/// The column headings, each a button that sorts by it (again: the other way).
+fn table_head(sort: (Field, bool), on_sort: Callback<Field>) -> Html {
+    html! {
+        <div class="table-head row-grid">
+            { for COLUMNS.iter().map(|&(column, label)| {
+                let mark = match sort { (c, true) if c == column => " ▲", (c, false) if c == column => " ▼", _ => "" };
+                html! {
+                    <button type="button" class={classes!("th", column.class())} onclick={on_sort.reform(move |_| column)}>{ format!("{label}{mark}") }</button>
+                }
+            }) }
+        </div>
+    }
+}
+
+/// One test's row at `place` among the rows shown; `(chosen, active)`: its detail is open, the
+/// keyboard is on it.
+fn test_row(
+    record: &EvaluationRecord,
+    place: usize,
+    (chosen, active): (bool, bool),
+    select: Callback<MouseEvent>,
+) -> Html {
+    let class = classes!(
+        "row-grid",
+        "tr",
+        chosen.then_some("selected"),
+        active.then_some("active")
+    );
+    html! {
+        <div class={class} role="row" id={format!("test-row-{place}")} aria-rowindex={(place + 1).to_string()}
+            aria-selected={chosen.to_string()} onclick={select} data-testid="test-row" data-test-id={record.key()}>
+            { for COLUMNS.iter().map(|&(column, _)| {
+                let value = text(record, column);
+                let verdict = match (column, record.passed()) {
+                    (Field::Result, Some(true)) => Some("pass"),
+                    (Field::Result, Some(false)) => Some("fail"),
+                    _ => None,
+                };
+                html! { <span class={classes!("td", column.class(), verdict)} role="gridcell">{ value }</span> }
+            }) }
+        </div>
     }
 }
