@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { artifacts, openPage, queryText, setQuery, useBrowser, waitForText } from "./harness.mjs";
+import { artifacts, openPage, poll, queryText, setQuery, useBrowser, waitForText } from "./harness.mjs";
 
 const shared = useBrowser();
 const CLI = resolve(process.env.QEVAL_CLI ?? "../../target/debug/qeval");
@@ -290,5 +290,57 @@ test("each tab is a history entry: Back returns to the playground as it was, For
   assert.equal(await queryText(page, "generated"), "SELECT id FROM users");
   await page.goBack();
   await page.waitForSelector("#run-files", { state: "attached" });
+  assert.deepEqual(page.errors, []);
+});
+
+test("the defog mode reads the question and query_category: asked to sort, the rows' order counts, as the CLI says; the link keeps both", async () => {
+  const page = await freshPage();
+  await page.selectOption("#mode", "defog");
+  const generated = "SELECT name, n FROM t";
+  const expected = "SELECT name, n FROM t ORDER BY n DESC";
+  await typeInto(page, "generated", generated);
+  await typeInto(page, "expected", expected);
+  await page.locator("details.results-input summary").click();
+  const results = {
+    generated: '{"columns": ["name", "n"], "rows": [["ann", 3], ["bob", 5]]}',
+    expected: '{"columns": ["name", "n"], "rows": [["bob", 5], ["ann", 3]]}',
+  };
+  await page.locator("textarea#generated-result").fill(results.generated);
+  await page.locator("textarea#expected-result").fill(results.expected);
+  const dir = await mkdtemp(join(tmpdir(), "qeval-defog-e2e-"));
+  const pairs = join(dir, "pairs.jsonl");
+  // What the CLI gives for the same pair and question: the page must say the same.
+  const cli = async (question, category) => {
+    const line = { generated_sql: generated, expected_sql: expected, generated_result: JSON.parse(results.generated), expected_result: JSON.parse(results.expected), mode: "defog", question, query_category: category };
+    await writeFile(pairs, JSON.stringify(line) + "\n");
+    const card = JSON.parse(execFileSync(CLI, ["score", "--no-equivalence", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+    return card.metrics.results_match;
+  };
+  await page.fill("#question", "Which names have which counts?");
+  const unordered = await cli("Which names have which counts?", undefined);
+  await waitForText(page, "[data-testid=metric-results_match-score]", unordered.score.toFixed(2));
+  await waitForText(page, "[data-testid=metric-results_match-explanation]", unordered.explanation);
+  // sql-eval looks for the words order, sort or arrange (not "sorted").
+  await page.fill("#question", "Which names have which counts, in order of count?");
+  const sorted = await cli("Which names have which counts, in order of count?", undefined);
+  assert.notEqual(sorted.score, unordered.score, "asking to sort makes the rows' order count");
+  await waitForText(page, "[data-testid=metric-results_match-score]", sorted.score.toFixed(2));
+  await waitForText(page, "[data-testid=metric-results_match-explanation]", sorted.explanation);
+  // query_category order_by asks for order too, with a question that does not.
+  await page.fill("#question", "Which names have which counts?");
+  await page.fill("#query-category", "order_by");
+  const category = await cli("Which names have which counts?", "order_by");
+  assert.equal(category.score, sorted.score);
+  await waitForText(page, "[data-testid=metric-results_match-score]", category.score.toFixed(2));
+  await page.locator("#question").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "playground-defog.png") });
+
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await waitForText(page, "[data-testid=copy-status]", "Link copied");
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  const other = await openPage(await shared.browser.newContext(), link);
+  assert.ok((await poll(other, () => other.inputValue("#question"), (value) => value === "Which names have which counts?")).ok, "the link keeps the question");
+  assert.equal(await other.inputValue("#query-category"), "order_by");
+  await waitForText(other, "[data-testid=metric-results_match-score]", category.score.toFixed(2));
   assert.deepEqual(page.errors, []);
 });

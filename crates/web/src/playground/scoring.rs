@@ -22,8 +22,15 @@ pub fn pair_of(state: &Playground) -> PairInput {
         expected_result: json(&state.expected_result),
         generated_result: json(&state.generated_result),
         expected_answer_type: state.answer_type,
+        question: given(&state.question),
+        query_category: given(&state.query_category),
         ..PairInput::default()
     }
+}
+
+/// Text the user typed, or nothing when it is blank.
+fn given(text: &str) -> Option<String> {
+    (!text.trim().is_empty()).then(|| text.trim().to_string())
 }
 
 pub fn scoring_of(state: &Playground) -> Scoring {

@@ -96,6 +96,10 @@ struct Wire {
         skip_serializing_if = "is_default_checks"
     )]
     checks: u32,
+    #[serde(rename = "q", default, skip_serializing_if = "String::is_empty")]
+    question: String,
+    #[serde(rename = "qc", default, skip_serializing_if = "String::is_empty")]
+    query_category: String,
 }
 
 fn one() -> u64 {
@@ -175,6 +179,8 @@ fn fragment(state: &Playground) -> Result<String, ShareError> {
         seed: state.seed,
         schema: state.schema.clone(),
         checks: state.checks,
+        question: state.question.clone(),
+        query_category: state.query_category.clone(),
     };
     let json = serde_json::to_vec(&wire).map_err(|err| ShareError::Corrupt(err.to_string()))?;
     let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
@@ -235,6 +241,8 @@ pub fn decode(fragment: &str) -> Result<Option<Playground>, ShareError> {
         seed: wire.seed,
         schema: wire.schema,
         checks: wire.checks,
+        question: wire.question,
+        query_category: wire.query_category,
     }))
 }
 
@@ -260,6 +268,8 @@ mod tests {
             seed: 7,
             schema: "CREATE TABLE t (a INTEGER PRIMARY KEY)".to_string(),
             checks: 12,
+            question: "Which users signed up first, sorted by date?".to_string(),
+            query_category: "order_by".to_string(),
         };
         let link = encode(&state).unwrap();
         assert_eq!(link.database_sql_left_out, None);

@@ -37,6 +37,11 @@ pub struct Playground {
     pub schema: String,
     /// Databases the equivalence check generates when no database is loaded (0: off).
     pub checks: u32,
+    /// The question the queries answer; empty when not given. The LLM judge is shown it, and
+    /// the `defog` mode keeps the rows' order when it asks for one.
+    pub question: String,
+    /// defog sql-eval's `query_category` (`order_by` keeps the rows' order); empty when not given.
+    pub query_category: String,
 }
 
 /// Generated databases for the equivalence check, unless the user picks another number.
@@ -64,6 +69,8 @@ impl Default for Playground {
             seed: 1,
             schema: String::new(),
             checks: DEFAULT_CHECKS,
+            question: String::new(),
+            query_category: String::new(),
         }
     }
 }
@@ -122,6 +129,8 @@ pub enum PlaygroundAction {
     SetSeed(u64),
     SetSchema(String),
     SetChecks(u32),
+    SetQuestion(String),
+    SetQueryCategory(String),
     /// Replace everything, e.g. when a shared link is opened in this tab.
     Load(Playground),
 }
@@ -149,6 +158,8 @@ impl Reducible for Playground {
             PlaygroundAction::SetSeed(seed) => next.seed = seed,
             PlaygroundAction::SetSchema(text) => next.schema = text,
             PlaygroundAction::SetChecks(count) => next.checks = count.min(MAX_CHECKS),
+            PlaygroundAction::SetQuestion(text) => next.question = text,
+            PlaygroundAction::SetQueryCategory(text) => next.query_category = text,
             PlaygroundAction::Load(state) => next = state.capped().0,
         }
         if next == *self { self } else { Rc::new(next) }

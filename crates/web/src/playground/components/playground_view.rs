@@ -5,7 +5,9 @@ use qeval_sqlite::schema_names_value;
 use qeval_worker::protocol::Answer;
 use yew::prelude::*;
 
-use super::{DatabaseSection, PlaygroundHeader, QueryEditors, ResultsInput, ScoresSection};
+use super::{
+    DatabaseSection, PlaygroundHeader, QueryEditors, QuestionFields, ResultsInput, ScoresSection,
+};
 use crate::components::JudgeSettingsPanel;
 use crate::database::LoadedDb;
 use crate::judge::{JudgeChoices, VerdictCache};
@@ -96,6 +98,7 @@ pub fn PlaygroundView(props: &Props) -> Html {
                 <p class="notice" role="alert">{ notice.clone() }</p>
             }
             <main>
+                <QuestionFields state={(*state).clone()} dispatch={dispatch.clone()} />
                 <QueryEditors state={(*state).clone()} dispatch={dispatch.clone()} scored={scored.clone()}
                     schema={completion_names(db, checked)} />
                 <DatabaseSection state={(*state).clone()} dispatch={dispatch.clone()}

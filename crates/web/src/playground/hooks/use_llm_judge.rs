@@ -24,7 +24,7 @@ pub enum JudgeStatus {
     Waiting,
     /// The verdicts for `state`.
     Done {
-        state: Playground,
+        state: Box<Playground>,
         run: Rc<JudgeRun>,
     },
 }
@@ -33,7 +33,7 @@ impl JudgeStatus {
     /// The run, when it was for `state`: verdicts of an older state are never shown as current.
     pub fn run_for(&self, state: &Playground) -> Option<Rc<JudgeRun>> {
         match self {
-            JudgeStatus::Done { state: judged, run } if judged == state => Some(run.clone()),
+            JudgeStatus::Done { state: judged, run } if **judged == *state => Some(run.clone()),
             _ => None,
         }
     }
@@ -98,7 +98,7 @@ pub fn use_llm_judge(state: &Playground, settings: &JudgeChoices, armed: bool) -
                     };
                     if *generation.borrow() == mine {
                         status.set(JudgeStatus::Done {
-                            state,
+                            state: Box::new(state),
                             run: Rc::new(run),
                         });
                     }
