@@ -10,6 +10,16 @@ use crate::report::components::ReportView;
 use crate::theme::ThemeChoice;
 use crate::workers::{WorkerStatus, Workers};
 
+/// What the page gives each view: the judge's settings and the database, both the page's, so a
+/// database loaded in the playground also runs a report's tests.
+#[derive(Properties, PartialEq)]
+pub struct ViewProps {
+    pub settings: JudgeChoices,
+    pub on_settings: Callback<JudgeChoices>,
+    pub db: LoadedDb,
+    pub on_db: Callback<LoadedDb>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum View {
     Playground,

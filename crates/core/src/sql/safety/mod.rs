@@ -411,7 +411,7 @@ impl Visitor for Checker {
                 if self.depth > 1 {
                     self.flag(
                         ViolationKind::DataModifyingCte,
-                        format!("A statement inside the query {reason}"),
+                        format!("Inside the query, {reason}"),
                         other.span(),
                     );
                 } else {

@@ -8,9 +8,10 @@ use yew::prelude::*;
 use super::{
     DatabaseSection, PlaygroundHeader, QueryEditors, QuestionFields, ResultsInput, ScoresSection,
 };
+use crate::app::ViewProps;
 use crate::components::JudgeSettingsPanel;
 use crate::database::LoadedDb;
-use crate::judge::{JudgeChoices, VerdictCache};
+use crate::judge::VerdictCache;
 use crate::playground::hooks::{
     DatabaseJobs, JobState, initial_state, use_cache_revision, use_database_jobs, use_debounced,
     use_llm_judge, use_scorecard, use_shared_url,
@@ -24,16 +25,8 @@ const SETTLE_MILLIS: u32 = 150;
 /// longer, because every question costs a call.
 const JUDGE_SETTLE_MILLIS: u32 = 700;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub settings: JudgeChoices,
-    pub on_settings: Callback<JudgeChoices>,
-    pub db: LoadedDb,
-    pub on_db: Callback<LoadedDb>,
-}
-
 #[component]
-pub fn PlaygroundView(props: &Props) -> Html {
+pub fn PlaygroundView(props: &ViewProps) -> Html {
     let start = use_memo((), |()| initial_state());
     let state = {
         let start = start.clone();

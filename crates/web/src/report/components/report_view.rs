@@ -1,9 +1,9 @@
 use yew::prelude::*;
 
 use super::{FetchConfirm, LoadNotice, RunLoader, ScorePanel, ScoredRun, WorkProgress};
+use crate::app::ViewProps;
 use crate::components::JudgeSettingsPanel;
-use crate::database::LoadedDb;
-use crate::judge::{JudgeChoices, VerdictCache};
+use crate::judge::VerdictCache;
 use crate::report::hooks::{LoadRequest, use_run_loading, use_run_scoring, use_test_address};
 use crate::report::score::RunScoring;
 use crate::report::state::{ReportAction, ReportState, Slot};
@@ -13,19 +13,10 @@ const EXAMPLE: &str = "example-run/run-2026-11-20T14-30-00/evaluation-results.js
 /// The example's earlier run, loaded with it as the run it is compared with.
 const EXAMPLE_BEFORE: &str = "example-run/run-2026-11-19T16-00-00/evaluation-results.jsonl";
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub settings: JudgeChoices,
-    pub on_settings: Callback<JudgeChoices>,
-    /// The page's database: tests without results are run on it when scoring.
-    pub db: LoadedDb,
-    pub on_db: Callback<LoadedDb>,
-}
-
 /// The run report: a run loaded from files or a link, scored here when it holds raw results,
 /// and shown with everything `qeval report` shows.
 #[component]
-pub fn ReportView(props: &Props) -> Html {
+pub fn ReportView(props: &ViewProps) -> Html {
     let state = use_reducer(ReportState::default);
     let dispatch = state.dispatcher();
     let select = dispatch.to_callback().reform(ReportAction::Select);
