@@ -42,8 +42,10 @@ export interface Pair {
     ignoreOrder?: boolean;
     /** Only these columns of the results are compared. */
     conditionCols?: (string | number)[];
-    /** The question asked, for the LLM judge. */
+    /** The question asked, for the LLM judge and the `defog` mode (order, sort, arrange). */
     question?: string;
+    /** defog sql-eval's `query_category`: `order_by` keeps the rows' order in the `defog` mode. */
+    queryCategory?: string;
     /** `CREATE TABLE` statements, for schema validity and the equivalence check. */
     schema?: string;
     /** An agent's final answer, and what it should say. */
