@@ -178,7 +178,7 @@ test("test-suite checking catches a pair that agrees only on the given database;
   assert.equal(card.metrics.test_suite.explanation, explained);
 
   await pair(page, "SELECT u.name FROM users AS u WHERE 'DE' = u.country", "SELECT name FROM users WHERE country = 'DE'");
-  await waitForText(page, "[data-testid=metric-test_suite-explanation]", "Same results on all 20 generated databases (seed 3); agreement on generated databases is strong evidence, not a proof");
+  await waitForText(page, "[data-testid=metric-test_suite-explanation]", "Proved equivalent: both are the same select-project-join query (1 table, 1 condition) up to aliases, the order of tables and conditions, and the sides of each comparison, so they return the same rows on every database; the 20 generated databases agree too (seed 3)");
   await waitForText(page, "[data-testid=metric-test_suite-score]", "1.00");
 
   const context = page.context();
@@ -192,7 +192,7 @@ test("test-suite checking catches a pair that agrees only on the given database;
   assert.equal(await other.inputValue("#db-suite"), "20");
   assert.equal(await other.inputValue("#db-seed"), "3");
   await other.setInputFiles("#db-file", DB);
-  await waitForText(other, "[data-testid=metric-test_suite-explanation]", "Same results on all 20 generated databases (seed 3); agreement on generated databases is strong evidence, not a proof");
+  await waitForText(other, "[data-testid=metric-test_suite-explanation]", "Proved equivalent: both are the same select-project-join query (1 table, 1 condition) up to aliases, the order of tables and conditions, and the sides of each comparison, so they return the same rows on every database; the 20 generated databases agree too (seed 3)");
 });
 
 test("dropped CSV files become tables with inferred types", async () => {

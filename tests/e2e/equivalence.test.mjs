@@ -61,6 +61,25 @@ test("two pasted queries with no database: inferred schema, verdict and a counte
   assert.deepEqual(page.errors, []);
 });
 
+test("the same join written another way is proved equivalent, as the CLI says", async () => {
+  const page = await freshPage();
+  const generated = "SELECT a.name FROM orders AS b, users AS a WHERE 10 < b.total AND a.id = b.user_id";
+  const expected = "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.id WHERE o.total > 10";
+  await pair(page, generated, expected);
+  await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
+  await waitForText(page, "[data-testid=equivalence-explanation]", /^Proved equivalent: both are the same select-project-join query \(2 tables, 2 conditions\)/);
+  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
+  const dir = await mkdtemp(join(tmpdir(), "qeval-proof-e2e-"));
+  const pairs = join(dir, "pairs.jsonl");
+  await writeFile(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.equal(card.metrics.equivalence.explanation, explained);
+  // One condition more is another query: evidence again, or a difference.
+  await setQuery(page, "generated", generated + " AND a.active = 1");
+  await waitForText(page, "[data-testid=equivalence-badge]", /^(Different|Equivalent under an assumption|Equivalent)$/);
+  assert.deepEqual(page.errors, []);
+});
+
 test("equivalent rewrites pass with the caveat; editing the schema updates the verdict", async () => {
   const page = await freshPage();
   await pair(page, "SELECT COUNT(singer_id) FROM singer", "SELECT COUNT(*) FROM singer");

@@ -14,6 +14,7 @@ use qeval_core::sql::{
     ParseLimits, Schema, SqlDialect, hints_for_schema, infer_schema, orders_its_output, parse,
     to_sqlite,
 };
+use qeval_core::words::counted;
 use serde_json::{Value, json};
 
 use crate::assumption::find_assumption;
@@ -203,6 +204,7 @@ impl EquivalenceReport {
             counterexample: None,
             first_difference: None,
             reason: None,
+            proof: None,
         }
     }
 }
@@ -317,7 +319,7 @@ pub fn check_equivalence(
     let (agreed, outcome) = check.suite(&schema, &suite, options.progress);
     report.agreed = agreed;
     match outcome {
-        SuiteOutcome::Agree => {}
+        SuiteOutcome::Agree => report.proof = proof(expected, generated, options),
         SuiteOutcome::NoVerdict(reason) => {
             report.verdict = EquivalenceVerdict::NoVerdict;
             report.reason = Some(reason);
@@ -358,6 +360,25 @@ pub fn check_equivalence(
         }
     }
     report
+}
+
+/// A proof that the queries are equivalent, where one exists and the mode compares results as
+/// multisets or sets: isomorphic queries return the same rows, not always in the same order.
+fn proof(expected: &str, generated: &str, options: &EquivalenceOptions) -> Option<String> {
+    let order_ignored = matches!(
+        options.mode,
+        Mode::Bag | Mode::Set | Mode::Seed | Mode::Subset
+    );
+    if !order_ignored {
+        return None;
+    }
+    let proved = qeval_core::sql::isomorphism_proof(expected, generated, options.dialect)?;
+    Some(format!(
+        "both are the same select-project-join query ({}, {}{}) up to aliases, the order of tables and conditions, and the sides of each comparison, so they return the same rows on every database",
+        counted(proved.tables, "table"),
+        counted(proved.conditions, "condition"),
+        if proved.distinct { ", DISTINCT" } else { "" }
+    ))
 }
 
 /// A sample of each column's values in a loaded database, to mix into the generated ones.

@@ -131,16 +131,27 @@ pub struct EquivalenceReport {
     /// Why there is no verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Why the two queries are provably equivalent, beyond the generated databases' evidence:
+    /// only for select-project-join queries that are the same query up to renaming
+    /// (`qeval_core::sql::isomorphism_proof`), under a mode that ignores row order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
 }
 
 impl EquivalenceReport {
     pub fn explanation(&self) -> String {
         let of = format!("{} generated databases, seed {}", self.databases, self.seed);
         match self.verdict {
-            EquivalenceVerdict::Equivalent => format!(
-                "Same results on all {} generated databases (seed {}); agreement on generated databases is strong evidence, not a proof",
-                self.databases, self.seed
-            ),
+            EquivalenceVerdict::Equivalent => match &self.proof {
+                Some(proof) => format!(
+                    "Proved equivalent: {proof}; the {} generated databases agree too (seed {})",
+                    self.databases, self.seed
+                ),
+                None => format!(
+                    "Same results on all {} generated databases (seed {}); agreement on generated databases is strong evidence, not a proof",
+                    self.databases, self.seed
+                ),
+            },
             EquivalenceVerdict::EquivalentUnderAssumption => format!(
                 "Equivalent if {}: the results differ only when that does not hold ({of})",
                 self.assumption.as_ref().map_or("", |a| a.text.as_str())

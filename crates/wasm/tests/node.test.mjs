@@ -171,6 +171,24 @@ test("checkEquivalence: the same seed gives the CLI's verdict and counterexample
   assert.deepEqual(native.metrics.equivalence, card.metrics.equivalence);
 });
 
+test("checkEquivalence proves the same join written another way, and says evidence for the rest, as the CLI does", () => {
+  const expected = "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.id WHERE o.total > 10";
+  const generated = "SELECT a.name FROM orders AS b, users AS a WHERE 10 < b.total AND a.id = b.user_id";
+  const report = qeval.checkEquivalence(expected, generated);
+  assert.equal(report.verdict, "equivalent");
+  assert.match(report.proof, /same select-project-join query \(2 tables, 2 conditions\)/);
+  assert.match(report.explanation, /^Proved equivalent: /);
+  const cli = resolve(process.env.QEVAL_CLI ?? "../../../target/debug/qeval");
+  const pairs = join(mkdtempSync(join(tmpdir(), "qeval-node-proof-")), "pairs.jsonl");
+  writeFileSync(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  const native = JSON.parse(execFileSync(cli, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.equal(native.metrics.equivalence.explanation, report.explanation);
+  assert.equal(native.metrics.equivalence.details.proof, report.proof);
+  // Not the same query: evidence, said as such, and no proof.
+  const other = qeval.checkEquivalence("SELECT name FROM users WHERE id IN (SELECT user_id FROM orders)", "SELECT name FROM users");
+  assert.equal(other.proof, undefined);
+});
+
 test("checkEquivalence with a written schema, and no verdict when the expected query cannot run", () => {
   const equivalent = qeval.checkEquivalence("SELECT COUNT(*) FROM singer", "SELECT COUNT(singer_id) FROM singer", {
     schema: "CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT)",

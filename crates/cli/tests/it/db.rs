@@ -133,7 +133,8 @@ fn test_suite_checking_catches_a_pair_that_agrees_only_on_the_given_data() {
     );
     assert_eq!(
         cards[1]["metrics"]["test_suite"]["explanation"],
-        "Same results on all 20 generated databases (seed 7); agreement on generated databases is strong evidence, not a proof"
+        "Proved equivalent: both are the same select-project-join query (1 table, 1 condition) up to aliases, the order of tables and conditions, and the sides of each comparison, so they return the same rows on every database; the 20 generated databases agree too (seed 7)",
+        "the same query up to an alias and a commuted comparison is proved"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -187,3 +187,50 @@ fn ties_under_order_by_are_not_a_difference_but_limit_on_ties_is() {
     );
     assert_eq!(ties.verdict, EquivalenceVerdict::Different, "{ties:#?}");
 }
+
+#[test]
+fn the_same_join_written_another_way_is_proved_and_evidence_stays_evidence() {
+    let isomorphic = (
+        "SELECT u.name, o.total FROM users u JOIN orders o ON o.user_id = u.id WHERE u.active = 1",
+        "SELECT a.name, b.total FROM orders AS b, users AS a WHERE 1 = a.active AND a.id = b.user_id",
+    );
+    for schema in ["inferred", "database"] {
+        let mut db = shop();
+        let choice = match schema {
+            "database" => SchemaChoice::Database(&mut db),
+            _ => SchemaChoice::Infer,
+        };
+        let report = check_equivalence(isomorphic.0, isomorphic.1, choice, &options(20));
+        assert_eq!(
+            report.verdict,
+            EquivalenceVerdict::Equivalent,
+            "{report:#?}"
+        );
+        let proof = report.proof.as_deref().unwrap_or_default();
+        assert!(
+            proof.contains("same select-project-join query (2 tables, 2 conditions)"),
+            "{proof}"
+        );
+        assert!(
+            report.explanation().starts_with("Proved equivalent: "),
+            "{schema}"
+        );
+        // The generated databases still ran, and agreed.
+        assert_eq!(report.agreed, 20);
+    }
+    // Equivalent on the evidence, but not the same query: no proof is claimed.
+    let mut db = shop();
+    let report = check_equivalence(
+        "SELECT DISTINCT name FROM orders JOIN users ON users.id = orders.user_id WHERE active = 1",
+        "SELECT DISTINCT u.name FROM users u WHERE u.active = 1 AND EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.id)",
+        SchemaChoice::Database(&mut db),
+        &options(20),
+    );
+    assert_eq!(report.verdict, EquivalenceVerdict::Equivalent);
+    assert_eq!(report.proof, None);
+    assert!(
+        report
+            .explanation()
+            .contains("strong evidence, not a proof")
+    );
+}

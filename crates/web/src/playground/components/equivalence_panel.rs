@@ -90,7 +90,7 @@ pub fn EquivalencePanel(props: &Props) -> Html {
             }
             if let Some(report) = report {
                 <p class={classes!("verdict", props.checking.then_some("stale"))} data-testid="equivalence-verdict">
-                    { verdict_badge(report.verdict) }{ " " }
+                    { verdict_badge(report) }{ " " }
                     <span data-testid="equivalence-explanation">{ report.explanation() }</span>
                     if let Some(millis) = props.millis {
                         <span class="muted" data-testid="equivalence-time">{ format!(" (checked in {millis:.0} ms)") }</span>
@@ -130,8 +130,11 @@ pub fn EquivalencePanel(props: &Props) -> Html {
     }
 }
 
-fn verdict_badge(verdict: EquivalenceVerdict) -> Html {
-    let (class, text) = match verdict {
+fn verdict_badge(report: &EquivalenceReport) -> Html {
+    let (class, text) = match report.verdict {
+        EquivalenceVerdict::Equivalent if report.proof.is_some() => {
+            ("badge pass", "Proved equivalent")
+        }
         EquivalenceVerdict::Equivalent => ("badge pass", "Equivalent"),
         EquivalenceVerdict::EquivalentUnderAssumption => {
             ("badge warn", "Equivalent under an assumption")
