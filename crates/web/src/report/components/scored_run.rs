@@ -30,7 +30,7 @@ pub fn ScoredRun(props: &Props) -> Html {
     let summary = use_memo(records.clone(), |records| {
         Shared(Rc::new(summarize(records.iter())))
     });
-    let recheck = use_stored_score_check(Some(records.clone()));
+    let recheck = use_stored_score_check(records.clone());
     let comparison = use_memo(
         (
             records.clone(),

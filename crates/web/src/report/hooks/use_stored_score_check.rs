@@ -21,18 +21,14 @@ pub enum Recheck {
 /// Rechecks every record's stored scores against its own data, in the background, batch by
 /// batch; a newer run supersedes an older check still going.
 #[hook]
-pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) -> Recheck {
+pub fn use_stored_score_check(records: Shared<Vec<EvaluationRecord>>) -> Recheck {
     let check = use_state(|| Recheck::Done(Rc::new(Vec::new())));
     let generation = use_mut_ref(|| 0u64);
     {
         let check = check.clone();
         use_effect_with(records, move |records| {
-            *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
-            let Some(records) = records.clone() else {
-                check.set(Recheck::Done(Rc::new(Vec::new())));
-                return;
-            };
+            let (records, running) = (records.clone(), generation.clone());
             spawn_local(async move {
                 let mut flags = Vec::new();
                 let total = records.len();
@@ -41,7 +37,7 @@ pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) ->
                     .enumerate()
                     .map(|(i, b)| (i * BATCH, b))
                 {
-                    if *generation.borrow() != mine {
+                    if *running.borrow() != mine {
                         return;
                     }
                     check.set(Recheck::Running { done: start, total });
@@ -53,10 +49,12 @@ pub fn use_stored_score_check(records: Option<Shared<Vec<EvaluationRecord>>>) ->
                         break;
                     }
                 }
-                if *generation.borrow() == mine {
+                if *running.borrow() == mine {
                     check.set(Recheck::Done(Rc::new(flags)));
                 }
             });
+            // Another run, or the view gone: the check under way stops at its next batch.
+            move || *generation.borrow_mut() += 1
         });
     }
     (*check).clone()
