@@ -20,7 +20,7 @@
 
 use sqlparser::ast::{
     BinaryOperator, Distinct, Expr, JoinConstraint, JoinOperator, ObjectName, Query, SelectItem,
-    SetExpr, Statement, TableFactor, TableWithJoins,
+    SetExpr, Statement, TableFactor,
 };
 
 use super::SqlDialect;
@@ -69,8 +69,9 @@ pub fn isomorphism_proof(
     generated: &str,
     dialect: SqlDialect,
 ) -> Option<Isomorphism> {
-    let a = spj(expected, dialect)?;
-    let b = spj(generated, dialect)?;
+    let blank = blank_select()?;
+    let a = spj(expected, dialect, &blank)?;
+    let b = spj(generated, dialect, &blank)?;
     if a.distinct != b.distinct
         || a.head.len() != b.head.len()
         || a.conditions.len() != b.conditions.len()
@@ -123,10 +124,8 @@ fn same_under(a: &Spj, b: &Spj, mapping: &[usize]) -> bool {
         .iter()
         .map(|c| canonical(map(&c.left), c.op, map(&c.right)))
         .collect();
-    let mut theirs = b.conditions.clone();
     mapped.sort();
-    theirs.sort();
-    mapped == theirs
+    mapped == b.conditions
 }
 
 /// The comparison with `>` and `>=` turned round, and the sides of `=` and `<>` in order.
@@ -140,8 +139,9 @@ fn canonical(left: Term, op: &'static str, right: Term) -> Predicate {
     Predicate { left, op, right }
 }
 
-/// The query as the fragment's form, or `None` when it is not one.
-fn spj(sql: &str, dialect: SqlDialect) -> Option<Spj> {
+/// The query as the fragment's form (its comparisons sorted), or `None` when it is not one.
+/// `blank` is [`blank_select`]'s query.
+fn spj(sql: &str, dialect: SqlDialect, blank: &Query) -> Option<Spj> {
     let mut statements = parse(sql, dialect, ParseLimits::default()).ok()?;
     if statements.len() != 1 {
         return None;
@@ -149,18 +149,19 @@ fn spj(sql: &str, dialect: SqlDialect) -> Option<Spj> {
     let Statement::Query(query) = statements.pop()? else {
         return None;
     };
-    let select = plain_select(&query)?;
+    let (select, blank_select) = plain_select(&query, blank)?;
+    let blank_table = &blank_select.from.first()?.relation;
     let mut tables = Vec::new();
     let mut names = Vec::new();
     let mut conditions = Vec::new();
     for from in &select.from {
-        table(&from.relation, &mut tables, &mut names)?;
+        table(&from.relation, blank_table, &mut tables, &mut names)?;
         for join in &from.joins {
             let constraint = match &join.join_operator {
                 JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => c,
                 _ => return None,
             };
-            table(&join.relation, &mut tables, &mut names)?;
+            table(&join.relation, blank_table, &mut tables, &mut names)?;
             match constraint {
                 JoinConstraint::On(on) => conditions.push(on.clone()),
                 JoinConstraint::None => {}
@@ -180,6 +181,7 @@ fn spj(sql: &str, dialect: SqlDialect) -> Option<Spj> {
             comparisons.push(canonical(resolve(left)?, op, resolve(right)?));
         }
     }
+    comparisons.sort();
     let mut head = Vec::new();
     for item in &select.projection {
         let expr = match item {
@@ -204,26 +206,27 @@ fn spj(sql: &str, dialect: SqlDialect) -> Option<Spj> {
 }
 
 /// The query's one `SELECT`, when the query has nothing around it (no CTE, order, limit...) and
-/// the `SELECT` nothing beyond its columns, tables and filter.
-fn plain_select(query: &Query) -> Option<&sqlparser::ast::Select> {
-    let SetExpr::Select(select) = query.body.as_ref() else {
+/// the `SELECT` nothing beyond its columns, tables and filter; with `blank`'s `SELECT`.
+fn plain_select<'a, 'b>(
+    query: &'a Query,
+    blank: &'b Query,
+) -> Option<(&'a sqlparser::ast::Select, &'b sqlparser::ast::Select)> {
+    let (SetExpr::Select(select), SetExpr::Select(blank_select)) =
+        (query.body.as_ref(), blank.body.as_ref())
+    else {
         return None;
     };
-    let blank = blank_select()?;
     let mut around = query.clone();
     around.body = blank.body.clone();
     if around != *blank {
         return None;
     }
-    let SetExpr::Select(blank_select) = blank.body.as_ref() else {
-        return None;
-    };
     let mut rest = select.as_ref().clone();
     rest.distinct = None;
     rest.projection.clone_from(&blank_select.projection);
     rest.from.clone_from(&blank_select.from);
     rest.selection = None;
-    (rest == **blank_select).then_some(select.as_ref())
+    (rest == **blank_select).then_some((select.as_ref(), blank_select.as_ref()))
 }
 
 /// `SELECT x FROM t`, parsed: what a query of the fragment is once its own columns, tables and
@@ -242,9 +245,14 @@ fn blank_select() -> Option<Box<Query>> {
     }
 }
 
-/// A base table with an optional alias (and nothing else: no arguments, hints or sample),
-/// pushed with the name it is referred to by.
-fn table(factor: &TableFactor, tables: &mut Vec<String>, names: &mut Vec<String>) -> Option<()> {
+/// A base table with an optional alias (and nothing else: no arguments, hints or sample, as
+/// `blank`, the blank query's `t`, has none), pushed with the name it is referred to by.
+fn table(
+    factor: &TableFactor,
+    blank: &TableFactor,
+    tables: &mut Vec<String>,
+    names: &mut Vec<String>,
+) -> Option<()> {
     let TableFactor::Table { name, alias, .. } = factor else {
         return None;
     };
@@ -256,11 +264,7 @@ fn table(factor: &TableFactor, tables: &mut Vec<String>, names: &mut Vec<String>
         *n = ObjectName::from(vec![sqlparser::ast::Ident::new("t")]);
         *a = None;
     }
-    let blank = blank_select()?;
-    let SetExpr::Select(select) = blank.body.as_ref() else {
-        return None;
-    };
-    if select.from.first().map(|f: &TableWithJoins| &f.relation) != Some(&rest) {
+    if rest != *blank {
         return None;
     }
     if alias.as_ref().is_some_and(|a| !a.columns.is_empty()) {
