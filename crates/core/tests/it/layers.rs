@@ -8,6 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::source_files::rust_files;
+
 /// Lowest first. A module may use the modules of the layers before its own, not its own layer's
 /// nor later ones.
 const LAYERS: &[&[&str]] = &[
@@ -43,32 +45,24 @@ fn src() -> PathBuf {
 /// Every module file, by module path (`results::compare::bag`); `lib.rs` is the empty path.
 fn modules() -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
-    let mut stack = vec![src()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("src is readable") {
-            let path = entry.expect("src is readable").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let relative = path
-                    .strip_prefix(src())
-                    .expect("a file under src")
-                    .with_extension("");
-                let mut parts: Vec<String> = relative
-                    .iter()
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .collect();
-                if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
-                    parts.pop();
-                }
-                let text = std::fs::read_to_string(&path).expect("a readable source file");
-                let code = match text.find("#[cfg(test)]\nmod tests") {
-                    Some(at) => text[..at].to_string(),
-                    None => text,
-                };
-                found.insert(parts.join("::"), code);
-            }
+    for path in rust_files(&src()) {
+        let relative = path
+            .strip_prefix(src())
+            .expect("a file under src")
+            .with_extension("");
+        let mut parts: Vec<String> = relative
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+            parts.pop();
         }
+        let text = std::fs::read_to_string(&path).expect("a readable source file");
+        let code = match text.find("#[cfg(test)]\nmod tests") {
+            Some(at) => text[..at].to_string(),
+            None => text,
+        };
+        found.insert(parts.join("::"), code);
     }
     found
 }

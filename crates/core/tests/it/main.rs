@@ -22,6 +22,7 @@ mod scenarios;
 mod schema_validity;
 mod scorecards;
 mod several_answers;
+mod source_files;
 mod table_accuracy_scenarios;
 mod table_extraction;
 mod type_names;

@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::source_files::rust_files;
+
 /// Names that each component declares for itself, by the framework's convention.
 const PER_COMPONENT: &[&str] = &["Props"];
 
@@ -15,24 +17,6 @@ fn workspace() -> PathBuf {
         .join("../..")
         .canonicalize()
         .expect("the workspace root exists")
-}
-
-/// Every `.rs` file under the crates, build output aside.
-fn rust_files() -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![workspace().join("crates")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("crates/ is readable") {
-            let path = entry.expect("crates/ is readable").path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if path.is_dir() && !matches!(name, "target" | "node_modules" | "pkg") {
-                stack.push(path);
-            } else if name.ends_with(".rs") {
-                found.push(path);
-            }
-        }
-    }
-    found
 }
 
 /// The type names a line declares: `pub(crate) struct Name`, `enum Name<T>`, `trait Name`, and a
@@ -65,7 +49,7 @@ fn declared(line: &str) -> Option<&str> {
 fn no_two_types_in_the_workspace_share_a_name() {
     let root = workspace();
     let mut places: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for path in rust_files() {
+    for path in rust_files(&root.join("crates")) {
         let text = std::fs::read_to_string(&path).expect("a source file is text");
         let file = path
             .strip_prefix(&root)
