@@ -18,7 +18,7 @@ const background = (page) => page.evaluate(() => getComputedStyle(document.body)
 const chartColors = (page) =>
   page.locator("#chart-histogram").evaluate((figure) => [
     getComputedStyle(figure).backgroundColor,
-    getComputedStyle(figure.querySelector("rect.bar")).fill,
+    getComputedStyle(figure.querySelector("rect")).fill,
   ]);
 
 async function exampleReport(context) {

@@ -9,7 +9,7 @@ pub mod diff;
 mod html;
 pub mod markdown;
 
-pub use charts::{Bar, Chart, ChartMarker, Mark, VIEW_BOX, marks};
+pub use charts::{Bar, Chart, ChartMarker, svg as chart_svg};
 
 use std::fmt::Write as _;
 
@@ -207,7 +207,7 @@ fn summary_section(s: &Summary) -> String {
     html
 }
 
-/// The report's charts as data; [`marks`] lays each out for the exported page and the app.
+/// The report's charts as data; [`chart_svg`] draws each for the exported page and the app.
 pub fn charts(s: &Summary) -> Vec<Chart> {
     let histogram: Vec<Bar> = s
         .histogram
