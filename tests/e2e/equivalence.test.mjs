@@ -80,6 +80,24 @@ test("the same join written another way is proved equivalent, as the CLI says", 
   assert.deepEqual(page.errors, []);
 });
 
+test("a sum exactly on its threshold: the boundary search builds the database the generated ones miss, as the CLI's does", async () => {
+  const page = await freshPage();
+  const generated = "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) > 120 AND MAX(hours) < 50";
+  const expected = "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) >= 120 AND MAX(hours) < 50";
+  await pair(page, generated, expected);
+  await waitForText(page, "[data-testid=equivalence-badge]", "Different");
+  await waitForText(page, "[data-testid=equivalence-explanation]", /^Different results on a database the boundary search built from generated database \d+ \(candidate \d+ of 200; /);
+  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
+  const script = await page.locator("[data-testid=counterexample-script]").textContent();
+  const dir = await mkdtemp(join(tmpdir(), "qeval-search-e2e-"));
+  const pairs = join(dir, "pairs.jsonl");
+  await writeFile(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.equal(card.metrics.equivalence.explanation, explained);
+  assert.equal(card.metrics.equivalence.details.counterexample.script, script);
+  assert.deepEqual(page.errors, []);
+});
+
 test("equivalent rewrites pass with the caveat; editing the schema updates the verdict", async () => {
   const page = await freshPage();
   await pair(page, "SELECT COUNT(singer_id) FROM singer", "SELECT COUNT(*) FROM singer");
@@ -88,7 +106,7 @@ test("equivalent rewrites pass with the caveat; editing the schema updates the v
   // Stating the constraint in the schema makes them plainly equivalent.
   await page.getByRole("button", { name: "Add this constraint to the schema" }).click();
   await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent");
-  await waitForText(page, "[data-testid=equivalence-explanation]", /^Same results on all 40 generated databases \(seed 1\); .*not a proof$/);
+  await waitForText(page, "[data-testid=equivalence-explanation]", /^Same results on all 40 generated databases and on the \d+ more the boundary search built from them \(seed 1\); .*not a proof$/);
   await waitForText(page, "[data-testid=metric-query_correctness-score]", "1.00");
 
   // An edited schema without the constraint: they differ, and the counterexample has a NULL.

@@ -68,6 +68,15 @@ pub struct DbArgs {
         help_heading = "Execution"
     )]
     pub check_budget: f64,
+    /// Databases the boundary search may build once every generated database agrees, each a
+    /// few edits away, aimed at the boundaries of the queries' comparisons (0: no search).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = qeval_sqlite::BoundarySearch::DEFAULT_TRIES,
+        help_heading = "Execution"
+    )]
+    pub search: usize,
 }
 
 /// The text of `--schema`, checked: a file that is no schema (no table in it, or neither
@@ -100,6 +109,7 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
             PairCheck::MAX_DATABASES
         ));
     }
+    check_search(args.search)?;
     let schema = schema_text(args)?
         // Names only (JSON) say nothing of types and keys: the databases come from the schema
         // inferred from the queries, and the names serve schema validity.
@@ -109,7 +119,18 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
         databases,
         seed: args.seed,
         budget_ms: args.check_budget * 1000.0,
+        search: args.search,
     }))
+}
+
+fn check_search(search: usize) -> Result<(), String> {
+    let most = qeval_sqlite::BoundarySearch::MAX_TRIES;
+    if search > most {
+        return Err(format!(
+            "--search takes 0 to {most} databases, not {search}"
+        ));
+    }
+    Ok(())
 }
 
 /// An open database and its limits. Work on it runs on every core: each worker takes its own
@@ -171,6 +192,10 @@ impl Executor {
                 Some(databases) => Some(EquivalenceOptions {
                     databases,
                     seed: args.seed,
+                    search: {
+                        check_search(args.search)?;
+                        args.search
+                    },
                     budget_ms: args.check_budget * 1000.0,
                     ..EquivalenceOptions::default()
                 }),
@@ -201,6 +226,7 @@ impl Executor {
             suite: self.suite.map(|suite| SuiteSettings {
                 databases: suite.databases,
                 seed: suite.seed,
+                search: suite.search,
             }),
         }
     }

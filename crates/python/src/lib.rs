@@ -140,6 +140,16 @@ impl ScoreKeywords {
     }
 }
 
+/// The boundary search's candidates: `search`, else the default (as `qeval --search`).
+fn search_tries(search: Option<usize>) -> PyResult<usize> {
+    let most = qeval_sqlite::BoundarySearch::MAX_TRIES;
+    match search {
+        Some(n) if n > most => Err(input_error(format!("search takes 0 to {most}, not {n}"))),
+        Some(n) => Ok(n),
+        None => Ok(qeval_sqlite::BoundarySearch::DEFAULT_TRIES),
+    }
+}
+
 /// Scores pairs given as pairs-file lines (JSON text), each on its own, on every core:
 /// `(True, scorecard)` as `qeval score` writes it, or `(False, rejection)`, the record
 /// `qeval score` writes for a line it cannot read (`{"line", "error": {"message", "field"?,
@@ -149,7 +159,7 @@ impl ScoreKeywords {
 /// SQL queries is also checked on `databases` generated databases (40 by default, as
 /// `qeval score --suite`) from `seed`, on `schema` when given.
 #[pyfunction]
-#[pyo3(signature = (lines, numbers = None, *, profile = None, mode = None, dialect = None, language = None, tolerance = None, numeric_tolerance = None, ignore_case = None, equivalence = true, databases = None, seed = 1, schema = None, judge = None))]
+#[pyo3(signature = (lines, numbers = None, *, profile = None, mode = None, dialect = None, language = None, tolerance = None, numeric_tolerance = None, ignore_case = None, equivalence = true, databases = None, seed = 1, search = None, schema = None, judge = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval score` option
 fn score_lines(
     py: Python<'_>,
@@ -165,9 +175,11 @@ fn score_lines(
     equivalence: bool,
     databases: Option<usize>,
     seed: u64,
+    search: Option<usize>,
     schema: Option<String>,
     judge: Option<judge::JudgeSpec>,
 ) -> PyResult<Vec<(bool, String)>> {
+    let search = search_tries(search)?;
     let mut options = ScoreKeywords {
         profile,
         mode,
@@ -195,6 +207,7 @@ fn score_lines(
             schema: schema.clone(),
             databases: count.unwrap_or(PairCheck::default().databases),
             seed,
+            search,
             ..PairCheck::default()
         }),
     };
@@ -413,7 +426,7 @@ fn now() -> String {
 
 /// Scores a run folder as `qeval run` does; the report as JSON text (see `run::run`).
 #[pyfunction]
-#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, labels = None, output = None, db = None, suite = None, seed = 1, judge = None, limit = None, by = Vec::new(), csv = None, junit = None, markdown = None, time_limit = 10.0, max_rows = 100_000))]
+#[pyo3(signature = (run_dir, *, profile = None, mode = None, dialect = None, language = None, questions = None, labels = None, output = None, db = None, suite = None, seed = 1, search = None, judge = None, limit = None, by = Vec::new(), csv = None, junit = None, markdown = None, time_limit = 10.0, max_rows = 100_000))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `qeval run` option
 fn run_folder(
     py: Python<'_>,
@@ -428,6 +441,7 @@ fn run_folder(
     db: Option<PathBuf>,
     suite: Option<usize>,
     seed: u64,
+    search: Option<usize>,
     judge: Option<judge::JudgeSpec>,
     limit: Option<usize>,
     by: Vec<String>,
@@ -454,8 +468,12 @@ fn run_folder(
                 PairCheck::MAX_DATABASES
             )));
         }
-        // As `qeval run --db --suite N --seed S`.
-        Some(databases) => Some(qeval_core::pipeline::SuiteSettings { databases, seed }),
+        // As `qeval run --db --suite N --seed S --search M`.
+        Some(databases) => Some(qeval_core::pipeline::SuiteSettings {
+            databases,
+            seed,
+            search: search_tries(search)?,
+        }),
         None => None,
     };
     let mut options = ScoreKeywords {

@@ -130,6 +130,31 @@ def test_the_equivalence_check_runs_as_the_cli_runs_it_and_can_be_turned_off():
         qeval.score_pair(*pair, databases=0)
 
 
+def test_the_boundary_search_finds_what_the_generated_databases_miss_as_the_cli_does(cli, tmp_path):
+    import json
+    import subprocess
+
+    pair = (
+        "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) > 120 AND MAX(hours) < 50",
+        "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) >= 120 AND MAX(hours) < 50",
+    )
+    found = qeval.score_pair(*pair)["metrics"]["equivalence"]
+    assert found["details"]["verdict"] == "different"
+    assert found["details"]["search"]["found_at"] >= 1
+    assert found["explanation"].startswith("Different results on a database the boundary search built")
+    off = qeval.score_pair(*pair, search=0)["metrics"]["equivalence"]
+    assert off["details"]["verdict"] == "equivalent"
+    assert "search" not in off["details"]
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"generated_sql": pair[0], "expected_sql": pair[1]}) + "\n")
+    out = subprocess.run([cli, "score", "--pairs", str(pairs)], capture_output=True, check=False)
+    native = json.loads(out.stdout.decode().splitlines()[0])["metrics"]["equivalence"]
+    assert native["explanation"] == found["explanation"]
+    assert native["details"]["search"] == found["details"]["search"]
+    with pytest.raises(qeval.InputError, match="search takes 0 to 10000, not 20000"):
+        qeval.score_pair(*pair, search=20_000)
+
+
 def test_run_scores_a_run_folder_into_the_records_qeval_run_writes(cli, tmp_path):
     import shutil
     from conftest import ROOT, without_clock

@@ -368,6 +368,7 @@ impl qeval_core::pipeline::Runner for Database {
         let options = crate::EquivalenceOptions {
             databases: check.databases,
             seed: check.seed,
+            search: check.search,
             mode: check.mode,
             dialect: check.dialect,
             limits: Limits {

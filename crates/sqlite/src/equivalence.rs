@@ -22,9 +22,10 @@ use crate::database::{Database, Limits};
 use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate};
 use crate::output::QueryOutput;
 use crate::report::{
-    Counterexample, EquivalenceReport, EquivalenceVerdict, SchemaSource, ShownResult, ShownTable,
-    unmatched,
+    BoundarySearch, Counterexample, EquivalenceReport, EquivalenceVerdict, SchemaSource,
+    ShownResult, ShownTable, unmatched,
 };
+use crate::search::{Searched, Tried, search};
 
 /// How the check runs. `Default` gives the documented defaults.
 #[derive(Debug, Clone, Copy)]
@@ -39,6 +40,9 @@ pub struct EquivalenceOptions {
     /// Rows per table in an ordinary generated database, at most.
     pub max_rows: usize,
     pub limits: Limits,
+    /// Databases the boundary search may build once all `databases` agree (`search.rs`); 0
+    /// turns it off.
+    pub search: usize,
     /// Milliseconds the whole check of one pair may take (each query also keeps its own
     /// `limits.time_ms`): past it the check ends with no verdict and says so.
     pub budget_ms: f64,
@@ -55,6 +59,7 @@ impl Default for EquivalenceOptions {
             mode: Mode::Bag,
             dialect: SqlDialect::Generic,
             max_rows: 8,
+            search: BoundarySearch::DEFAULT_TRIES,
             limits: Limits {
                 time_ms: 2_000.0,
                 max_rows: 10_000,
@@ -76,6 +81,8 @@ pub struct PairCheck {
     pub seed: u64,
     /// Milliseconds the check of one pair may take in all (see [`EquivalenceOptions`]).
     pub budget_ms: f64,
+    /// Boundary-search candidates (see [`EquivalenceOptions`]).
+    pub search: usize,
 }
 
 impl Default for PairCheck {
@@ -86,6 +93,7 @@ impl Default for PairCheck {
             databases: defaults.databases,
             seed: defaults.seed,
             budget_ms: defaults.budget_ms,
+            search: defaults.search,
         }
     }
 }
@@ -112,6 +120,7 @@ impl PairCheck {
             databases: self.databases,
             seed: self.seed,
             budget_ms: self.budget_ms,
+            search: self.search,
             ..EquivalenceOptions::default()
         }
         .for_pair(pair, options);
@@ -205,6 +214,7 @@ impl EquivalenceReport {
             first_difference: None,
             reason: None,
             proof: None,
+            search: None,
         }
     }
 }
@@ -318,18 +328,31 @@ pub fn check_equivalence(
     let suite = generate(&schema, &hints, &known, &plan);
     let (agreed, outcome) = check.suite(&schema, &suite, options.progress);
     report.agreed = agreed;
-    match outcome {
-        SuiteOutcome::Agree => report.proof = proof(expected, generated, options),
+    let difference = match outcome {
+        SuiteOutcome::Agree => {
+            report.proof = proof(expected, generated, options);
+            if report.proof.is_some() || options.search == 0 {
+                None
+            } else {
+                let searched = check.search(&schema, &hints, &suite, &plan, options.search);
+                report.search = Some(searched.report(options.search));
+                searched.found.map(|(database, _, base)| (database, base))
+            }
+        }
         SuiteOutcome::NoVerdict(reason) => {
             report.verdict = EquivalenceVerdict::NoVerdict;
             report.reason = Some(reason);
+            None
         }
-        SuiteOutcome::Differ(index) => {
+        SuiteOutcome::Differ(index) => Some((suite[index].clone(), index + 1)),
+    };
+    if let Some((database, number)) = difference {
+        {
             report.verdict = EquivalenceVerdict::Different;
-            let shrunk = shrink(&suite[index], &schema, |db| {
+            let shrunk = shrink(&database, &schema, |db| {
                 check.database(&schema, db) == DatabaseOutcome::Differ
             });
-            let counterexample = check.show(&schema, &shrunk, index + 1);
+            let counterexample = check.show(&schema, &shrunk, number);
             let shown = |r: &ShownResult| match &r.error {
                 Some(error) => json!({ "error": error }),
                 None => json!({ "columns": r.columns, "rows": r.rows }),
@@ -345,6 +368,10 @@ pub fn check_equivalence(
             let agrees = |candidate: &Schema, plan: &Plan| {
                 let suite = generate(candidate, &hints, &Vec::new(), plan);
                 matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
+                    && check
+                        .search(candidate, &hints, &suite, plan, options.search)
+                        .found
+                        .is_none()
             };
             let doubled = Plan {
                 databases: options.databases * 2,
@@ -480,6 +507,25 @@ impl CheckState<'_> {
             }
         }
         (suite.len(), SuiteOutcome::Agree)
+    }
+
+    /// The boundary search from `suite`'s databases (`search.rs`).
+    fn search(
+        &self,
+        schema: &Schema,
+        hints: &qeval_core::sql::Hints,
+        suite: &[TestDatabase],
+        plan: &Plan,
+        tries: usize,
+    ) -> Searched {
+        search(schema, hints, suite, plan, tries, |db| {
+            match self.database(schema, db) {
+                DatabaseOutcome::Agree => Tried::Agree,
+                DatabaseOutcome::Differ => Tried::Differ,
+                DatabaseOutcome::Unusable(_) if self.out_of_budget().is_some() => Tried::Stop,
+                DatabaseOutcome::Unusable(_) => Tried::Skip,
+            }
+        })
     }
 
     /// Runs `sql` under its own time limit, and never past the pair's budget.

@@ -23,6 +23,9 @@ pub fn id_like(name: &str) -> bool {
     name == "id" || name.ends_with("_id") || (name.ends_with("id") && name.len() <= 4)
 }
 
+/// A column of the schema by position: `(table, column)` indexes.
+pub(crate) type ColumnAt = (usize, usize);
+
 /// One value of a generated row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
@@ -53,7 +56,7 @@ impl Cell {
     }
 
     /// A key for uniqueness checks (`1` and `1.0` collide, as in SQLite).
-    fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         match self {
             Cell::Null => "\0null".into(),
             Cell::Int(i) => format!("n{}", *i as f64),
@@ -642,7 +645,7 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
         })
         .collect();
     // Join partners (declared foreign keys too) draw from one shared pool, so joins find rows.
-    let mut links: Vec<((usize, usize), (usize, usize))> = Vec::new();
+    let mut links: Vec<(ColumnAt, ColumnAt)> = Vec::new();
     let index = |key: &ColumnKey| -> Option<(usize, usize)> {
         let t = schema.table_index(&key.0)?;
         Some((t, schema.tables[t].column_index(&key.1)?))
@@ -668,9 +671,35 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
             }
         }
     }
-    // Merge until nothing changes (classes are small).
+    merge_links(&mut pools, schema, &links);
+    // A table's one-column INTEGER primary key is SQLite's rowid: it holds whole numbers only
+    // (a fraction there fails the whole database with "datatype mismatch").
+    for (t, table) in schema.tables.iter().enumerate() {
+        if let Some(c) = rowid_column(table) {
+            let pool = &mut pools[t][c];
+            pool.focus.retain(|cell| matches!(cell, Cell::Int(_)));
+            pool.plain.retain(|cell| matches!(cell, Cell::Int(_)));
+        }
+    }
+    pools
+}
+
+/// The column that is the table's rowid, if one is: the one column of an INTEGER primary key
+/// (`Schema::to_sql` declares every integer column `INTEGER`).
+pub(crate) fn rowid_column(table: &qeval_core::sql::SchemaTable) -> Option<usize> {
+    match table.primary_key.as_slice() {
+        [only] => table
+            .column_index(only)
+            .filter(|&c| table.columns[c].kind == ColumnType::Integer),
+        _ => None,
+    }
+}
+
+/// Join partners share their values: each side's pool takes the other's, until nothing changes
+/// (classes are small).
+fn merge_links(pools: &mut [Vec<Pool>], schema: &Schema, links: &[(ColumnAt, ColumnAt)]) {
     for _ in 0..4 {
-        for &(a, b) in &links {
+        for &(a, b) in links {
             if schema.tables[a.0].columns[a.1].kind.is_numeric()
                 != schema.tables[b.0].columns[b.1].kind.is_numeric()
             {
@@ -698,7 +727,6 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
             }
         }
     }
-    pools
 }
 
 fn plain_values(kind: ColumnType) -> Vec<Cell> {

@@ -27,6 +27,8 @@ mod generate;
 mod output;
 mod report;
 #[cfg(feature = "engine")]
+mod search;
+#[cfg(feature = "engine")]
 mod value;
 
 #[cfg(feature = "engine")]
@@ -41,8 +43,8 @@ pub use output::{
     Column, DbError, QueryError, QueryOutput, Table, schema_names, schema_names_value,
 };
 pub use report::{
-    Assumption, Counterexample, EquivalenceReport, EquivalenceVerdict, SchemaSource, ShownResult,
-    ShownTable,
+    Assumption, BoundarySearch, Counterexample, EquivalenceReport, EquivalenceVerdict,
+    SchemaSource, ShownResult, ShownTable,
 };
 
 /// The SQLite library's version (`3.54.1`). The command line and the page are built from the same

@@ -101,6 +101,27 @@ pub struct Counterexample {
     pub script: String,
 }
 
+/// What the boundary search did once every generated database agreed: it builds more databases
+/// from them, each a few edits away, aimed at the boundaries of the queries' comparisons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "typescript",
+    derive(tsify::Tsify),
+    tsify(missing_as_null, hashmap_as_object)
+)]
+pub struct BoundarySearch {
+    /// Candidates it may build ([`BoundarySearch::DEFAULT_TRIES`] unless `--search` says).
+    pub tries: usize,
+    /// Candidates it built and ran both queries on.
+    pub tried: usize,
+    /// The candidate (1-based, counted among `tries`) the results differ on, when one did: the
+    /// counterexample was shrunk from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_at: Option<usize>,
+    /// Whether the pair's time budget stopped it before `tries`.
+    pub stopped: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(
     feature = "typescript",
@@ -136,6 +157,9 @@ pub struct EquivalenceReport {
     /// (`qeval_core::sql::isomorphism_proof`), under a mode that ignores row order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<String>,
+    /// The boundary search, when it ran: after every generated database agreed, and no proof.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<BoundarySearch>,
 }
 
 impl EquivalenceReport {
@@ -148,8 +172,12 @@ impl EquivalenceReport {
                     self.databases, self.seed
                 ),
                 None => format!(
-                    "Same results on all {} generated databases (seed {}); agreement on generated databases is strong evidence, not a proof",
-                    self.databases, self.seed
+                    "Same results on all {} generated databases{} (seed {}); agreement on generated databases is strong evidence, not a proof",
+                    self.databases,
+                    self.search
+                        .as_ref()
+                        .map_or(String::new(), BoundarySearch::agreed),
+                    self.seed
                 ),
             },
             EquivalenceVerdict::EquivalentUnderAssumption => format!(
@@ -182,12 +210,24 @@ impl EquivalenceReport {
                         ),
                     }
                 });
-                format!(
-                    "Different results on generated database {which} of {} (seed {}){}",
-                    self.databases,
-                    self.seed,
-                    detail.unwrap_or_default()
-                )
+                let found = self
+                    .search
+                    .as_ref()
+                    .and_then(|s| s.found_at.map(|at| (at, s.tries)));
+                match found {
+                    Some((at, tries)) => format!(
+                        "Different results on a database the boundary search built from generated database {which} (candidate {at} of {tries}; {} generated databases agreed, seed {}){}",
+                        self.databases,
+                        self.seed,
+                        detail.unwrap_or_default()
+                    ),
+                    None => format!(
+                        "Different results on generated database {which} of {} (seed {}){}",
+                        self.databases,
+                        self.seed,
+                        detail.unwrap_or_default()
+                    ),
+                }
             }
             EquivalenceVerdict::NoVerdict => format!(
                 "No verdict: {}",
@@ -213,6 +253,27 @@ impl EquivalenceReport {
             details: serde_json::to_value(self).unwrap_or_default(),
             error: None,
         }
+    }
+}
+
+impl BoundarySearch {
+    /// Candidates the search may build by default: enough to reach every boundary of the
+    /// labelled boundary class at every seed tried, about 75 ms for a typical pair natively.
+    pub const DEFAULT_TRIES: usize = 200;
+    /// The most it may be asked for.
+    pub const MAX_TRIES: usize = 10_000;
+
+    /// What an agreeing search adds to the explanation.
+    fn agreed(&self) -> String {
+        let stopped = if self.stopped {
+            " before the time budget ran out"
+        } else {
+            ""
+        };
+        format!(
+            " and on the {} more the boundary search built from them{stopped}",
+            self.tried
+        )
     }
 }
 

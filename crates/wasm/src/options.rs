@@ -6,7 +6,9 @@ use qeval_core::profiles::Profile;
 use qeval_core::results::compare::defog::QueryContext;
 use qeval_core::results::compare::{CompareOptions, Mode};
 use qeval_core::sql::SqlDialect;
-use qeval_sqlite::{EquivalenceOptions, EquivalenceReport, SchemaChoice, check_equivalence};
+use qeval_sqlite::{
+    BoundarySearch, EquivalenceOptions, EquivalenceReport, SchemaChoice, check_equivalence,
+};
 use serde::Deserialize;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
@@ -52,6 +54,9 @@ pub(crate) struct Options {
     /// runs it at all (default true, as `qeval score` does without `--db`).
     databases: Option<usize>,
     seed: Option<u64>,
+    /// Databases the boundary search may build once the generated ones agree (default 200,
+    /// 0: none).
+    search: Option<usize>,
     schema: Option<String>,
     pub(crate) equivalence: Option<bool>,
     /// Runs: more fields to give pass rates by (`summarizeRun`), and the run's name in an
@@ -144,9 +149,17 @@ impl Options {
                 "options.databases: expected 1 to {MAX_DATABASES}, found {databases}"
             )));
         }
+        let search = self.search.unwrap_or(defaults.search);
+        if search > BoundarySearch::MAX_TRIES {
+            return Err(error(format!(
+                "options.search: expected 0 to {}, found {search}",
+                BoundarySearch::MAX_TRIES
+            )));
+        }
         Ok(EquivalenceOptions {
             databases,
             seed: self.seed.unwrap_or(defaults.seed),
+            search,
             mode: mode.unwrap_or(Mode::Bag),
             dialect,
             ..defaults

@@ -189,6 +189,31 @@ test("checkEquivalence proves the same join written another way, and says eviden
   assert.equal(other.proof, undefined);
 });
 
+test("checkEquivalence: the boundary search finds a sum exactly on its threshold, as the CLI's does, and search: 0 turns it off", () => {
+  const expected = "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) >= 120 AND MAX(hours) < 50";
+  const generated = "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) > 120 AND MAX(hours) < 50";
+  const report = qeval.checkEquivalence(expected, generated);
+  assert.equal(report.verdict, "different");
+  assert.equal(report.search.tries, 200);
+  assert.ok(report.search.found_at >= report.search.tried, JSON.stringify(report.search));
+  assert.match(report.explanation, /^Different results on a database the boundary search built from generated database \d+ \(candidate \d+ of 200; /);
+  const off = qeval.checkEquivalence(expected, generated, { search: 0 });
+  assert.equal(off.verdict, "equivalent");
+  assert.equal(off.search, undefined);
+  assert.throws(() => qeval.checkEquivalence(expected, generated, { search: 20_000 }), /options.search/);
+  const cli = resolve(process.env.QEVAL_CLI ?? "../../../target/debug/qeval");
+  const pairs = join(mkdtempSync(join(tmpdir(), "qeval-node-search-")), "pairs.jsonl");
+  writeFileSync(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  const score = (...flags) =>
+    JSON.parse(execFileSync(cli, ["score", "--pairs", pairs, ...flags], { stdio: ["ignore", "pipe", "ignore"] }).toString())
+      .metrics.equivalence;
+  const native = score();
+  assert.equal(native.explanation, report.explanation);
+  assert.deepEqual(native.details.search, report.search);
+  assert.deepEqual(native.details.counterexample, report.counterexample);
+  assert.equal(score("--search", "0").explanation, off.explanation);
+});
+
 test("checkEquivalence with a written schema, and no verdict when the expected query cannot run", () => {
   const equivalent = qeval.checkEquivalence("SELECT COUNT(*) FROM singer", "SELECT COUNT(singer_id) FROM singer", {
     schema: "CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT)",

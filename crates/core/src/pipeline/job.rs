@@ -75,6 +75,8 @@ pub struct SuiteCheck {
     /// Databases to generate.
     pub databases: usize,
     pub seed: u64,
+    /// Databases the boundary search may build once they agree (qeval-sqlite's `search.rs`).
+    pub search: usize,
     pub settings: QuerySettings,
 }
 

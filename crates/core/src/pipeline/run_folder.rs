@@ -21,6 +21,8 @@ use crate::score::{JudgeOutcome, ScoreOptions};
 pub struct SuiteSettings {
     pub databases: usize,
     pub seed: u64,
+    /// Boundary-search candidates (0: none).
+    pub search: usize,
 }
 
 /// How the run uses its database.
@@ -158,6 +160,7 @@ impl RunPipeline {
                     dialect: pair.dialect.unwrap_or(self.options.dialect),
                     databases: suite.databases,
                     seed: suite.seed,
+                    search: suite.search,
                     settings,
                 }))
             })

@@ -36,6 +36,7 @@ _OPTIONS = (
     "equivalence",
     "databases",
     "seed",
+    "search",
     "schema",
     "judge",
 )
@@ -131,7 +132,8 @@ def score_pair(generated: str, expected: Optional[str] = None, **fields: Any) ->
     ``profile``, ``mode``, ``dialect``, ``language``, ``tolerance``, ``numeric_tolerance``,
     ``ignore_case``; and for the equivalence check both SQL queries get (as the command runs it
     by default) ``equivalence=False`` to skip it, ``databases`` (how many generated databases, 40), ``seed``
-    (1) and ``schema`` (``CREATE TABLE`` text, as ``qeval score --schema``: the names generated
+    (1), ``search`` (how many more databases the boundary search may build once they agree, 200;
+    0 for none) and ``schema`` (``CREATE TABLE`` text, as ``qeval score --schema``: the names generated
     queries are checked against, and the equivalence check's tables, inferred from the queries
     when absent); ``judge`` (a :class:`Judge`) to ask an LLM. Raises :class:`InputError` naming
     the field at fault.
@@ -173,6 +175,7 @@ def run(
     db: Union[str, os.PathLike, None] = None,
     suite: Optional[int] = None,
     seed: int = 1,
+    search: Optional[int] = None,
     judge: Optional[Judge] = None,
     limit: Optional[int] = None,
     by: Iterable[str] = (),
@@ -190,8 +193,9 @@ def run(
     instead.
 
     ``suite`` (with ``db``): also check each test's two queries on that many databases generated
-    from ``db``'s schema, from ``seed`` (the ``test_suite`` field of each record), as ``qeval
-    run --db DB --suite N --seed S``.
+    from ``db``'s schema, from ``seed`` (the ``test_suite`` field of each record), and on up to
+    ``search`` more the boundary search builds (200 by default), as ``qeval run --db DB --suite N
+    --seed S --search M``.
 
     ``judge`` (a :class:`Judge`): ask an LLM for the metrics it judges, as ``qeval run --judge``.
     The other options are ``qeval run``'s of the same names: ``labels`` (a human labels file; by
@@ -223,6 +227,7 @@ def run(
         db=path(db),
         suite=suite,
         seed=seed,
+        search=search,
         judge=_judge(judge),
         limit=limit,
         by=list(by),

@@ -23,6 +23,7 @@ def score_lines(
     equivalence: bool = True,
     databases: int | None = None,
     seed: int = 1,
+    search: int | None = None,
     schema: str | None = None,
     judge: dict[str, Any] | None = None,
 ) -> list[tuple[bool, str]]: ...
@@ -40,6 +41,7 @@ def run_folder(
     db: str | None = None,
     suite: int | None = None,
     seed: int = 1,
+    search: int | None = None,
     judge: dict[str, Any] | None = None,
     limit: int | None = None,
     by: list[str] = ...,

@@ -41,9 +41,13 @@ fn equivalent_queries_agree_on_every_database_generated_from_a_loaded_one() {
     assert!(report.schema.contains("PRIMARY KEY"), "{}", report.schema);
     // Equivalent on the evidence, but not the same query: no proof is claimed.
     assert_eq!(report.proof, None);
+    let searched = report.search.as_ref().map_or(0, |s| s.tried);
+    assert!(searched > 0, "the boundary search ran: {:?}", report.search);
     assert_eq!(
         report.explanation(),
-        "Same results on all 20 generated databases (seed 1); agreement on generated databases is strong evidence, not a proof"
+        format!(
+            "Same results on all 20 generated databases and on the {searched} more the boundary search built from them (seed 1); agreement on generated databases is strong evidence, not a proof"
+        )
     );
     // Without DISTINCT they differ: names are not unique, and two users can share one.
     let report = check_equivalence(
@@ -220,4 +224,99 @@ fn the_same_join_written_another_way_is_proved() {
         // The generated databases still ran, and agreed.
         assert_eq!(report.agreed, 20);
     }
+}
+
+/// A difference only a sum exactly on its threshold shows, with every value under another
+/// threshold: the generated databases miss it, the boundary search builds it.
+#[test]
+fn the_boundary_search_finds_a_sum_exactly_on_its_threshold() {
+    let expected =
+        "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) >= 120 AND MAX(hours) < 50";
+    let generated =
+        "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) > 120 AND MAX(hours) < 50";
+    let without = check_equivalence(
+        expected,
+        generated,
+        SchemaChoice::Infer,
+        &EquivalenceOptions {
+            search: 0,
+            ..options(40)
+        },
+    );
+    assert_eq!(
+        without.verdict,
+        EquivalenceVerdict::Equivalent,
+        "{without:#?}"
+    );
+    assert_eq!(without.search, None);
+    let report = check_equivalence(expected, generated, SchemaChoice::Infer, &options(40));
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
+    let search = report.search.as_ref().expect("the search ran");
+    let found = search.found_at.expect("the search found the difference");
+    assert!(
+        found <= search.tries && search.tried <= found && !search.stopped,
+        "{search:?}"
+    );
+    let explanation = report.explanation();
+    assert!(
+        explanation.starts_with(
+            "Different results on a database the boundary search built from generated database "
+        ),
+        "{explanation}"
+    );
+    // The shrunk counterexample: one department whose hours add up to exactly 120.
+    let counterexample = report.counterexample.expect("a counterexample");
+    let hours = counterexample.tables[0]
+        .columns
+        .iter()
+        .position(|c| c == "hours")
+        .expect("hours");
+    let sums: std::collections::BTreeMap<String, f64> =
+        counterexample.tables[0]
+            .rows
+            .iter()
+            .fold(Default::default(), |mut sums, row| {
+                *sums.entry(row[1 - hours].to_string()).or_default() +=
+                    row[hours].as_f64().unwrap_or(0.0);
+                sums
+            });
+    assert!(sums.values().any(|&sum| sum == 120.0), "{sums:?}");
+    // An equivalent rewrite: the search runs and finds nothing.
+    let report = check_equivalence(
+        expected,
+        "SELECT dept FROM staff GROUP BY dept HAVING 120 <= SUM(hours) AND NOT MAX(hours) >= 50",
+        SchemaChoice::Infer,
+        &options(40),
+    );
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::Equivalent,
+        "{report:#?}"
+    );
+    let search = report.search.as_ref().expect("the search ran");
+    assert!(search.tried > 50 && search.found_at.is_none(), "{search:?}");
+    assert!(
+        report.explanation().contains(&format!(
+            "and on the {} more the boundary search built from them",
+            search.tried
+        )),
+        "{}",
+        report.explanation()
+    );
+}
+
+/// An `INTEGER PRIMARY KEY` is SQLite's rowid: a fraction there cannot be stored, so the
+/// generated databases and the search keep it to whole numbers even when a query compares with
+/// a fraction (before, the first database failed to build and the pair got no verdict).
+#[test]
+fn an_integer_primary_key_holds_whole_numbers() {
+    let schema = "CREATE TABLE teams (team_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        CREATE TABLE players (player_id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL REFERENCES teams (team_id), rating REAL)";
+    let report = check_equivalence(
+        "SELECT t.name FROM teams t JOIN players p ON p.team_id = t.team_id GROUP BY t.name HAVING MAX(p.rating) - MIN(p.rating) < 2.5",
+        "SELECT t.name FROM teams t JOIN players p ON p.team_id = t.team_id GROUP BY t.name HAVING MAX(p.rating) - MIN(p.rating) <= 2.5",
+        SchemaChoice::Written(schema),
+        &options(40),
+    );
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
 }

@@ -64,6 +64,7 @@ pub async fn score_run(
         suite: (run_scoring.suite > 0).then_some(SuiteSettings {
             databases: run_scoring.suite as usize,
             seed: 1,
+            search: qeval_sqlite::BoundarySearch::DEFAULT_TRIES,
         }),
     });
     let mut pipeline = RunPipeline::new(

@@ -1,0 +1,677 @@
+//! The boundary search: when every generated database agrees, more databases are built from
+//! them, each a few edits away, aimed at the boundaries the queries' comparisons draw.
+//!
+//! The generator seeds each column with the literals the queries compare it with and their
+//! neighbours, and sizes groups around each count threshold. What it cannot reach is a boundary
+//! that several values meet together: a group of exactly five rows through a join, a `SUM`
+//! exactly at its threshold while a `MAX` stays under another, `b.year = a.year + 4`,
+//! `3 * price` exactly 21, `MAX(x) - MIN(x)` exactly 30. Each edit below drives one such
+//! quantity onto a target made from the queries' own numbers:
+//!
+//! - **repeat**: copies of a row until the rows sharing its group or join value number a count
+//!   the queries test (`HAVING COUNT(*) >= 5`: 4, 5 and 6 rows), keys kept unique;
+//! - **align**: one row's value set to another row's plus an offset from the queries (0, ±4), so
+//!   joins meet, miss by exactly the offset, and two rows of a group differ by a threshold;
+//! - **split**: a group's values set to add up to a target (`SUM(x) >= 100` with three rows: 34,
+//!   33, 33), so the sum sits on its threshold while each value stays small;
+//! - **set**: one value set to a target: a literal, a neighbour, or a sum, difference, product or
+//!   quotient of two literals (`3 * price BETWEEN 10 AND 21`: 7);
+//! - **regroup**: one row moved into another row's group.
+//!
+//! A candidate takes one to three edits (one boundary at a time, and several together), is kept
+//! to the schema's constraints, and is run like a generated database. The search is seeded and
+//! counted in candidates, not in time, so the same pair gets the same verdict on every machine;
+//! the pair's time budget still stops it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use qeval_core::random::SplitMix64;
+use qeval_core::sql::{ColumnKey, ColumnType, Hints, Literal, Schema};
+
+use crate::generate::{Cell, ColumnAt, Plan, TestDatabase, id_like, rowid_column};
+use crate::report::BoundarySearch;
+
+/// What the search is told about a candidate it built.
+pub(crate) enum Tried {
+    /// Both queries give the same result on it.
+    Agree,
+    /// The results differ: the search ends with this candidate.
+    Differ,
+    /// It could not be used (a query failed on it): the next candidate is built.
+    Skip,
+    /// The pair's time budget is spent: the search ends.
+    Stop,
+}
+
+/// How one search went.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Searched {
+    /// Candidates built and run.
+    pub tried: usize,
+    /// The candidate the results differ on, its number (1-based) and the generated database
+    /// (1-based) it was built from.
+    pub found: Option<(TestDatabase, usize, usize)>,
+    /// Whether the pair's time budget stopped the search early.
+    pub stopped: bool,
+}
+
+impl Searched {
+    /// The search as the report says it.
+    pub fn report(&self, tries: usize) -> BoundarySearch {
+        BoundarySearch {
+            tries,
+            tried: self.tried,
+            found_at: self.found.as_ref().map(|(_, at, _)| *at),
+            stopped: self.stopped,
+        }
+    }
+}
+
+/// The columns and numbers the edits draw from, read once from the schema and the hints.
+struct Targets {
+    /// Columns the queries mention (compared, grouped, joined, ordered) and every numeric
+    /// column: `(table, column)` indexes.
+    columns: Vec<ColumnAt>,
+    /// Per table, the columns rows are grouped or joined by.
+    group_columns: Vec<Vec<usize>>,
+    /// Each joined column's partners in other tables.
+    partners: BTreeMap<ColumnAt, Vec<ColumnAt>>,
+    /// Values the quantities are driven to.
+    numbers: Vec<f64>,
+    /// Offsets for `align`: 0 and each literal, both signs.
+    offsets: Vec<f64>,
+    /// Group sizes for `repeat`.
+    counts: Vec<usize>,
+    /// Per table and column: may it hold a fraction.
+    fractional: Vec<Vec<bool>>,
+}
+
+/// Builds and runs up to `tries` candidates from `suite`; `run` runs one.
+pub(crate) fn search(
+    schema: &Schema,
+    hints: &Hints,
+    suite: &[TestDatabase],
+    plan: &Plan,
+    tries: usize,
+    mut run: impl FnMut(&TestDatabase) -> Tried,
+) -> Searched {
+    let mut searched = Searched {
+        tried: 0,
+        found: None,
+        stopped: false,
+    };
+    let bases: Vec<usize> = (0..suite.len()).filter(|&i| suite[i].rows() > 0).collect();
+    if bases.is_empty() || tries == 0 {
+        return searched;
+    }
+    let targets = Targets::new(schema, hints, plan.fractional, &plan.whole_numbers);
+    // A stream of its own: the search never shifts the suite's databases.
+    let mut random = SplitMix64::new(plan.seed ^ 0x5ea2_c4b0_0d5a_11e5);
+    for attempt in 0..tries {
+        let base = bases[random.below(bases.len())];
+        let mut candidate = suite[base].clone();
+        let edits = 1 + random.below(3);
+        let mut changed = false;
+        for _ in 0..edits {
+            changed |= targets.edit(schema, &mut candidate, &mut random);
+        }
+        if !changed || !keeps_constraints(schema, &candidate) {
+            continue;
+        }
+        searched.tried += 1;
+        match run(&candidate) {
+            Tried::Agree | Tried::Skip => {}
+            Tried::Differ => {
+                searched.found = Some((candidate, attempt + 1, base + 1));
+                return searched;
+            }
+            Tried::Stop => {
+                searched.stopped = true;
+                return searched;
+            }
+        }
+    }
+    searched
+}
+
+impl Targets {
+    fn new(schema: &Schema, hints: &Hints, fractional: bool, whole: &[ColumnKey]) -> Targets {
+        let index = |key: &ColumnKey| -> Option<ColumnAt> {
+            let t = schema.table_index(&key.0)?;
+            Some((t, schema.tables[t].column_index(&key.1)?))
+        };
+        let mentioned: BTreeSet<ColumnAt> = hints
+            .values
+            .keys()
+            .chain(&hints.grouped)
+            .chain(&hints.ordered)
+            .chain(hints.links.iter().flat_map(|(a, b)| [a, b]))
+            .chain(hints.joins.iter().flat_map(|(a, b)| [a, b]))
+            .filter_map(index)
+            .collect();
+        // The hints name the columns compared with literals, grouped or joined; a column
+        // inside arithmetic or an aggregate (`b.year = a.year + 4`, `MAX(score) - MIN(score)`)
+        // they do not, so every numeric column is a target too.
+        let numeric = (0..schema.tables.len()).flat_map(|t| {
+            (0..schema.tables[t].columns.len())
+                .filter(move |&c| schema.tables[t].columns[c].kind.is_numeric())
+                .map(move |c| (t, c))
+        });
+        let columns: Vec<ColumnAt> = mentioned
+            .into_iter()
+            .chain(numeric)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut group_columns = vec![Vec::new(); schema.tables.len()];
+        let grouping = hints
+            .grouped
+            .iter()
+            .chain(hints.links.iter().flat_map(|(a, b)| [a, b]))
+            .chain(hints.joins.iter().flat_map(|(a, b)| [a, b]));
+        for (t, c) in grouping.filter_map(index) {
+            if !group_columns[t].contains(&c) {
+                group_columns[t].push(c);
+            }
+        }
+        // Join partners: columns compared with each other, and columns of the same name in two
+        // tables (what NATURAL JOIN and USING join on).
+        let mut partners: BTreeMap<ColumnAt, Vec<ColumnAt>> = BTreeMap::new();
+        let compared = hints.links.iter().chain(&hints.joins);
+        for (a, b) in compared.filter_map(|(a, b)| Some((index(a)?, index(b)?))) {
+            partners.entry(a).or_default().push(b);
+            partners.entry(b).or_default().push(a);
+        }
+        for (t, table) in schema.tables.iter().enumerate() {
+            for (c, column) in table.columns.iter().enumerate() {
+                for (other, o) in schema.tables.iter().enumerate() {
+                    if let Some(oc) = o.column_index(&column.name).filter(|_| other != t) {
+                        partners.entry((t, c)).or_default().push((other, oc));
+                    }
+                }
+            }
+        }
+        for &(t, c) in partners.keys() {
+            if !group_columns[t].contains(&c) {
+                group_columns[t].push(c);
+            }
+        }
+        let literals: Vec<f64> = hints
+            .literals
+            .iter()
+            .filter_map(|l| match l {
+                Literal::Number(text) => text.parse::<f64>().ok(),
+                Literal::Text(_) => None,
+            })
+            .filter(|x| x.is_finite() && x.abs() < 1e9)
+            .chain(hints.counts.iter().map(|&n| n as f64))
+            .collect();
+        let mut numbers = Vec::new();
+        for (i, &a) in literals.iter().enumerate().take(12) {
+            numbers.extend([a, a - 1.0, a + 1.0]);
+            for &b in literals.iter().skip(i + 1).take(12) {
+                numbers.extend([a + b, a - b, b - a, a * b]);
+                if b != 0.0 {
+                    numbers.push(a / b);
+                }
+                if a != 0.0 {
+                    numbers.push(b / a);
+                }
+            }
+        }
+        let numbers = distinct(numbers);
+        let offsets = distinct(
+            std::iter::once(0.0)
+                .chain(literals.iter().flat_map(|&x| [x, -x]))
+                .collect(),
+        );
+        let mut counts: Vec<usize> = hints
+            .counts
+            .iter()
+            .filter(|&&n| (0..=30).contains(&n))
+            .flat_map(|&n| [n - 1, n, n + 1])
+            .filter(|&n| n > 0)
+            .map(|n| n as usize)
+            .chain([2, 3])
+            .collect();
+        counts.sort_unstable();
+        counts.dedup();
+        let fractional = schema
+            .tables
+            .iter()
+            .map(|table| {
+                table
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(c, column)| {
+                        let key = (table.name.to_lowercase(), column.name.to_lowercase());
+                        let rowid = rowid_column(table) == Some(c);
+                        !rowid
+                            && (column.kind == ColumnType::Real
+                                || (fractional
+                                    && column.kind == ColumnType::Integer
+                                    && !id_like(&column.name)
+                                    && !whole.contains(&key)))
+                    })
+                    .collect()
+            })
+            .collect();
+        Targets {
+            columns,
+            group_columns,
+            partners,
+            numbers,
+            offsets,
+            counts,
+            fractional,
+        }
+    }
+
+    /// One edit, chosen at random; whether it changed the database.
+    fn edit(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        match random.below(5) {
+            0 => self.repeat(schema, db, random),
+            1 => self.align(schema, db, random),
+            2 => self.split(schema, db, random),
+            3 => self.set(schema, db, random),
+            _ => self.regroup(db, random),
+        }
+    }
+
+    /// Copies of a row until the rows sharing its group value number one of `counts`.
+    fn repeat(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some((t, r)) = pick_row(db, random) else {
+            return false;
+        };
+        let mut row = db.tables[t][r].clone();
+        let group = pick(&self.group_columns[t], random).copied();
+        // Half the time the copies join: their value is one a partner column holds.
+        if let Some(g) = group
+            && random.chance(50)
+            && let Some(&(pt, pc)) = self.partners.get(&(t, g)).and_then(|p| pick(p, random))
+            && let Some(pr) = index_below(db.tables[pt].len(), random)
+            && self.holds(t, g, &db.tables[pt][pr][pc])
+        {
+            row[g] = db.tables[pt][pr][pc].clone();
+        }
+        let size = match group {
+            Some(g) => db.tables[t].iter().filter(|o| o[g] == row[g]).count(),
+            None => db.tables[t].len(),
+        };
+        let Some(&target) = pick(&self.counts, random) else {
+            return false;
+        };
+        if target <= size {
+            return false;
+        }
+        let table = &schema.tables[t];
+        let unique: BTreeSet<usize> = table
+            .unique_sets()
+            .filter_map(|set| set.first())
+            .filter_map(|name| table.column_index(name))
+            .collect();
+        for copy in 0..target - size {
+            let mut new = row.clone();
+            for &c in &unique {
+                new[c] = fresh(&db.tables[t], c, table.columns[c].kind, copy);
+            }
+            db.tables[t].push(new);
+        }
+        true
+    }
+
+    /// One row's value set to another row's (of any table) plus an offset.
+    fn align(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some(&(t1, c1)) = pick(&self.columns, random) else {
+            return false;
+        };
+        let Some(r1) = index_below(db.tables[t1].len(), random) else {
+            return false;
+        };
+        let numeric = schema.tables[t1].columns[c1].kind.is_numeric();
+        // Half the time the same column of another row (a self-join's `b.year = a.year + 4`,
+        // a group's `MAX(x) - MIN(x)`), and then half the time a row of the same group; else
+        // any column of the same kind.
+        let (t2, c2) = if random.chance(50) {
+            (t1, c1)
+        } else {
+            let alike: Vec<&ColumnAt> = self
+                .columns
+                .iter()
+                .filter(|(t, c)| schema.tables[*t].columns[*c].kind.is_numeric() == numeric)
+                .collect();
+            match pick(&alike, random) {
+                Some(&&column) => column,
+                None => return false,
+            }
+        };
+        let group = match pick(&self.group_columns[t1], random) {
+            Some(&g) if t2 == t1 && random.chance(50) => {
+                let value = db.tables[t1][r1][g].clone();
+                (0..db.tables[t1].len())
+                    .filter(|&o| o != r1 && db.tables[t1][o][g] == value)
+                    .collect()
+            }
+            _ => (0..db.tables[t2].len()).collect::<Vec<usize>>(),
+        };
+        let Some(&r2) = pick(&group, random) else {
+            return false;
+        };
+        let source = db.tables[t2][r2][c2].clone();
+        let value = match (source, schema.tables[t1].columns[c1].kind) {
+            (Cell::Null, _) => return false,
+            (Cell::Text(text), ColumnType::Text | ColumnType::Date) => Some(Cell::Text(text)),
+            (Cell::Int(x), ColumnType::Integer | ColumnType::Real) => {
+                self.number(t1, c1, x as f64 + self.offset(random))
+            }
+            (Cell::Real(x), ColumnType::Integer | ColumnType::Real) => {
+                self.number(t1, c1, x + self.offset(random))
+            }
+            _ => return false,
+        };
+        let Some(value) = value else {
+            return false;
+        };
+        db.tables[t1][r1][c1] = value;
+        true
+    }
+
+    /// A group's values (one numeric column) set to add up to a target.
+    fn split(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let numeric: Vec<&ColumnAt> = self
+            .columns
+            .iter()
+            .filter(|(t, c)| schema.tables[*t].columns[*c].kind.is_numeric())
+            .collect();
+        let (Some(&&(t, c)), Some(&total)) = (pick(&numeric, random), pick(&self.numbers, random))
+        else {
+            return false;
+        };
+        let Some(r) = index_below(db.tables[t].len(), random) else {
+            return false;
+        };
+        let members: Vec<usize> = match pick(&self.group_columns[t], random) {
+            Some(&g) => {
+                let value = db.tables[t][r][g].clone();
+                (0..db.tables[t].len())
+                    .filter(|&o| db.tables[t][o][g] == value)
+                    .collect()
+            }
+            None => (0..db.tables[t].len()).collect(),
+        };
+        let m = members.len() as f64;
+        let share = if self.fractional[t][c] {
+            total / m
+        } else {
+            (total / m).floor()
+        };
+        // Every member gets the share but the last, which takes what is left: the sum is
+        // exactly `total`, and no value is far above the others.
+        let last = total - share * (m - 1.0);
+        for (k, &o) in members.iter().enumerate() {
+            let x = if k + 1 == members.len() { last } else { share };
+            match self.number(t, c, x) {
+                Some(value) => db.tables[t][o][c] = value,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// One value set to a target number.
+    fn set(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let (Some(&(t, c)), Some(&x)) = (pick(&self.columns, random), pick(&self.numbers, random))
+        else {
+            return false;
+        };
+        if !schema.tables[t].columns[c].kind.is_numeric() {
+            return false;
+        }
+        let (Some(r), Some(value)) = (
+            index_below(db.tables[t].len(), random),
+            self.number(t, c, x),
+        ) else {
+            return false;
+        };
+        db.tables[t][r][c] = value;
+        true
+    }
+
+    /// One row moved into another row's group.
+    fn regroup(&self, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some((t, r)) = pick_row(db, random) else {
+            return false;
+        };
+        let (Some(&g), Some(other)) = (
+            pick(&self.group_columns[t], random),
+            index_below(db.tables[t].len(), random),
+        ) else {
+            return false;
+        };
+        let value = db.tables[t][other][g].clone();
+        if db.tables[t][r][g] == value {
+            return false;
+        }
+        db.tables[t][r][g] = value;
+        true
+    }
+
+    /// Whether column `c` of table `t` may take `cell` as it is (no NULL: the search adds none).
+    fn holds(&self, t: usize, c: usize, cell: &Cell) -> bool {
+        match cell {
+            Cell::Null => false,
+            Cell::Int(_) | Cell::Text(_) => true,
+            Cell::Real(x) => x.fract() == 0.0 || self.fractional[t][c],
+        }
+    }
+
+    fn offset(&self, random: &mut SplitMix64) -> f64 {
+        pick(&self.offsets, random).copied().unwrap_or(0.0)
+    }
+
+    /// `x` as a value of column `c` of table `t`: `None` for a fraction where the column holds
+    /// whole numbers.
+    fn number(&self, t: usize, c: usize, x: f64) -> Option<Cell> {
+        if !x.is_finite() {
+            None
+        } else if x.fract() == 0.0 && x.abs() < 1e15 {
+            Some(Cell::Int(x as i64))
+        } else if self.fractional[t][c] {
+            Some(Cell::Real(x))
+        } else {
+            None
+        }
+    }
+}
+
+/// A value column `c` does not hold yet, for a copied row's key.
+fn fresh(rows: &[Vec<Cell>], c: usize, kind: ColumnType, copy: usize) -> Cell {
+    let taken = |cell: &Cell| rows.iter().any(|row| &row[c] == cell);
+    (0..)
+        .map(|n| match kind {
+            ColumnType::Integer => Cell::Int(5000 + (copy + n) as i64),
+            ColumnType::Real => Cell::Real(5000.5 + (copy + n) as f64),
+            ColumnType::Text => Cell::Text(format!("copy{}", copy + n)),
+            ColumnType::Date => Cell::Text(format!("2018-01-{:02}", 1 + (copy + n) % 28)),
+        })
+        .take(64)
+        .find(|cell| !taken(cell))
+        .unwrap_or(Cell::Null)
+}
+
+/// Whether every key is still unique, every NOT NULL column filled and every foreign key
+/// resolved.
+fn keeps_constraints(schema: &Schema, db: &TestDatabase) -> bool {
+    let unique = schema.tables.iter().zip(&db.tables).all(|(table, rows)| {
+        table.unique_sets().all(|set| {
+            let columns: Vec<usize> = set.iter().filter_map(|c| table.column_index(c)).collect();
+            let mut seen = BTreeSet::new();
+            rows.iter().all(|row| {
+                let key: Vec<String> = columns.iter().map(|&c| row[c].key()).collect();
+                columns.iter().any(|&c| row[c] == Cell::Null) || seen.insert(key)
+            })
+        })
+    });
+    let filled = schema.tables.iter().zip(&db.tables).all(|(table, rows)| {
+        rows.iter().all(|row| {
+            row.iter()
+                .enumerate()
+                .all(|(c, cell)| *cell != Cell::Null || table.nullable(c))
+        })
+    });
+    // A rowid holds whole numbers only.
+    let rowids = schema.tables.iter().zip(&db.tables).all(|(table, rows)| {
+        rowid_column(table).is_none_or(|c| {
+            rows.iter()
+                .all(|row| matches!(row[c], Cell::Int(_) | Cell::Null))
+        })
+    });
+    unique && filled && rowids && db.keys_resolve(schema)
+}
+
+fn pick<'a, T>(items: &'a [T], random: &mut SplitMix64) -> Option<&'a T> {
+    index_below(items.len(), random).map(|i| &items[i])
+}
+
+fn index_below(n: usize, random: &mut SplitMix64) -> Option<usize> {
+    (n > 0).then(|| random.below(n))
+}
+
+/// A random row of a table that has one: `(table, row)`.
+fn pick_row(db: &TestDatabase, random: &mut SplitMix64) -> Option<(usize, usize)> {
+    let tables: Vec<usize> = (0..db.tables.len())
+        .filter(|&t| !db.tables[t].is_empty())
+        .collect();
+    let &t = pick(&tables, random)?;
+    Some((t, random.below(db.tables[t].len())))
+}
+
+fn distinct(mut numbers: Vec<f64>) -> Vec<f64> {
+    numbers.retain(|x| x.is_finite());
+    numbers.sort_by(f64::total_cmp);
+    numbers.dedup();
+    numbers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::database::Database;
+    use crate::generate::generate;
+    use qeval_core::sql::{SqlDialect, hints_for_schema, parse};
+
+    const SCHEMA: &str = "CREATE TABLE teams (team_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        CREATE TABLE players (player_id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL REFERENCES teams (team_id), goals INTEGER, rating REAL)";
+    const QUERY: &str = "SELECT t.name FROM teams t JOIN players p ON p.team_id = t.team_id GROUP BY t.name HAVING COUNT(*) >= 5 AND SUM(p.goals) > 100 AND MAX(p.rating) - MIN(p.rating) < 2.5";
+
+    fn setting() -> (Schema, Hints, Vec<TestDatabase>, Plan) {
+        let schema = Schema::from_sql(SCHEMA, SqlDialect::Sqlite).expect("schema");
+        let query = parse(QUERY, SqlDialect::Sqlite, Default::default()).expect("query");
+        let hints = hints_for_schema(&schema, &query, &query);
+        let plan = Plan {
+            seed: 3,
+            databases: 16,
+            max_rows: 6,
+            fractional: false,
+            whole_numbers: Vec::new(),
+        };
+        let suite = generate(&schema, &hints, &Vec::new(), &plan);
+        (schema, hints, suite, plan)
+    }
+
+    /// Every candidate, as the search hands them over.
+    fn candidates(tries: usize) -> Vec<TestDatabase> {
+        let (schema, hints, suite, plan) = setting();
+        let mut seen = Vec::new();
+        search(&schema, &hints, &suite, &plan, tries, |db| {
+            seen.push(db.clone());
+            Tried::Agree
+        });
+        seen
+    }
+
+    #[test]
+    fn every_candidate_keeps_the_schema_and_sqlite_builds_it() {
+        let (schema, ..) = setting();
+        let seen = candidates(300);
+        assert!(seen.len() > 100, "{} candidates of 300", seen.len());
+        for db in &seen {
+            assert!(db.keys_resolve(&schema));
+            let script = db
+                .script(&schema)
+                .replace("foreign_keys = OFF", "foreign_keys = ON");
+            if let Err(e) = Database::scratch(&script) {
+                panic!("{e}:\n{script}");
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_reach_the_queries_boundaries() {
+        let (schema, ..) = setting();
+        let seen = candidates(300);
+        let players = schema.table_index("players").expect("players");
+        let groups = |db: &TestDatabase| -> BTreeMap<String, Vec<Vec<Cell>>> {
+            let mut groups: BTreeMap<String, Vec<Vec<Cell>>> = BTreeMap::new();
+            for row in &db.tables[players] {
+                groups.entry(row[1].key()).or_default().push(row.clone());
+            }
+            groups
+        };
+        let some_group = |test: &dyn Fn(&[Vec<Cell>]) -> bool| {
+            seen.iter().any(|db| groups(db).values().any(|g| test(g)))
+        };
+        let number = |cell: &Cell| match cell {
+            Cell::Int(i) => Some(*i as f64),
+            Cell::Real(x) => Some(*x),
+            _ => None,
+        };
+        assert!(
+            some_group(&|g| g.len() == 5),
+            "a team of exactly five players"
+        );
+        assert!(
+            some_group(&|g| g.iter().filter_map(|r| number(&r[2])).sum::<f64>() == 100.0),
+            "a team whose goals add up to exactly 100"
+        );
+        assert!(
+            some_group(&|g| {
+                let ratings: Vec<f64> = g.iter().filter_map(|r| number(&r[3])).collect();
+                ratings.iter().any(|a| ratings.iter().any(|b| a - b == 2.5))
+            }),
+            "two ratings of one team exactly 2.5 apart"
+        );
+    }
+
+    #[test]
+    fn the_same_seed_builds_the_same_candidates() {
+        assert_eq!(candidates(50), candidates(50));
+    }
+
+    #[test]
+    fn a_difference_or_the_budget_ends_the_search() {
+        let (schema, hints, suite, plan) = setting();
+        let mut runs = 0;
+        let found = search(&schema, &hints, &suite, &plan, 100, |_| {
+            runs += 1;
+            if runs == 7 {
+                Tried::Differ
+            } else {
+                Tried::Agree
+            }
+        });
+        assert_eq!(found.tried, 7);
+        assert!(
+            found
+                .found
+                .as_ref()
+                .is_some_and(|(_, at, from)| *at >= 7 && *from >= 1)
+        );
+        let stopped = search(&schema, &hints, &suite, &plan, 100, |_| Tried::Stop);
+        assert_eq!(
+            (stopped.tried, stopped.stopped, stopped.found),
+            (1, true, None)
+        );
+    }
+}
