@@ -274,13 +274,24 @@ fn own_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
     }
     // A join on columns of the same name not named like an identifier (`l.sku = it.sku`): in a
     // table with no key of its own so far, that column may be its key. (Identifier columns
-    // were judged by their names above: `enrollment.stu_id` references a student.)
+    // were judged by their names above: `enrollment.stu_id` references a student.) When one
+    // side's table is named for the column (`studios.studio = movies.studio`), that side owns
+    // it and the other refers to it: only the owner's is offered.
     for (a, b) in hints
         .joins
         .iter()
         .filter(|(a, b)| a.1 == b.1 && !key_like(&a.1))
     {
-        for (table, column) in [a, b] {
+        let owners: Vec<&ColumnKey> = [a, b]
+            .into_iter()
+            .filter(|(table, column)| ownership(table, column) > 0)
+            .collect();
+        let sides = if owners.is_empty() {
+            vec![a, b]
+        } else {
+            owners
+        };
+        for (table, column) in sides {
             if let Some(t) = schema.table_index(table)
                 && let Some(c) = schema.tables[t].column_index(column)
                 && !own.iter().any(|(owner, _)| *owner == t)

@@ -138,7 +138,7 @@ fn the_check_agrees_with_the_labels_of_each_class() {
         ("star", 1.0),
         ("provable", 1.0),
         ("constraint", 0.55),
-        ("boundary", 0.9),
+        ("boundary", 1.0),
     ];
     let mut failures = Vec::new();
     for (class, floor) in floors {
@@ -212,7 +212,7 @@ fn the_boundary_search_finds_the_boundary_class_at_every_seed() {
             "seed {seed}: the search lost {without:?} -> {with:?}"
         );
         assert!(
-            with.len() as f64 >= 0.9 * boundary.len() as f64 && with.len() > without.len() + 3,
+            with.len() == boundary.len() && with.len() > without.len() + 3,
             "seed {seed}: {} of {} with the search, {} without",
             with.len(),
             boundary.len(),
