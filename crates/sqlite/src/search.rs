@@ -78,6 +78,8 @@ struct Targets {
     partners: BTreeMap<ColumnAt, Vec<ColumnAt>>,
     /// Values the quantities are driven to.
     numbers: Vec<f64>,
+    /// Zero and negative values, for `set` now and then.
+    signs: Vec<f64>,
     /// Offsets for `align`: 0 and each literal, both signs.
     offsets: Vec<f64>,
     /// Group sizes for `repeat`.
@@ -220,6 +222,15 @@ impl Targets {
             }
         }
         let numbers = distinct(numbers);
+        // Zero, small negatives and a fraction below zero, and each literal's negation: what
+        // tells `FLOOR(x)` from `CAST(x AS INTEGER)` and `ABS(x)` from `x`; the generator draws
+        // no negative number of its own.
+        let signs = distinct(
+            [0.0, -1.0, -2.5]
+                .into_iter()
+                .chain(literals.iter().map(|x| -x))
+                .collect(),
+        );
         let offsets = distinct(
             std::iter::once(0.0)
                 .chain(literals.iter().flat_map(|&x| [x, -x]))
@@ -262,6 +273,7 @@ impl Targets {
             group_columns,
             partners,
             numbers,
+            signs,
             offsets,
             counts,
             fractional,
@@ -286,10 +298,15 @@ impl Targets {
         };
         let mut row = db.tables[t][r].clone();
         let group = pick(&self.group_columns[t], random).copied();
-        // Half the time the copies join: their value is one a partner column holds.
-        if let Some(g) = group
+        let partner = group.and_then(|g| {
+            self.partners
+                .get(&(t, g))
+                .and_then(|p| pick(p, random))
+                .copied()
+        });
+        // Half the time the copies join: their value is one the partner column holds.
+        if let (Some(g), Some((pt, pc))) = (group, partner)
             && random.chance(50)
-            && let Some(&(pt, pc)) = self.partners.get(&(t, g)).and_then(|p| pick(p, random))
             && let Some(pr) = index_below(db.tables[pt].len(), random)
             && self.holds(t, g, &db.tables[pt][pr][pc])
         {
@@ -299,25 +316,24 @@ impl Targets {
             Some(g) => db.tables[t].iter().filter(|o| o[g] == row[g]).count(),
             None => db.tables[t].len(),
         };
-        let Some(&target) = pick(&self.counts, random) else {
+        let Some(&count) = pick(&self.counts, random) else {
             return false;
+        };
+        // Through a join the group is this table's rows times the partner's that match: with
+        // two partner rows, a count of 6 takes 3 rows here.
+        let matching = match (group, partner) {
+            (Some(g), Some((pt, pc))) => db.tables[pt].iter().filter(|o| o[pc] == row[g]).count(),
+            _ => 0,
+        };
+        let target = match matching {
+            0 | 1 => count,
+            m if count % m == 0 => count / m,
+            _ => return false,
         };
         if target <= size {
             return false;
         }
-        let table = &schema.tables[t];
-        let unique: BTreeSet<usize> = table
-            .unique_sets()
-            .filter_map(|set| set.first())
-            .filter_map(|name| table.column_index(name))
-            .collect();
-        for copy in 0..target - size {
-            let mut new = row.clone();
-            for &c in &unique {
-                new[c] = fresh(&db.tables[t], c, table.columns[c].kind, copy);
-            }
-            db.tables[t].push(new);
-        }
+        copy_row(schema, db, t, &row, target - size);
         true
     }
 
@@ -391,15 +407,24 @@ impl Targets {
         let Some(r) = index_below(db.tables[t].len(), random) else {
             return false;
         };
-        let members: Vec<usize> = match pick(&self.group_columns[t], random) {
-            Some(&g) => {
-                let value = db.tables[t][r][g].clone();
-                (0..db.tables[t].len())
-                    .filter(|&o| db.tables[t][o][g] == value)
-                    .collect()
+        let group = pick(&self.group_columns[t], random).copied();
+        let same_group = |db: &TestDatabase| -> Vec<usize> {
+            match group {
+                Some(g) => (0..db.tables[t].len())
+                    .filter(|&o| db.tables[t][o][g] == db.tables[t][r][g])
+                    .collect(),
+                None => (0..db.tables[t].len()).collect(),
             }
-            None => (0..db.tables[t].len()).collect(),
         };
+        // Half the time the group first grows to two to four rows, so the sum can sit on its
+        // threshold while each value stays under another (`SUM(x) >= 100 AND MAX(x) < 50`).
+        let size = 2 + random.below(3);
+        let members = same_group(db).len();
+        if random.chance(50) && members < size {
+            let row = db.tables[t][r].clone();
+            copy_row(schema, db, t, &row, size - members);
+        }
+        let members = same_group(db);
         let m = members.len() as f64;
         let share = if self.fractional[t][c] {
             total / m
@@ -421,8 +446,12 @@ impl Targets {
 
     /// One value set to a target number.
     fn set(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
-        let (Some(&(t, c)), Some(&x)) = (pick(&self.columns, random), pick(&self.numbers, random))
-        else {
+        let targets = if random.chance(25) {
+            &self.signs
+        } else {
+            &self.numbers
+        };
+        let (Some(&(t, c)), Some(&x)) = (pick(&self.columns, random), pick(targets, random)) else {
             return false;
         };
         if !schema.tables[t].columns[c].kind.is_numeric() {
@@ -482,6 +511,23 @@ impl Targets {
         } else {
             None
         }
+    }
+}
+
+/// Appends `copies` copies of `row` to table `t`, each key made fresh.
+fn copy_row(schema: &Schema, db: &mut TestDatabase, t: usize, row: &[Cell], copies: usize) {
+    let table = &schema.tables[t];
+    let unique: BTreeSet<usize> = table
+        .unique_sets()
+        .filter_map(|set| set.first())
+        .filter_map(|name| table.column_index(name))
+        .collect();
+    for copy in 0..copies {
+        let mut new = row.to_vec();
+        for &c in &unique {
+            new[c] = fresh(&db.tables[t], c, table.columns[c].kind, copy);
+        }
+        db.tables[t].push(new);
     }
 }
 

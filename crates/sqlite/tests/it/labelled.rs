@@ -211,9 +211,14 @@ fn the_boundary_search_finds_the_boundary_class_at_every_seed() {
             without.iter().all(|id| with.contains(id)),
             "seed {seed}: the search lost {without:?} -> {with:?}"
         );
+        let missed: Vec<&str> = boundary
+            .iter()
+            .map(|p| p.id.as_str())
+            .filter(|id| !with.contains(id))
+            .collect();
         assert!(
-            with.len() == boundary.len() && with.len() > without.len() + 3,
-            "seed {seed}: {} of {} with the search, {} without",
+            missed.is_empty() && with.len() > without.len() + 3,
+            "seed {seed}: {} of {} with the search (missed {missed:?}), {} without",
             with.len(),
             boundary.len(),
             without.len()

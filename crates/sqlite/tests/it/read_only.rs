@@ -285,3 +285,28 @@ fn a_generated_database_is_built_under_the_build_authorizer_with_no_attachments(
         "{err}"
     );
 }
+
+/// SQLite's math functions run here as in the page's SQLite (compiled with them in both), so a
+/// query with `FLOOR` or `POWER` gets the same result, and the same verdict, in the CLI and the
+/// browser.
+#[test]
+fn the_math_functions_run_as_in_the_page() {
+    let mut db = Database::open_bytes(&shop_bytes()).expect("opens");
+    let out = db
+        .query(
+            "SELECT floor(total), ceil(total), power(2, 10), sqrt(16.0), ln(1), mod(7, 3) FROM orders ORDER BY id LIMIT 1",
+            &Limits::default(),
+        )
+        .expect("runs");
+    assert_eq!(
+        out.rows,
+        [[
+            serde_json::json!(10.0),
+            serde_json::json!(11.0),
+            serde_json::json!(1024.0),
+            serde_json::json!(4.0),
+            serde_json::json!(0.0),
+            serde_json::json!(1.0),
+        ]]
+    );
+}
