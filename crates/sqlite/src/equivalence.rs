@@ -336,7 +336,7 @@ pub fn check_equivalence(
             } else {
                 let searched = check.search(&schema, &hints, &suite, &plan, options.search);
                 report.search = Some(searched.report(options.search));
-                searched.found.map(|(database, _, base)| (database, base))
+                searched.found.map(|found| (found.database, found.from))
             }
         }
         SuiteOutcome::NoVerdict(reason) => {

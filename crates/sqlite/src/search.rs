@@ -9,13 +9,16 @@
 //! quantity onto a target made from the queries' own numbers:
 //!
 //! - **repeat**: copies of a row until the rows sharing its group or join value number a count
-//!   the queries test (`HAVING COUNT(*) >= 5`: 4, 5 and 6 rows), keys kept unique;
+//!   the queries test (`HAVING COUNT(*) >= 5`: 4, 5 and 6 rows; through a join, the rows here
+//!   times the partner rows that match), keys kept unique;
 //! - **align**: one row's value set to another row's plus an offset from the queries (0, ±4), so
 //!   joins meet, miss by exactly the offset, and two rows of a group differ by a threshold;
-//! - **split**: a group's values set to add up to a target (`SUM(x) >= 100` with three rows: 34,
-//!   33, 33), so the sum sits on its threshold while each value stays small;
+//! - **split**: a group (grown to two to four rows half the time) given values that add up to a
+//!   target (`SUM(x) >= 100` with three rows: 34, 33, 33), so the sum sits on its threshold while
+//!   each value stays small;
 //! - **set**: one value set to a target: a literal, a neighbour, or a sum, difference, product or
-//!   quotient of two literals (`3 * price BETWEEN 10 AND 21`: 7);
+//!   quotient of two literals (`3 * price BETWEEN 10 AND 21`: 7); now and then zero, a small
+//!   negative number or a literal's negation (`FLOOR(x)` against `CAST(x AS INTEGER)`: -2.5);
 //! - **regroup**: one row moved into another row's group.
 //!
 //! A candidate takes one to three edits (one boundary at a time, and several together), is kept
@@ -48,11 +51,20 @@ pub(crate) enum Tried {
 pub(crate) struct Searched {
     /// Candidates built and run.
     pub tried: usize,
-    /// The candidate the results differ on, its number (1-based) and the generated database
-    /// (1-based) it was built from.
-    pub found: Option<(TestDatabase, usize, usize)>,
+    /// The candidate the results differ on, if one did.
+    pub found: Option<Found>,
     /// Whether the pair's time budget stopped the search early.
     pub stopped: bool,
+}
+
+/// The candidate the results differ on.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Found {
+    pub database: TestDatabase,
+    /// Its number among the tries (1-based).
+    pub candidate: usize,
+    /// The generated database it was built from (1-based).
+    pub from: usize,
 }
 
 impl Searched {
@@ -61,7 +73,7 @@ impl Searched {
         BoundarySearch {
             tries,
             tried: self.tried,
-            found_at: self.found.as_ref().map(|(_, at, _)| *at),
+            found_at: self.found.as_ref().map(|found| found.candidate),
             stopped: self.stopped,
         }
     }
@@ -124,7 +136,11 @@ pub(crate) fn search(
         match run(&candidate) {
             Tried::Agree | Tried::Skip => {}
             Tried::Differ => {
-                searched.found = Some((candidate, attempt + 1, base + 1));
+                searched.found = Some(Found {
+                    database: candidate,
+                    candidate: attempt + 1,
+                    from: base + 1,
+                });
                 return searched;
             }
             Tried::Stop => {
@@ -142,62 +158,7 @@ impl Targets {
             let t = schema.table_index(&key.0)?;
             Some((t, schema.tables[t].column_index(&key.1)?))
         };
-        let mentioned: BTreeSet<ColumnAt> = hints
-            .values
-            .keys()
-            .chain(&hints.grouped)
-            .chain(&hints.ordered)
-            .chain(hints.links.iter().flat_map(|(a, b)| [a, b]))
-            .chain(hints.joins.iter().flat_map(|(a, b)| [a, b]))
-            .filter_map(index)
-            .collect();
-        // The hints name the columns compared with literals, grouped or joined; a column
-        // inside arithmetic or an aggregate (`b.year = a.year + 4`, `MAX(score) - MIN(score)`)
-        // they do not, so every numeric column is a target too.
-        let numeric = (0..schema.tables.len()).flat_map(|t| {
-            (0..schema.tables[t].columns.len())
-                .filter(move |&c| schema.tables[t].columns[c].kind.is_numeric())
-                .map(move |c| (t, c))
-        });
-        let columns: Vec<ColumnAt> = mentioned
-            .into_iter()
-            .chain(numeric)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let mut group_columns = vec![Vec::new(); schema.tables.len()];
-        let grouping = hints
-            .grouped
-            .iter()
-            .chain(hints.links.iter().flat_map(|(a, b)| [a, b]))
-            .chain(hints.joins.iter().flat_map(|(a, b)| [a, b]));
-        for (t, c) in grouping.filter_map(index) {
-            if !group_columns[t].contains(&c) {
-                group_columns[t].push(c);
-            }
-        }
-        // Join partners: columns compared with each other, and columns of the same name in two
-        // tables (what NATURAL JOIN and USING join on).
-        let mut partners: BTreeMap<ColumnAt, Vec<ColumnAt>> = BTreeMap::new();
-        let compared = hints.links.iter().chain(&hints.joins);
-        for (a, b) in compared.filter_map(|(a, b)| Some((index(a)?, index(b)?))) {
-            partners.entry(a).or_default().push(b);
-            partners.entry(b).or_default().push(a);
-        }
-        for (t, table) in schema.tables.iter().enumerate() {
-            for (c, column) in table.columns.iter().enumerate() {
-                for (other, o) in schema.tables.iter().enumerate() {
-                    if let Some(oc) = o.column_index(&column.name).filter(|_| other != t) {
-                        partners.entry((t, c)).or_default().push((other, oc));
-                    }
-                }
-            }
-        }
-        for &(t, c) in partners.keys() {
-            if !group_columns[t].contains(&c) {
-                group_columns[t].push(c);
-            }
-        }
+        let (group_columns, partners) = groups_and_partners(schema, hints, &index);
         let literals: Vec<f64> = hints
             .literals
             .iter()
@@ -208,20 +169,6 @@ impl Targets {
             .filter(|x| x.is_finite() && x.abs() < 1e9)
             .chain(hints.counts.iter().map(|&n| n as f64))
             .collect();
-        let mut numbers = Vec::new();
-        for (i, &a) in literals.iter().enumerate().take(12) {
-            numbers.extend([a, a - 1.0, a + 1.0]);
-            for &b in literals.iter().skip(i + 1).take(12) {
-                numbers.extend([a + b, a - b, b - a, a * b]);
-                if b != 0.0 {
-                    numbers.push(a / b);
-                }
-                if a != 0.0 {
-                    numbers.push(b / a);
-                }
-            }
-        }
-        let numbers = distinct(numbers);
         // Zero, small negatives and a fraction below zero, and each literal's negation: what
         // tells `FLOOR(x)` from `CAST(x AS INTEGER)` and `ABS(x)` from `x`; the generator draws
         // no negative number of its own.
@@ -247,36 +194,15 @@ impl Targets {
             .collect();
         counts.sort_unstable();
         counts.dedup();
-        let fractional = schema
-            .tables
-            .iter()
-            .map(|table| {
-                table
-                    .columns
-                    .iter()
-                    .enumerate()
-                    .map(|(c, column)| {
-                        let key = (table.name.to_lowercase(), column.name.to_lowercase());
-                        let rowid = rowid_column(table) == Some(c);
-                        !rowid
-                            && (column.kind == ColumnType::Real
-                                || (fractional
-                                    && column.kind == ColumnType::Integer
-                                    && !id_like(&column.name)
-                                    && !whole.contains(&key)))
-                    })
-                    .collect()
-            })
-            .collect();
         Targets {
-            columns,
+            columns: target_columns(schema, hints, &index),
             group_columns,
             partners,
-            numbers,
+            numbers: combined(&literals),
             signs,
             offsets,
             counts,
-            fractional,
+            fractional: fraction_columns(schema, fractional, whole),
         }
     }
 
@@ -514,6 +440,113 @@ impl Targets {
     }
 }
 
+/// The columns the queries mention (compared, grouped, joined, ordered) and every numeric one:
+/// the hints do not name a column inside arithmetic or an aggregate (`b.year = a.year + 4`,
+/// `MAX(score) - MIN(score)`).
+fn target_columns(
+    schema: &Schema,
+    hints: &Hints,
+    index: &dyn Fn(&ColumnKey) -> Option<ColumnAt>,
+) -> Vec<ColumnAt> {
+    let mentioned = hints
+        .values
+        .keys()
+        .chain(&hints.grouped)
+        .chain(&hints.ordered)
+        .chain(hints.links.iter().flat_map(|(a, b)| [a, b]))
+        .chain(hints.joins.iter().flat_map(|(a, b)| [a, b]))
+        .filter_map(index);
+    let numeric = (0..schema.tables.len()).flat_map(|t| {
+        (0..schema.tables[t].columns.len())
+            .filter(move |&c| schema.tables[t].columns[c].kind.is_numeric())
+            .map(move |c| (t, c))
+    });
+    mentioned
+        .chain(numeric)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// Per table the columns rows are grouped or joined by, and each joined column's partners:
+/// columns compared with each other, and columns of the same name in two tables (what NATURAL
+/// JOIN and USING join on).
+fn groups_and_partners(
+    schema: &Schema,
+    hints: &Hints,
+    index: &dyn Fn(&ColumnKey) -> Option<ColumnAt>,
+) -> (Vec<Vec<usize>>, BTreeMap<ColumnAt, Vec<ColumnAt>>) {
+    let mut partners: BTreeMap<ColumnAt, Vec<ColumnAt>> = BTreeMap::new();
+    let compared = hints.links.iter().chain(&hints.joins);
+    for (a, b) in compared.filter_map(|(a, b)| Some((index(a)?, index(b)?))) {
+        partners.entry(a).or_default().push(b);
+        partners.entry(b).or_default().push(a);
+    }
+    for (t, table) in schema.tables.iter().enumerate() {
+        for (c, column) in table.columns.iter().enumerate() {
+            for (other, o) in schema.tables.iter().enumerate() {
+                if let Some(oc) = o.column_index(&column.name).filter(|_| other != t) {
+                    partners.entry((t, c)).or_default().push((other, oc));
+                }
+            }
+        }
+    }
+    let mut group_columns = vec![Vec::new(); schema.tables.len()];
+    let grouped = hints.grouped.iter().filter_map(index);
+    for (t, c) in grouped.chain(partners.keys().copied()) {
+        if !group_columns[t].contains(&c) {
+            group_columns[t].push(c);
+        }
+    }
+    (group_columns, partners)
+}
+
+/// The values quantities are driven to: each literal and its neighbours, and the sum,
+/// differences, product and quotients of two (`3 * price = 21`: 7).
+fn combined(literals: &[f64]) -> Vec<f64> {
+    let mut numbers = Vec::new();
+    for (i, &a) in literals.iter().enumerate().take(12) {
+        numbers.extend([a, a - 1.0, a + 1.0]);
+        for &b in literals.iter().skip(i + 1).take(12) {
+            numbers.extend([a + b, a - b, b - a, a * b]);
+            if b != 0.0 {
+                numbers.push(a / b);
+            }
+            if a != 0.0 {
+                numbers.push(b / a);
+            }
+        }
+    }
+    distinct(numbers)
+}
+
+/// Per table and column: may it hold a fraction. A REAL column may; an INTEGER one only in an
+/// inferred schema (`fractional`), when it is no identifier and no assumption holds it whole;
+/// a rowid never.
+fn fraction_columns(schema: &Schema, fractional: bool, whole: &[ColumnKey]) -> Vec<Vec<bool>> {
+    schema
+        .tables
+        .iter()
+        .map(|table| {
+            let rowid = rowid_column(table);
+            table
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(c, column)| {
+                    let key = (table.name.to_lowercase(), column.name.to_lowercase());
+                    rowid != Some(c)
+                        && (column.kind == ColumnType::Real
+                            || (fractional
+                                && column.kind == ColumnType::Integer
+                                && !id_like(&column.name)
+                                && !whole.contains(&key)))
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Appends `copies` copies of `row` to table `t`, each key made fresh.
 fn copy_row(schema: &Schema, db: &mut TestDatabase, t: usize, row: &[Cell], copies: usize) {
     let table = &schema.tables[t];
@@ -712,7 +745,7 @@ mod tests {
             found
                 .found
                 .as_ref()
-                .is_some_and(|(_, at, from)| *at >= 7 && *from >= 1)
+                .is_some_and(|found| found.candidate >= 7 && found.from >= 1)
         );
         let stopped = search(&schema, &hints, &suite, &plan, 100, |_| Tried::Stop);
         assert_eq!(

@@ -3,7 +3,7 @@
 // Run by `cargo xtask bench` after `cargo run --release -p qeval-sqlite --example bench_db`.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { launchBrowser, openPage, serveDist } from "../harness.mjs";
+import { launchBrowser, openPage, serveDist, setQuery } from "../harness.mjs";
 
 const FILE = resolve(process.env.QEVAL_BENCH_DB ?? "../../target/bench/orders.sqlite");
 const QUERY =
@@ -22,15 +22,15 @@ try {
   const times = [];
   for (let run = 0; run < 5; run++) {
     // A different comment each time, so the page runs the query again.
-    await page.locator("textarea#expected").fill(`${QUERY} -- ${run}`);
-    await page.locator("textarea#generated").fill(`${QUERY} -- ${run}`);
+    await setQuery(page, "expected", `${QUERY} -- ${run}`);
+    await setQuery(page, "generated", `${QUERY} -- ${run}`);
     const status = await page.waitForFunction(
       () => document.querySelector("[data-testid=generated-execution-status]")?.textContent.match(/in (\d+) ms/)?.[1],
       null,
       { timeout: 300_000 },
     );
     times.push(Number(await status.jsonValue()));
-    await page.locator("textarea#generated").fill("");
+    await setQuery(page, "generated", "");
     await page.waitForFunction(() => !document.querySelector("[data-testid=generated-execution-status]"));
   }
   times.sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 // Benchmark (not a test): the equivalence check of a typical Spider-size pair with 40 generated
 // databases, in the playground of headless Chromium (the time the page reports for the check
 // itself). The same pairs as `cargo bench -p qeval-sqlite --bench equivalence`.
-import { launchBrowser, openPage, serveDist } from "../harness.mjs";
+import { launchBrowser, openPage, serveDist, setQuery } from "../harness.mjs";
 
 const EXPECTED =
   "SELECT T1.name, COUNT(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE T1.age > 20 GROUP BY T1.singer_id, T1.name HAVING COUNT(*) > 1 ORDER BY COUNT(*) DESC, T1.name LIMIT 3";
@@ -22,10 +22,10 @@ try {
     for (let run = 0; run < 7; run++) {
       // A different comment each time, so the page checks again.
       // Empty the generated query and wait for the verdict to go, so the next one is new.
-      await page.locator("textarea#generated").fill("");
+      await setQuery(page, "generated", "");
       await page.waitForFunction(() => !document.querySelector("[data-testid=equivalence-time]"));
-      await page.locator("textarea#expected").fill(`${EXPECTED} -- ${run}`);
-      await page.locator("textarea#generated").fill(generated);
+      await setQuery(page, "expected", `${EXPECTED} -- ${run}`);
+      await setQuery(page, "generated", generated);
       const time = await page.waitForFunction(
         () => document.querySelector("[data-testid=equivalence-time]")?.textContent.match(/checked in (\d+) ms/)?.[1],
         null,

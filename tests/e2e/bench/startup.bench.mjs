@@ -3,7 +3,7 @@
 // generated query's editor is in the page and accepts typing. Also the time to the example's
 // first scorecard, which the scoring worker (started with the page) makes. Run by
 // `cargo xtask bench`.
-import { launchBrowser, serveDist } from "../harness.mjs";
+import { launchBrowser, serveDist, setQuery } from "../harness.mjs";
 
 const server = await serveDist();
 const browser = await launchBrowser();
@@ -17,7 +17,7 @@ try {
     // appeared.
     await page.addInitScript(() => {
       new MutationObserver((_, observer) => {
-        if (document.querySelector("textarea#generated")) {
+        if (document.querySelector("#generated .cm-content")) {
           window.qevalEditorsAt = performance.now();
           observer.disconnect();
         }
@@ -30,7 +30,7 @@ try {
       }).observe(document, { childList: true, subtree: true });
     });
     await page.goto(server.url);
-    await page.locator("textarea#generated").fill("SELECT 1");
+    await setQuery(page, "generated", "SELECT 1");
     times.push(await page.evaluate(() => window.qevalEditorsAt));
     await page.waitForFunction(() => window.qevalScoredAt !== undefined);
     scored.push(await page.evaluate(() => window.qevalScoredAt));

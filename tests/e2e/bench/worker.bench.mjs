@@ -2,7 +2,7 @@
 // the longest main-thread task while typing for 3 s, and the time from clicking Cancel until the
 // page says the query was cancelled (measured in the page), median of 5. Run by
 // `cargo xtask bench`.
-import { buildDatabase, launchBrowser, openPage, serveDist, waitForText } from "../harness.mjs";
+import { buildDatabase, launchBrowser, openPage, serveDist, setQuery, waitForText } from "../harness.mjs";
 
 const ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
 
@@ -15,8 +15,8 @@ try {
     const page = await openPage(await browser.newContext(), server.url);
     await buildDatabase(page, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);");
     await page.fill("#db-time-limit", "120");
-    await page.locator("textarea#expected").fill("SELECT x FROM t");
-    await page.locator("textarea#generated").fill(ENDLESS);
+    await setQuery(page, "expected", "SELECT x FROM t");
+    await setQuery(page, "generated", ENDLESS);
     await waitForText(page, "[data-testid=job-status]", /Running/);
     await page.evaluate(() => {
       window.longest = 0;
@@ -26,7 +26,7 @@ try {
     });
     const started = Date.now();
     while (Date.now() - started < 3000) {
-      await page.locator("textarea#expected").press("End");
+      await page.locator("#expected .cm-content").press("End");
       await page.keyboard.type(" ", { delay: 20 });
       await page.keyboard.press("Backspace");
     }
