@@ -15,13 +15,15 @@ try {
     const page = await context.newPage();
     // Watches the DOM from the first byte: the time, since navigation began, at which the editor
     // appeared.
+    // The editor lives in its host's shadow root, which the observer of the document does not
+    // see into: it looks for the root, and polls it for the editor once per frame.
     await page.addInitScript(() => {
-      new MutationObserver((_, observer) => {
-        if (document.querySelector("#generated .cm-content")) {
-          window.qevalEditorsAt = performance.now();
-          observer.disconnect();
-        }
-      }).observe(document, { childList: true, subtree: true });
+      const editor = () => document.querySelector("#generated")?.shadowRoot?.querySelector(".cm-content");
+      const watch = () => {
+        if (editor()) window.qevalEditorsAt = performance.now();
+        else requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
       new MutationObserver((_, observer) => {
         if (document.querySelector("[data-testid=profile-total]")) {
           window.qevalScoredAt = performance.now();
