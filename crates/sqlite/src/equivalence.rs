@@ -347,43 +347,26 @@ pub fn check_equivalence(
         SuiteOutcome::Differ(index) => Some((suite[index].clone(), index + 1)),
     };
     if let Some((database, number)) = difference {
+        check.record_difference(&mut report, &schema, &database, number);
+        // Twice the databases and the boundary search, none of the loaded values: calling a pair
+        // equivalent under an assumption needs more evidence than finding it different.
+        let agrees = |candidate: &Schema, plan: &Plan| {
+            let suite = generate(candidate, &hints, &Vec::new(), plan);
+            matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
+                && check
+                    .search(candidate, &hints, &suite, plan, options.search)
+                    .found
+                    .is_none()
+        };
+        let doubled = Plan {
+            databases: options.databases * 2,
+            ..plan.clone()
+        };
+        if source == SchemaSource::Inferred
+            && let Some(assumption) = find_assumption(&schema, &hints, &unnamed, &doubled, &agrees)
         {
-            report.verdict = EquivalenceVerdict::Different;
-            let shrunk = shrink(&database, &schema, |db| {
-                check.database(&schema, db) == DatabaseOutcome::Differ
-            });
-            let counterexample = check.show(&schema, &shrunk, number);
-            let shown = |r: &ShownResult| match &r.error {
-                Some(error) => json!({ "error": error }),
-                None => json!({ "columns": r.columns, "rows": r.rows }),
-            };
-            report.first_difference = Some(json!({
-                "database": counterexample.database,
-                "expected": shown(&counterexample.expected),
-                "generated": shown(&counterexample.generated),
-            }));
-            report.counterexample = Some(counterexample);
-            // Twice the databases, none of the loaded values: calling a pair equivalent under
-            // an assumption needs more evidence than finding it different.
-            let agrees = |candidate: &Schema, plan: &Plan| {
-                let suite = generate(candidate, &hints, &Vec::new(), plan);
-                matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
-                    && check
-                        .search(candidate, &hints, &suite, plan, options.search)
-                        .found
-                        .is_none()
-            };
-            let doubled = Plan {
-                databases: options.databases * 2,
-                ..plan.clone()
-            };
-            if source == SchemaSource::Inferred
-                && let Some(assumption) =
-                    find_assumption(&schema, &hints, &unnamed, &doubled, &agrees)
-            {
-                report.verdict = EquivalenceVerdict::EquivalentUnderAssumption;
-                report.assumption = Some(assumption);
-            }
+            report.verdict = EquivalenceVerdict::EquivalentUnderAssumption;
+            report.assumption = Some(assumption);
         }
     }
     report
@@ -507,6 +490,32 @@ impl CheckState<'_> {
             }
         }
         (suite.len(), SuiteOutcome::Agree)
+    }
+
+    /// The verdict *different*: the database shrunk into the counterexample, and both results
+    /// on it (also as `first_difference`).
+    fn record_difference(
+        &self,
+        report: &mut EquivalenceReport,
+        schema: &Schema,
+        database: &TestDatabase,
+        number: usize,
+    ) {
+        report.verdict = EquivalenceVerdict::Different;
+        let shrunk = shrink(database, schema, |db| {
+            self.database(schema, db) == DatabaseOutcome::Differ
+        });
+        let counterexample = self.show(schema, &shrunk, number);
+        let shown = |r: &ShownResult| match &r.error {
+            Some(error) => json!({ "error": error }),
+            None => json!({ "columns": r.columns, "rows": r.rows }),
+        };
+        report.first_difference = Some(json!({
+            "database": counterexample.database,
+            "expected": shown(&counterexample.expected),
+            "generated": shown(&counterexample.generated),
+        }));
+        report.counterexample = Some(counterexample);
     }
 
     /// The boundary search from `suite`'s databases (`search.rs`).

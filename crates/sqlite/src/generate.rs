@@ -646,7 +646,7 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
         .collect();
     // Join partners (declared foreign keys too) draw from one shared pool, so joins find rows.
     let mut links: Vec<(ColumnAt, ColumnAt)> = Vec::new();
-    let index = |key: &ColumnKey| -> Option<(usize, usize)> {
+    let index = |key: &ColumnKey| -> Option<ColumnAt> {
         let t = schema.table_index(&key.0)?;
         Some((t, schema.tables[t].column_index(&key.1)?))
     };

@@ -93,3 +93,43 @@ fn differences_only_a_constraint_removes_are_stated_and_the_schema_settles_them(
     assert!(schema.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--search N`: the boundary search builds what the generated databases miss (a sum exactly on
+/// its threshold while each value stays under another); `--search 0` turns it off and the pair
+/// agrees on the evidence alone; past the limit the flag is refused, naming it.
+#[test]
+fn the_boundary_search_is_on_by_default_and_search_sets_it() {
+    let pair = serde_json::json!({
+        "generated_sql": "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) > 120 AND MAX(hours) < 50",
+        "expected_sql": "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) >= 120 AND MAX(hours) < 50",
+    });
+    let card = score(&[], &pair);
+    let details = &card["metrics"]["equivalence"]["details"];
+    assert_eq!(details["verdict"], "different", "{details}");
+    assert_eq!(details["search"]["tries"], 200);
+    assert!(
+        details["search"]["found_at"].as_u64().is_some(),
+        "{details}"
+    );
+    let (explanation, _) = equivalence(&card);
+    assert!(
+        explanation.starts_with("Different results on a database the boundary search built"),
+        "{explanation}"
+    );
+    let off = score(&["--search", "0"], &pair);
+    assert_eq!(
+        off["metrics"]["equivalence"]["details"]["verdict"],
+        "equivalent"
+    );
+    assert!(
+        off["metrics"]["equivalence"]["details"]
+            .get("search")
+            .is_none()
+    );
+    let (_, stderr, status) = score_lines(&["score", "--search", "20000"], &format!("{pair}\n"));
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--search takes 0 to 10000 databases, not 20000"),
+        "{stderr}"
+    );
+}
