@@ -335,7 +335,7 @@ pub fn check_equivalence(
                 None
             } else {
                 let searched = check.search(&schema, &hints, &suite, &plan, options.search);
-                report.search = Some(searched.report(options.search));
+                report.search = Some(searched.report());
                 searched.found.map(|found| (found.database, found.from))
             }
         }

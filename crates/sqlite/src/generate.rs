@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use qeval_core::random::SplitMix64;
 use qeval_core::sql::{
-    ColumnKey, ColumnType, Hints, Literal, Schema, looks_like_date, quote_ident,
+    ColumnKey, ColumnType, Hints, Literal, Schema, SchemaColumn, SchemaTable, looks_like_date,
+    quote_ident,
 };
 use serde_json::Value;
 
@@ -25,6 +26,12 @@ pub fn id_like(name: &str) -> bool {
 
 /// A column of the schema by position: `(table, column)` indexes.
 pub(crate) type ColumnAt = (usize, usize);
+
+/// Where the column a hint names (`(table, column)`, lowercased) is in `schema`.
+pub(crate) fn column_at(schema: &Schema, key: &ColumnKey) -> Option<ColumnAt> {
+    let t = schema.table_index(&key.0)?;
+    Some((t, schema.tables[t].column_index(&key.1)?))
+}
 
 /// One value of a generated row.
 #[derive(Debug, Clone, PartialEq)]
@@ -219,6 +226,18 @@ pub struct Plan {
     /// Columns held to whole numbers even so: an assumption being tried (`t.x` is a whole
     /// number).
     pub whole_numbers: Vec<ColumnKey>,
+}
+
+impl Plan {
+    /// Whether an INTEGER column of `table` may be given fractions (see `fractional`): not an
+    /// identifier, and not held whole by an assumption.
+    pub(crate) fn fractions_in(&self, table: &SchemaTable, column: &SchemaColumn) -> bool {
+        let key = (table.name.to_lowercase(), column.name.to_lowercase());
+        self.fractional
+            && column.kind == ColumnType::Integer
+            && !id_like(&column.name)
+            && !self.whole_numbers.contains(&key)
+    }
 }
 
 /// Generates `plan.databases` databases for `schema`.
@@ -564,9 +583,7 @@ fn column_set(
 ) -> BTreeMap<usize, Vec<usize>> {
     let mut out: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut add = |key: &ColumnKey| {
-        if let Some(t) = schema.table_index(&key.0)
-            && let Some(c) = schema.tables[t].column_index(&key.1)
-        {
+        if let Some((t, c)) = column_at(schema, key) {
             let list = out.entry(t).or_default();
             if !list.contains(&c) {
                 list.push(c);
@@ -601,10 +618,7 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
                 .map(|(c, column)| {
                     let mut pool = Pool::default();
                     let key = (table.name.to_lowercase(), column.name.to_lowercase());
-                    let fractions = plan.fractional
-                        && column.kind == ColumnType::Integer
-                        && !id_like(&column.name)
-                        && !plan.whole_numbers.contains(&key);
+                    let fractions = plan.fractions_in(table, column);
                     for literal in hints.values.get(&key).into_iter().flatten() {
                         for cell in neighbours(literal, column.kind) {
                             Pool::add(&mut pool.focus, cell);
@@ -646,12 +660,8 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
         .collect();
     // Join partners (declared foreign keys too) draw from one shared pool, so joins find rows.
     let mut links: Vec<(ColumnAt, ColumnAt)> = Vec::new();
-    let index = |key: &ColumnKey| -> Option<ColumnAt> {
-        let t = schema.table_index(&key.0)?;
-        Some((t, schema.tables[t].column_index(&key.1)?))
-    };
     for (a, b) in &hints.links {
-        if let (Some(a), Some(b)) = (index(a), index(b)) {
+        if let (Some(a), Some(b)) = (column_at(schema, a), column_at(schema, b)) {
             links.push((a, b));
         }
     }
@@ -686,7 +696,7 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
 
 /// The column that is the table's rowid, if one is: the one column of an INTEGER primary key
 /// (`Schema::to_sql` declares every integer column `INTEGER`).
-pub(crate) fn rowid_column(table: &qeval_core::sql::SchemaTable) -> Option<usize> {
+pub(crate) fn rowid_column(table: &SchemaTable) -> Option<usize> {
     match table.primary_key.as_slice() {
         [only] => table
             .column_index(only)

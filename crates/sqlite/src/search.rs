@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use qeval_core::random::SplitMix64;
 use qeval_core::sql::{ColumnKey, ColumnType, Hints, Literal, Schema};
 
-use crate::generate::{Cell, ColumnAt, Plan, TestDatabase, id_like, rowid_column};
+use crate::generate::{Cell, ColumnAt, Plan, TestDatabase, column_at, rowid_column};
 use crate::report::BoundarySearch;
 
 /// What the search is told about a candidate it built.
@@ -49,6 +49,8 @@ pub(crate) enum Tried {
 /// How one search went.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Searched {
+    /// Candidates it may build.
+    pub tries: usize,
     /// Candidates built and run.
     pub tried: usize,
     /// The candidate the results differ on, if one did.
@@ -69,9 +71,9 @@ pub(crate) struct Found {
 
 impl Searched {
     /// The search as the report says it.
-    pub fn report(&self, tries: usize) -> BoundarySearch {
+    pub fn report(&self) -> BoundarySearch {
         BoundarySearch {
-            tries,
+            tries: self.tries,
             tried: self.tried,
             found_at: self.found.as_ref().map(|found| found.candidate),
             stopped: self.stopped,
@@ -110,6 +112,7 @@ pub(crate) fn search(
     mut run: impl FnMut(&TestDatabase) -> Tried,
 ) -> Searched {
     let mut searched = Searched {
+        tries,
         tried: 0,
         found: None,
         stopped: false,
@@ -118,7 +121,7 @@ pub(crate) fn search(
     if bases.is_empty() || tries == 0 {
         return searched;
     }
-    let targets = Targets::new(schema, hints, plan.fractional, &plan.whole_numbers);
+    let targets = Targets::new(schema, hints, plan);
     // A stream of its own: the search never shifts the suite's databases.
     let mut random = SplitMix64::new(plan.seed ^ 0x5ea2_c4b0_0d5a_11e5);
     for attempt in 0..tries {
@@ -153,12 +156,8 @@ pub(crate) fn search(
 }
 
 impl Targets {
-    fn new(schema: &Schema, hints: &Hints, fractional: bool, whole: &[ColumnKey]) -> Targets {
-        let index = |key: &ColumnKey| -> Option<ColumnAt> {
-            let t = schema.table_index(&key.0)?;
-            Some((t, schema.tables[t].column_index(&key.1)?))
-        };
-        let (group_columns, partners) = groups_and_partners(schema, hints, &index);
+    fn new(schema: &Schema, hints: &Hints, plan: &Plan) -> Targets {
+        let (group_columns, partners) = groups_and_partners(schema, hints);
         let literals: Vec<f64> = hints
             .literals
             .iter()
@@ -195,14 +194,14 @@ impl Targets {
         counts.sort_unstable();
         counts.dedup();
         Targets {
-            columns: target_columns(schema, hints, &index),
+            columns: target_columns(schema, hints),
             group_columns,
             partners,
             numbers: combined(&literals),
             signs,
             offsets,
             counts,
-            fractional: fraction_columns(schema, fractional, whole),
+            fractional: fraction_columns(schema, plan),
         }
     }
 
@@ -238,10 +237,7 @@ impl Targets {
         {
             row[g] = db.tables[pt][pr][pc].clone();
         }
-        let size = match group {
-            Some(g) => db.tables[t].iter().filter(|o| o[g] == row[g]).count(),
-            None => db.tables[t].len(),
-        };
+        let size = group_of(&db.tables[t], group, &row).len();
         let Some(&count) = pick(&self.counts, random) else {
             return false;
         };
@@ -288,14 +284,14 @@ impl Targets {
                 None => return false,
             }
         };
-        let group = match pick(&self.group_columns[t1], random) {
+        let group: Vec<usize> = match pick(&self.group_columns[t1], random) {
             Some(&g) if t2 == t1 && random.chance(50) => {
-                let value = db.tables[t1][r1][g].clone();
-                (0..db.tables[t1].len())
-                    .filter(|&o| o != r1 && db.tables[t1][o][g] == value)
+                group_of(&db.tables[t1], Some(g), &db.tables[t1][r1])
+                    .into_iter()
+                    .filter(|&o| o != r1)
                     .collect()
             }
-            _ => (0..db.tables[t2].len()).collect::<Vec<usize>>(),
+            _ => (0..db.tables[t2].len()).collect(),
         };
         let Some(&r2) = pick(&group, random) else {
             return false;
@@ -334,23 +330,15 @@ impl Targets {
             return false;
         };
         let group = pick(&self.group_columns[t], random).copied();
-        let same_group = |db: &TestDatabase| -> Vec<usize> {
-            match group {
-                Some(g) => (0..db.tables[t].len())
-                    .filter(|&o| db.tables[t][o][g] == db.tables[t][r][g])
-                    .collect(),
-                None => (0..db.tables[t].len()).collect(),
-            }
-        };
+        let row = db.tables[t][r].clone();
         // Half the time the group first grows to two to four rows, so the sum can sit on its
         // threshold while each value stays under another (`SUM(x) >= 100 AND MAX(x) < 50`).
         let size = 2 + random.below(3);
-        let members = same_group(db).len();
+        let members = group_of(&db.tables[t], group, &row).len();
         if random.chance(50) && members < size {
-            let row = db.tables[t][r].clone();
             copy_row(schema, db, t, &row, size - members);
         }
-        let members = same_group(db);
+        let members = group_of(&db.tables[t], group, &row);
         let m = members.len() as f64;
         let share = if self.fractional[t][c] {
             total / m
@@ -443,11 +431,7 @@ impl Targets {
 /// The columns the queries mention (compared, grouped, joined, ordered) and every numeric one:
 /// the hints do not name a column inside arithmetic or an aggregate (`b.year = a.year + 4`,
 /// `MAX(score) - MIN(score)`).
-fn target_columns(
-    schema: &Schema,
-    hints: &Hints,
-    index: &dyn Fn(&ColumnKey) -> Option<ColumnAt>,
-) -> Vec<ColumnAt> {
+fn target_columns(schema: &Schema, hints: &Hints) -> Vec<ColumnAt> {
     let mentioned = hints
         .values
         .keys()
@@ -455,7 +439,7 @@ fn target_columns(
         .chain(&hints.ordered)
         .chain(hints.links.iter().flat_map(|(a, b)| [a, b]))
         .chain(hints.joins.iter().flat_map(|(a, b)| [a, b]))
-        .filter_map(index);
+        .filter_map(|key| column_at(schema, key));
     let numeric = (0..schema.tables.len()).flat_map(|t| {
         (0..schema.tables[t].columns.len())
             .filter(move |&c| schema.tables[t].columns[c].kind.is_numeric())
@@ -474,8 +458,8 @@ fn target_columns(
 fn groups_and_partners(
     schema: &Schema,
     hints: &Hints,
-    index: &dyn Fn(&ColumnKey) -> Option<ColumnAt>,
 ) -> (Vec<Vec<usize>>, BTreeMap<ColumnAt, Vec<ColumnAt>>) {
+    let index = |key: &ColumnKey| column_at(schema, key);
     let mut partners: BTreeMap<ColumnAt, Vec<ColumnAt>> = BTreeMap::new();
     let compared = hints.links.iter().chain(&hints.joins);
     for (a, b) in compared.filter_map(|(a, b)| Some((index(a)?, index(b)?))) {
@@ -520,10 +504,9 @@ fn combined(literals: &[f64]) -> Vec<f64> {
     distinct(numbers)
 }
 
-/// Per table and column: may it hold a fraction. A REAL column may; an INTEGER one only in an
-/// inferred schema (`fractional`), when it is no identifier and no assumption holds it whole;
-/// a rowid never.
-fn fraction_columns(schema: &Schema, fractional: bool, whole: &[ColumnKey]) -> Vec<Vec<bool>> {
+/// Per table and column: may it hold a fraction. A REAL column may; an INTEGER one where the
+/// generator gives it fractions too (`Plan::fractions_in`); a rowid never.
+fn fraction_columns(schema: &Schema, plan: &Plan) -> Vec<Vec<bool>> {
     schema
         .tables
         .iter()
@@ -534,16 +517,19 @@ fn fraction_columns(schema: &Schema, fractional: bool, whole: &[ColumnKey]) -> V
                 .iter()
                 .enumerate()
                 .map(|(c, column)| {
-                    let key = (table.name.to_lowercase(), column.name.to_lowercase());
                     rowid != Some(c)
-                        && (column.kind == ColumnType::Real
-                            || (fractional
-                                && column.kind == ColumnType::Integer
-                                && !id_like(&column.name)
-                                && !whole.contains(&key)))
+                        && (column.kind == ColumnType::Real || plan.fractions_in(table, column))
                 })
                 .collect()
         })
+        .collect()
+}
+
+/// The rows of `rows` in `row`'s group: those holding its value in column `group`, or all of
+/// them when there is no group column.
+fn group_of(rows: &[Vec<Cell>], group: Option<usize>, row: &[Cell]) -> Vec<usize> {
+    (0..rows.len())
+        .filter(|&o| group.is_none_or(|g| rows[o][g] == row[g]))
         .collect()
 }
 
