@@ -109,7 +109,7 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
             PairCheck::MAX_DATABASES
         ));
     }
-    check_search(args.search)?;
+    let search = search_tries(args)?;
     let schema = schema_text(args)?
         // Names only (JSON) say nothing of types and keys: the databases come from the schema
         // inferred from the queries, and the names serve schema validity.
@@ -119,18 +119,20 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
         databases,
         seed: args.seed,
         budget_ms: args.check_budget * 1000.0,
-        search: args.search,
+        search,
     }))
 }
 
-fn check_search(search: usize) -> Result<(), String> {
+/// `--search`, checked against its limit.
+fn search_tries(args: &DbArgs) -> Result<usize, String> {
     let most = qeval_sqlite::BoundarySearch::MAX_TRIES;
-    if search > most {
+    if args.search > most {
         return Err(format!(
-            "--search takes 0 to {most} databases, not {search}"
+            "--search takes 0 to {most} databases, not {}",
+            args.search
         ));
     }
-    Ok(())
+    Ok(args.search)
 }
 
 /// An open database and its limits. Work on it runs on every core: each worker takes its own
@@ -192,10 +194,7 @@ impl Executor {
                 Some(databases) => Some(EquivalenceOptions {
                     databases,
                     seed: args.seed,
-                    search: {
-                        check_search(args.search)?;
-                        args.search
-                    },
+                    search: search_tries(args)?,
                     budget_ms: args.check_budget * 1000.0,
                     ..EquivalenceOptions::default()
                 }),
