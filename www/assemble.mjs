@@ -31,9 +31,10 @@ const sha256hex = (...parts) => {
 };
 const integrity = (bytes) => `sha384-${createHash("sha384").update(bytes).digest("base64")}`;
 
-/** Copies `source` into `dir` as `<stem>-<hash><extension>` and gives the new name. */
-async function placeHashed(source, dir) {
-  const bytes = await readFile(source);
+/** Copies `source` (with `appended` after it) into `dir` as `<stem>-<hash><extension>` and gives
+ * the new name. */
+async function placeHashed(source, dir, appended = []) {
+  const bytes = Buffer.concat(await Promise.all([source, ...appended].map((path) => readFile(path))));
   const name = basename(source).replace(/(\.[a-z]+)$/, `-${sha256hex(bytes)}$1`);
   await writeFile(join(dir, name), bytes);
   return { name, integrity: integrity(bytes) };
@@ -138,7 +139,8 @@ async function assemble(bindings, out) {
   await mkdir(staging, { recursive: true });
   let html = await readFile(join(www, "index.html"), "utf8");
 
-  const styles = await placeHashed(join(www, "styles.css"), staging);
+  // The charts' rules are the exported report's too: one file, at the end of both sheets.
+  const styles = await placeHashed(join(www, "styles.css"), staging, [join(root, "crates", "report", "src", "charts.css")]);
   html = replaceOnce(
     html,
     '<link rel="stylesheet" href="styles.css" />',

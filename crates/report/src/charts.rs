@@ -2,9 +2,10 @@
 //! page and shown by the app, so both show the same chart. The SVG has a `viewBox`, so it stays
 //! sharp at any zoom and pixel density.
 //!
-//! Colors: plotters writes each color as a `fill` or `stroke` attribute, and the style sheets
-//! recolor each [`Ink`] by that attribute (`.chart [fill="#2456D8"]` takes `--accent`), so a chart
-//! follows a light or dark page. The inks are the light theme's colors: a chart is right even
+//! Colors: plotters writes each color as a `fill` or `stroke` attribute, and `charts.css` (the
+//! end of both the exported page's and the app's style sheet) recolors each [`Ink`] by that
+//! attribute (`.chart [fill="#2456D8"]` takes `--accent`), so a chart follows a light or dark
+//! page. The inks are the light theme's colors: a chart is right even
 //! without the style sheet.
 //!
 //! Text: every label comes from records, and plotters-svg escapes `<`, `>`, `&`, `"` and `'` in
@@ -53,8 +54,9 @@ pub struct ChartMarker {
     pub label: String,
 }
 
-/// What each part of a chart is drawn in. The style sheets (`page.css`, the app's `styles.css`)
-/// give each its theme color by the hex plotters writes ([`Ink::hex`]).
+/// What each part of a chart is drawn in. `charts.css`, which ends both the exported page's
+/// style sheet and the app's, gives each its theme color by the hex plotters writes
+/// ([`Ink::hex`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Ink {
     /// Bars: `--accent`.
@@ -83,7 +85,7 @@ impl Ink {
         }
     }
 
-    /// The color as plotters' SVG backend writes it (`#2456D8`): what the style sheets select.
+    /// The color as plotters' SVG backend writes it (`#2456D8`): what `charts.css` selects.
     #[cfg(test)]
     fn hex(self) -> String {
         let RGBColor(r, g, b) = self.color();
@@ -270,7 +272,7 @@ mod tests {
     }
 
     #[test]
-    fn every_color_drawn_is_an_ink_both_style_sheets_recolor() {
+    fn every_color_drawn_is_an_ink_the_charts_sheet_recolors() {
         let svg = svg(&chart(
             vec![bar("easy", 0.5, "1/2"), bar("hard", 1.0, "3/3")],
             1.0,
@@ -288,18 +290,16 @@ mod tests {
                 );
             }
         }
-        for (name, sheet) in [
-            ("page.css", include_str!("page.css")),
-            ("styles.css", include_str!("../../../www/styles.css")),
-        ] {
-            for ink in &inks {
-                assert!(
-                    sheet.contains(&format!(r#"[fill="{ink}"]"#))
-                        || sheet.contains(&format!(r#"[stroke="{ink}"]"#)),
-                    "{name} recolors {ink}"
-                );
-            }
+        let sheet = include_str!("charts.css");
+        for ink in &inks {
+            assert!(
+                sheet.contains(&format!(r#"[fill="{ink}"]"#))
+                    || sheet.contains(&format!(r#"[stroke="{ink}"]"#)),
+                "charts.css recolors {ink}"
+            );
         }
+        // The exported page carries it (the app's sheet gets it from www/assemble.mjs).
+        assert!(crate::STYLE.ends_with(sheet));
     }
 
     #[test]

@@ -24,7 +24,8 @@ use sha2::{Digest, Sha256};
 pub use html::escape;
 
 const SCRIPT: &str = include_str!("page.js");
-const STYLE: &str = include_str!("page.css");
+/// The page's style sheet, ending with the charts' rules the app's sheet ends with too.
+const STYLE: &str = concat!(include_str!("page.css"), include_str!("charts.css"));
 
 /// What a report shows.
 #[derive(Debug, Clone)]
