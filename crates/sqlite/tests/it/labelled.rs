@@ -125,10 +125,11 @@ fn the_check_agrees_with_the_held_out_labels() {
 /// tune it): constructs of other dialects translated for SQLite, `SELECT *` over an inferred
 /// table, select-project-join rewrites, differences only a constraint removes, and
 /// differences at a boundary. Each class is held to its own floor at seeds 1, 2 and 3, with
-/// its agreement, wrong verdicts and no-verdicts printed, and the pairs missed at seed 1: the constraint class is labelled with every constraint that removes the
-/// difference, while the check offers uniqueness only for a table's own key and whole numbers
-/// only for a column cast to an integer (offered everywhere, they turn real differences into
-/// qualified agreements: see `assumption.rs`). The boundary class is held at several seeds below.
+/// its agreement, wrong verdicts and no-verdicts printed, and the pairs missed at seed 1: the
+/// constraint class is labelled with every constraint that removes the difference, while the
+/// check offers uniqueness only for a table's own key and whole numbers only for a column cast
+/// to an integer (offered everywhere, they turn real differences into qualified agreements: see
+/// `assumption.rs`). What the boundary search adds to the boundary class is held below.
 #[test]
 fn the_check_agrees_with_the_labels_of_each_class() {
     let pairs = pairs("classes.jsonl");
