@@ -9,6 +9,7 @@ pub mod bench;
 pub mod datatype;
 pub mod escape;
 pub mod execution_similarity;
+pub mod fields;
 pub mod judge;
 pub mod kql;
 pub mod language;

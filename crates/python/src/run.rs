@@ -14,8 +14,8 @@ use qeval_core::pipeline::{DatabaseUse, QuerySettings, RunPipeline, SuiteSetting
 use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, TestResult, apply_labels, export, fill_hardness,
-    read_labels, read_questions, read_record_bytes, read_test_results, recheck, summarize_by,
+    EvaluationRecord, Lines, TestLine, apply_labels, export, fill_hardness, read_labels,
+    read_questions, read_record_bytes, read_test_results, recheck, summarize_by,
 };
 use qeval_native::jobs::DatabaseSource;
 use qeval_native::run::Drive;
@@ -48,7 +48,7 @@ fn questions(
     run_dir: &Path,
     given: Option<PathBuf>,
     rejected: &mut Vec<Value>,
-) -> PyResult<BTreeMap<String, Question>> {
+) -> PyResult<BTreeMap<String, TestLine>> {
     let path = match given {
         Some(path) => Some(path),
         None => run_file(run_dir, FileKind::Questions)?,
@@ -57,12 +57,12 @@ fn questions(
         return Ok(BTreeMap::new());
     };
     let text = String::from_utf8_lossy(&read(&path)?).into_owned();
-    let lines: Lines<Question> = read_questions(&text);
+    let lines: Lines<TestLine> = read_questions(&text);
     rejected.extend(rejected_of(&path, &lines));
     Ok(lines
         .records
         .into_iter()
-        .map(|(_, question)| (test_key(&question.id), question))
+        .map(|(_, question)| (test_key(&question.test_id), question))
         .collect())
 }
 
@@ -121,7 +121,7 @@ pub fn run(
     let mut records: Vec<EvaluationRecord> = if let Some(raw) =
         run_file(run_dir, FileKind::TestResults)?
     {
-        let mut tests: Lines<TestResult> = read_test_results(&read(&raw)?);
+        let mut tests: Lines<TestLine> = read_test_results(&read(&raw)?);
         rejected.extend(rejected_of(&raw, &tests));
         if let Some(limit) = request.limit {
             tests.records.truncate(limit);
@@ -238,8 +238,8 @@ pub fn run(
     report["unclassified"] = records
         .iter()
         .filter_map(|record| {
-            let (field, reason) = ClassificationInput::from_object(&record.extra).err()?;
-            Some(json!({"test": record.key(), "field": field, "reason": reason}))
+            let err = ClassificationInput::from_object(&record.extra).err()?;
+            Some(json!({"test": record.key(), "field": err.field, "reason": err.message}))
         })
         .collect::<Vec<_>>()
         .into();

@@ -1,6 +1,7 @@
 //! A pair to score, from a JavaScript object. The API spells its fields in camelCase
 //! (`generatedSql`); a line of a pairs file, snake_case (`generated_sql`), is read as it is, so
-//! `scorePair(JSON.parse(line))` works too.
+//! `scorePair(JSON.parse(line))` works too. The package's `Pair` type is derived from
+//! `qeval_core::pairs::PairLine`, which declares the fields once for every front end.
 
 use qeval_core::pairs::{self, PairInput};
 use qeval_core::words::json_kind;
@@ -9,60 +10,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::error;
 
-/// The pair's declaration in the package's `.d.ts`. The pairs-file reader in qeval-core takes
-/// these fields by their snake_case names, parsing each by hand (several have aliases), so there
-/// is no struct to derive this from; a test checks that each field listed here is read.
-// Read by the section below, which the compiler does not count as a use.
-#[allow(dead_code)]
-const PAIR_TYPESCRIPT: &str = r#"
-/** One pair to score: the generated query and what it is scored against. Field names are
- * camelCase; a pairs-file line's snake_case names are accepted too. */
-export interface Pair {
-    /** Echoed in the scorecard. */
-    id?: unknown;
-    /** The generated SQL or KQL query. */
-    generatedSql: string;
-    /** The expected query, or several acceptable ones. */
-    expectedSql?: string | string[];
-    /** Expected table names, when there is no expected query. */
-    expectedTables?: string[];
-    /** Results in any shape qeval reads: rows as arrays or objects, `{columns, rows}`... */
-    expectedResult?: unknown;
-    generatedResult?: unknown;
-    /** The error the generated query gave when it was run. */
-    generatedError?: string;
-    /** More acceptable answers, each with its query, its result or both. */
-    expectedAlternatives?: { expectedSql?: string; expectedResult?: unknown }[];
-    dialect?: SqlDialect;
-    language?: Language;
-    profile?: ProfileName;
-    mode?: Mode;
-    /** Relative tolerance for numbers in the results. */
-    tolerance?: number;
-    ignoreOrder?: boolean;
-    /** Only these columns of the results are compared. */
-    conditionCols?: (string | number)[];
-    /** The question asked, for the LLM judge and the `defog` mode (order, sort, arrange). */
-    question?: string;
-    /** defog sql-eval's `query_category`: `order_by` keeps the rows' order in the `defog` mode. */
-    queryCategory?: string;
-    /** `CREATE TABLE` statements, for schema validity and the equivalence check. */
-    schema?: string;
-    /** An agent's final answer, and what it should say. */
-    answer?: string;
-    expectedAnswerType?: string;
-    expectedAnswerCriteria?: string;
-    sources?: string | string[];
-    /** A person's verdict, compared with the judges'. */
-    humanLabel?: unknown;
-    expectedVmSteps?: number;
-    generatedVmSteps?: number;
-    traceId?: string;
-}
-"#;
-
+// `scorePair`'s argument is declared as `Pair`, the name the package has always used.
 #[wasm_bindgen(typescript_custom_section)]
-const PAIR_SECTION: &str = PAIR_TYPESCRIPT;
+const PAIR_SECTION: &str = "export type Pair = PairLine;";
 
 /// Reads a pair from a JavaScript object, with camelCase field names made snake_case. Errors name
 /// the field as the caller spelt it.
@@ -147,59 +97,12 @@ fn snake_case(name: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The field names `PAIR_TYPESCRIPT` declares.
-    fn declared_fields() -> Vec<&'static str> {
-        let body = PAIR_TYPESCRIPT
-            .split_once("export interface Pair {")
-            .and_then(|(_, rest)| rest.rsplit_once('}'))
-            .map_or("", |(body, _)| body);
-        body.lines()
-            .map(str::trim)
-            .filter(|line| !line.starts_with("/*") && !line.starts_with('*'))
-            .filter_map(|line| line.split_once(':'))
-            .map(|(name, _)| name.trim_end_matches('?'))
-            .filter(|name| !name.is_empty())
-            .collect()
-    }
-
     #[test]
     fn camel_case_names_become_the_pairs_file_names() {
         assert_eq!(snake_case("generatedSql"), "generated_sql");
         assert_eq!(snake_case("expectedVmSteps"), "expected_vm_steps");
         assert_eq!(snake_case("generated_sql"), "generated_sql");
         assert_eq!(snake_case("id"), "id");
-    }
-
-    #[test]
-    fn every_declared_field_is_read_by_the_pairs_reader() {
-        let fields = declared_fields();
-        assert!(fields.len() > 20, "{fields:?}");
-        for field in fields {
-            // A value of a kind no field takes: the reader refuses it by name, so it reads it.
-            let snake = snake_case(field);
-            let mut object = Map::new();
-            object.insert("generated_sql".into(), Value::from("SELECT 1"));
-            object.insert("expected_sql".into(), Value::from("SELECT 1"));
-            object.insert(snake.clone(), Value::Object(Map::new()));
-            let read = pairs::pair_from_object(&object);
-            let said = read
-                .as_ref()
-                .err()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            // These take any JSON value, so none is refused.
-            let read_any = [
-                "id",
-                "expected_result",
-                "generated_result",
-                "generated_error",
-                "human_label",
-            ];
-            assert!(
-                read_any.contains(&snake.as_str()) || said.contains(&snake),
-                "{field}: {said:?}"
-            );
-        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use qeval_core::profiles::ProfileName;
-use qeval_core::run::{TestResult, evaluate_test, pair_of_test, read_records};
+use qeval_core::run::{TestLine, evaluate_test, pair_of_test, read_records};
 use qeval_core::{Metric, MetricName, PairInput, Scorecard, parse_pair_line, score_pair_judged};
 use qeval_worker::protocol::{Answer, Request, Response, ScorePair, Scoring, Task, TestToScore};
 use qeval_worker::scoring;
@@ -110,7 +110,7 @@ fn the_judge_tasks_name_the_metric_they_fill_and_identical_queries_need_none() {
 fn tests_of_the_example_run_score_into_the_records_qeval_run_writes() {
     let text =
         include_str!("../../../static/example-run/run-2026-11-20T14-30-00/test-results.jsonl");
-    let tests: Vec<TestResult> = read_records(text)
+    let tests: Vec<TestLine> = read_records(text)
         .records
         .into_iter()
         .map(|(_, test)| test)

@@ -15,7 +15,7 @@ use qeval_core::profiles::Profile;
 use qeval_core::run::folder::FileKind;
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, NOTHING_EXPECTED, Question, Summary, TestResult, apply_labels, export,
+    EvaluationRecord, Lines, NOTHING_EXPECTED, Summary, TestLine, apply_labels, export,
     fill_hardness, read_labels, read_questions, read_record_bytes, read_test_results, recheck,
     summarize_by,
 };
@@ -68,9 +68,9 @@ pub fn run(args: &RunArgs) -> Result<Completion, Failure> {
     }
     // Classification fields that cannot be read leave their record out of those metrics: say so.
     for record in &records {
-        if let Err((field, message)) = ClassificationInput::from_object(&record.extra) {
+        if let Err(err) = ClassificationInput::from_object(&record.extra) {
             say!(
-                "qeval: test {}: field `{field}`: {message}; left out of the classification metrics",
+                "qeval: test {}: {err}; left out of the classification metrics",
                 record.key()
             );
         }
@@ -102,7 +102,7 @@ pub fn run(args: &RunArgs) -> Result<Completion, Failure> {
 /// Scores `test-results.jsonl` and writes the records. Returns them and the rejected count.
 fn score_folder(args: &RunArgs, raw: &Path) -> Result<(Vec<EvaluationRecord>, usize), Failure> {
     let started = Instant::now();
-    let mut tests: Lines<TestResult> = read_test_results(&file_bytes(raw)?);
+    let mut tests: Lines<TestLine> = read_test_results(&file_bytes(raw)?);
     report_rejected(raw, &tests);
     if let Some(limit) = args.limit {
         tests.records.truncate(limit);
@@ -289,7 +289,7 @@ fn report_rejected<T>(path: &Path, lines: &Lines<T>) {
 /// and how many of its lines were rejected.
 struct QuestionsFile {
     path: Option<PathBuf>,
-    questions: BTreeMap<String, Question>,
+    questions: BTreeMap<String, TestLine>,
     rejected: usize,
 }
 
@@ -307,14 +307,14 @@ fn questions(args: &RunArgs) -> Result<QuestionsFile, Failure> {
             rejected: 0,
         });
     };
-    let lines: Lines<Question> = read_questions(&file_text(&path)?);
+    let lines: Lines<TestLine> = read_questions(&file_text(&path)?);
     report_rejected(&path, &lines);
     Ok(QuestionsFile {
         rejected: lines.rejected.len(),
         questions: lines
             .records
             .into_iter()
-            .map(|(_, q)| (test_key(&q.id), q))
+            .map(|(_, q)| (test_key(&q.test_id), q))
             .collect(),
         path: Some(path),
     })

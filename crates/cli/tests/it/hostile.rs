@@ -535,7 +535,7 @@ fn a_run_without_expected_queries_is_not_scored_and_says_why_and_a_rejected_ques
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("questions.jsonl:1: missing field `id`"),
+        stderr.contains("questions.jsonl:1: field `test_id`: is missing (write test_id or id)"),
         "{stderr}"
     );
     // With a good questions file, the one test it covers is scored and the other named.
@@ -654,7 +654,9 @@ fn repeated_ids_are_rejected_on_their_second_line_and_huge_numeric_ids_are_refus
         "{stderr}"
     );
     assert!(
-        stderr.contains("test-results.jsonl:3: the id is a number too large to keep exactly"),
+        stderr.contains(
+            "test-results.jsonl:3: field `test_id`: the id is a number too large to keep exactly"
+        ),
         "{stderr}"
     );
     let records = std::fs::read_to_string(run.join("evaluation-results.jsonl")).expect("records");

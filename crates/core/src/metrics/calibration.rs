@@ -53,6 +53,15 @@ impl Confidence {
     }
 }
 
+impl std::str::FromStr for Confidence {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Confidence, String> {
+        Confidence::parse(text)
+            .ok_or_else(|| format!("expected high, medium or low, found {text:?}"))
+    }
+}
+
 /// One confidence level's outcomes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(

@@ -16,7 +16,12 @@ use serde_json::{Map, Value};
 use super::calibration::{Calibration, Confidence, calibration};
 use super::safety_classification::{SafetyClass, SafetyTally, classify_safety};
 use super::validation_accuracy::validation_accuracy;
+use crate::fields::{self, InputError};
 use crate::words::plural;
+
+fn validation_errors<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    fields::messages(d).map(Option::unwrap_or_default)
+}
 
 /// A test's classification fields. Read from a pairs-file line (strictly: a wrong type rejects
 /// the line, naming the field) or a run record.
@@ -24,80 +29,42 @@ use crate::words::plural;
 #[serde(default)]
 pub struct ClassificationInput {
     /// The validator said the query is safe to run.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "fields::flag"
+    )]
     pub safety_valid: Option<bool>,
     /// The validator said the query is valid.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "fields::flag"
+    )]
     pub is_valid: Option<bool>,
-    /// The validator's error messages (categorized as syntax, schema, safety, other).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The validator's error messages (categorized as syntax, schema, safety, other): one
+    /// message or a list.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "validation_errors"
+    )]
     pub validation_errors: Vec<String>,
     /// The label: whether the query should pass validation.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "fields::flag"
+    )]
     pub should_pass: Option<bool>,
     /// The confidence the system stated: high, medium or low.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "fields::named"
+    )]
     pub confidence: Option<Confidence>,
 }
 
 impl ClassificationInput {
     /// Reads the fields from a JSON object; the error names the field at fault.
-    pub fn from_object(
-        object: &Map<String, Value>,
-    ) -> Result<ClassificationInput, (String, String)> {
-        let flag = |field: &str| -> Result<Option<bool>, (String, String)> {
-            match object.get(field) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::Bool(b)) => Ok(Some(*b)),
-                Some(other) => Err((
-                    field.to_string(),
-                    format!("expected true or false, found {other}"),
-                )),
-            }
-        };
-        let validation_errors = match object.get("validation_errors") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::String(text)) => vec![text.clone()],
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| match item {
-                    Value::String(text) => Ok(text.clone()),
-                    other => Err((
-                        format!("validation_errors[{i}]"),
-                        format!("expected a string, found {other}"),
-                    )),
-                })
-                .collect::<Result<_, _>>()?,
-            Some(other) => {
-                return Err((
-                    "validation_errors".into(),
-                    format!("expected a list of messages, found {other}"),
-                ));
-            }
-        };
-        let confidence = match object.get("confidence") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(text)) => Some(Confidence::parse(text).ok_or_else(|| {
-                (
-                    "confidence".to_string(),
-                    format!("expected high, medium or low, found \"{text}\""),
-                )
-            })?),
-            Some(other) => {
-                return Err((
-                    "confidence".into(),
-                    format!("expected high, medium or low, found {other}"),
-                ));
-            }
-        };
-        Ok(ClassificationInput {
-            safety_valid: flag("safety_valid")?,
-            is_valid: flag("is_valid")?,
-            validation_errors,
-            should_pass: flag("should_pass")?,
-            confidence,
-        })
+    pub fn from_object(object: &Map<String, Value>) -> Result<ClassificationInput, InputError> {
+        crate::fields::read(object)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -341,8 +308,11 @@ mod tests {
         let error =
             ClassificationInput::from_object(json!({"confidence": "sure"}).as_object().unwrap())
                 .unwrap_err();
-        assert_eq!(error.0, "confidence");
-        assert_eq!(error.1, "expected high, medium or low, found \"sure\"");
+        assert_eq!(error.field.as_deref(), Some("confidence"));
+        assert_eq!(
+            error.message,
+            "expected high, medium or low, found \"sure\""
+        );
     }
 
     #[test]

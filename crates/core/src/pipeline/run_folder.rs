@@ -13,7 +13,7 @@ use crate::metric::Metric;
 use crate::pairs::{PairInput, cut_note};
 use crate::results::compare::Mode;
 use crate::run::record::test_key;
-use crate::run::{EvaluationRecord, Question, TestResult, pair_of_test, score_test, suite_queries};
+use crate::run::{EvaluationRecord, TestLine, pair_of_test, score_test, suite_queries};
 use crate::score::{JudgeOutcome, ScoreOptions};
 
 /// Test-suite checking (`--suite N --seed S`).
@@ -35,8 +35,8 @@ pub struct DatabaseUse {
 /// A run's tests on their way to records.
 #[derive(Debug, Clone)]
 pub struct RunPipeline {
-    tests: Vec<TestResult>,
-    questions: BTreeMap<String, Question>,
+    tests: Vec<TestLine>,
+    questions: BTreeMap<String, TestLine>,
     pairs: Vec<PairInput>,
     options: ScoreOptions,
     database: Option<DatabaseUse>,
@@ -47,8 +47,8 @@ pub struct RunPipeline {
 
 impl RunPipeline {
     pub fn new(
-        tests: Vec<TestResult>,
-        questions: BTreeMap<String, Question>,
+        tests: Vec<TestLine>,
+        questions: BTreeMap<String, TestLine>,
         options: ScoreOptions,
         database: Option<DatabaseUse>,
     ) -> RunPipeline {
@@ -77,11 +77,11 @@ impl RunPipeline {
         self.tests.is_empty()
     }
 
-    pub fn tests(&self) -> &[TestResult] {
+    pub fn tests(&self) -> &[TestLine] {
         &self.tests
     }
 
-    pub fn questions(&self) -> &BTreeMap<String, Question> {
+    pub fn questions(&self) -> &BTreeMap<String, TestLine> {
         &self.questions
     }
 
@@ -262,8 +262,8 @@ impl RunPipeline {
 /// One test of a run with its pair filled, its judge's verdicts and its test-suite metric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestToScore {
-    pub test: TestResult,
-    pub question: Option<Question>,
+    pub test: TestLine,
+    pub question: Option<TestLine>,
     pub pair: PairInput,
     pub judged: BTreeMap<String, JudgeOutcome>,
     pub suite: Option<Metric>,

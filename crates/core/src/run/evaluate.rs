@@ -5,13 +5,11 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::record::{
-    Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult, error_text,
-};
+use super::record::{Breakdown, EvaluationRecord, QasEvaluation, TestLine};
 use crate::datatype::AnswerType;
 use crate::language::Language;
 use crate::metric::{Metric, MetricName};
-use crate::pairs::PairInput;
+use crate::pairs::{PairInput, PairLine, TestOptions};
 use crate::profiles::{Profile, ProfileName};
 use crate::score::{JudgeOutcome, ScoreOptions, result_metrics_of, score_pair_judged};
 use crate::scorecard::Scorecard;
@@ -22,8 +20,8 @@ use crate::sql::hardness;
 /// checking ran on it (see [`suite_queries`]). `qeval run` and the page's scoring worker both
 /// score runs through this, so their records are the same bytes.
 pub fn score_test(
-    test: &TestResult,
-    question: Option<&Question>,
+    test: &TestLine,
+    question: Option<&TestLine>,
     pair: &PairInput,
     judged: &BTreeMap<String, JudgeOutcome>,
     suite: Option<&Metric>,
@@ -57,60 +55,54 @@ pub fn suite_queries(pair: &PairInput) -> Option<(&str, &str)> {
 
 /// The pair a test result is scored as: the agent's query and results, and the expectation from
 /// the questions file (or from the result itself, when it carries one).
-pub fn pair_of_test(test: &TestResult, question: Option<&Question>) -> PairInput {
-    let error = error_text(test.error.as_ref());
+pub fn pair_of_test(test: &TestLine, question: Option<&TestLine>) -> PairInput {
+    let asked = question.map(|q| &q.line);
+    let given = &test.line;
+    let answer = answer_of(given);
+    let (asked_sql, asked_result, asked_alternatives) =
+        asked.map(PairLine::expectation).unwrap_or_default();
+    let (given_sql, given_result, given_alternatives) = given.expectation();
     let options = test_options(test, question);
-    let answer = answer_of(test);
     PairInput {
         mode: options.mode,
         ignore_order: options.ignore_order,
         tolerance: options.tolerance,
         condition_cols: options.condition_cols,
         id: Some(test.test_id.clone()),
-        generated_sql: test.generated_sql.clone().unwrap_or_default(),
-        expected_sql: question
-            .and_then(|q| q.expected_sql.clone())
-            .or_else(|| test.expected_sql.clone()),
-        question: question
-            .map(|q| q.question.clone())
+        generated_sql: given.generated_sql.clone().unwrap_or_default(),
+        expected_sql: asked_sql.or(given_sql),
+        question: asked
+            .and_then(|q| q.question.clone())
             .filter(|q| !q.is_empty())
-            .or_else(|| test.question.clone()),
-        expected_result: question
-            .and_then(|q| q.expected_results.clone())
-            .or_else(|| test.expected_results.clone())
-            .filter(|v| !v.is_null()),
+            .or_else(|| given.question.clone()),
+        expected_result: asked_result.or(given_result),
         // An answer given without a query is the result it is compared as.
-        generated_result: test
-            .actual_results
-            .clone()
-            .filter(|v| !v.is_null())
-            .or_else(|| {
-                answer.as_ref().map(|answer| {
-                    answer
-                        .trim()
-                        .parse::<serde_json::Number>()
-                        .map_or(Value::String(answer.clone()), Value::Number)
-                })
-            }),
-        expected_answer_type: question
+        generated_result: given.generated_result.clone().or_else(|| {
+            answer.as_ref().map(|answer| {
+                answer
+                    .trim()
+                    .parse::<serde_json::Number>()
+                    .map_or(Value::String(answer.clone()), Value::Number)
+            })
+        }),
+        expected_answer_type: asked
             .and_then(|q| q.expected_answer_type)
-            .or(test.expected_answer_type),
-        generated_error: error,
-        answer_criteria: answer
-            .as_ref()
-            .and_then(|_| expected_answer(test, question)),
+            .or(given.expected_answer_type),
+        generated_error: given.generated_error.clone(),
+        answer_criteria: answer.as_ref().and_then(|_| expected_answer(given, asked)),
         answer,
-        alternatives: question
-            .map(|q| q.expected_alternatives.clone())
-            .filter(|a| !a.is_empty())
-            .unwrap_or_else(|| test.expected_alternatives.clone()),
+        alternatives: if asked_alternatives.is_empty() {
+            given_alternatives
+        } else {
+            asked_alternatives
+        },
         ..PairInput::default()
     }
 }
 
 /// The agent's answer when it gave one in words or a number and no query (`answer`,
 /// `final_answer` or `response`).
-fn answer_of(test: &TestResult) -> Option<String> {
+fn answer_of(test: &PairLine) -> Option<String> {
     if test
         .generated_sql
         .as_deref()
@@ -118,23 +110,15 @@ fn answer_of(test: &TestResult) -> Option<String> {
     {
         return None;
     }
-    ["answer", "final_answer", "response"]
-        .iter()
-        .find_map(|field| match test.extra.get(*field)? {
-            Value::String(text) if !text.trim().is_empty() => Some(text.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            Value::Bool(b) => Some(b.to_string()),
-            _ => None,
-        })
+    test.answer.clone().filter(|text| !text.trim().is_empty())
 }
 
 /// What a judge checks an answer against: the question's `expected_answer`, else its expected
 /// results.
-fn expected_answer(test: &TestResult, question: Option<&Question>) -> Option<String> {
+fn expected_answer(test: &PairLine, question: Option<&PairLine>) -> Option<String> {
     let given = question
-        .and_then(|q| q.extra.get("expected_answer"))
-        .or_else(|| test.extra.get("expected_answer"))
-        .filter(|v| !v.is_null());
+        .and_then(|q| q.expected_answer.as_ref())
+        .or(test.expected_answer.as_ref());
     if let Some(value) = given {
         return Some(format!(
             "The correct answer is: {}",
@@ -144,9 +128,8 @@ fn expected_answer(test: &TestResult, question: Option<&Question>) -> Option<Str
         ));
     }
     question
-        .and_then(|q| q.expected_results.as_ref())
-        .or(test.expected_results.as_ref())
-        .filter(|v| !v.is_null())
+        .and_then(|q| q.expected_result.as_ref())
+        .or(test.expected_result.as_ref())
         .map(|v| format!("The correct answer is the result: {v}"))
 }
 
@@ -158,10 +141,10 @@ pub const NOTHING_EXPECTED: &str = "Not scored: nothing to compare with: no ques
 pub const ANSWER_NOT_SCORED: &str = "Not scored: the agent answered without a query; an LLM judge (--judge, or the page's LLM judge) scores the answer against the expected answer";
 
 /// A test's comparison options: the questions file's, then the test result's.
-fn test_options(test: &TestResult, question: Option<&Question>) -> TestOptions {
+fn test_options(test: &TestLine, question: Option<&TestLine>) -> TestOptions {
     match question {
-        Some(question) => question.options.or(&test.options),
-        None => test.options.clone(),
+        Some(question) => question.line.options().or(&test.line.options()),
+        None => test.line.options(),
     }
 }
 
@@ -169,8 +152,8 @@ fn test_options(test: &TestResult, question: Option<&Question>) -> TestOptions {
 /// are 0.0 with a reason, and the final score is the profile's weighted sum with them at 0.0, so
 /// `final_score` always follows from the three stored components.
 pub fn evaluate_test(
-    test: &TestResult,
-    question: Option<&Question>,
+    test: &TestLine,
+    question: Option<&TestLine>,
     pair: &PairInput,
     card: &Scorecard,
     profile: &Profile,
@@ -253,9 +236,7 @@ pub fn evaluate_test(
             }),
         );
     }
-    if !test.expected_alternatives.is_empty()
-        || question.is_some_and(|q| !q.expected_alternatives.is_empty())
-    {
+    if !pair.alternatives.is_empty() {
         extra.insert(
             "expected_alternatives".into(),
             serde_json::to_value(&pair.alternatives).unwrap_or_default(),
@@ -290,7 +271,7 @@ pub fn evaluate_test(
         actual_results: pair
             .generated_result
             .clone()
-            .or_else(|| test.actual_results.clone()),
+            .or_else(|| test.line.generated_result.clone()),
         extra,
         qas_evaluation: Some(QasEvaluation {
             semantic_score: round(semantic),
@@ -312,26 +293,28 @@ pub fn evaluate_test(
 
 /// A test's record without scores: its fields from the test result, the question and the pair.
 fn unscored_record(
-    test: &TestResult,
-    question: Option<&Question>,
+    test: &TestLine,
+    question: Option<&TestLine>,
     pair: &PairInput,
 ) -> EvaluationRecord {
     EvaluationRecord {
         test_id: test.test_id.clone(),
         question: pair.question.clone().unwrap_or_default(),
         agent_used: test
+            .line
             .agent_used
             .clone()
-            .or_else(|| question.and_then(|q| q.agent.clone())),
+            .or_else(|| question.and_then(|q| q.line.agent_used.clone())),
         difficulty: test
+            .line
             .difficulty
             .clone()
-            .or_else(|| question.and_then(|q| q.difficulty.clone())),
+            .or_else(|| question.and_then(|q| q.line.difficulty.clone())),
         sql_hardness: None,
         expected_sql: pair.expected_sql.clone(),
-        generated_sql: test.generated_sql.clone(),
+        generated_sql: test.line.generated_sql.clone(),
         expected_results: pair.expected_result.clone(),
-        actual_results: test.actual_results.clone(),
+        actual_results: test.line.generated_result.clone(),
         qas_evaluation: None,
         extra: test.extra.clone(),
     }

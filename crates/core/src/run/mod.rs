@@ -16,6 +16,7 @@ pub mod record;
 pub mod stats;
 pub mod summary;
 
+pub use crate::pairs::TestOptions;
 pub use agreement::{JudgeAgreement, agreement, apply_labels, read_labels};
 pub use changes::{RunComparison, compare_runs};
 pub use evaluate::{
@@ -25,6 +26,6 @@ pub use groups::{Group, Grouping, fill_hardness, group_by, groupings};
 pub use read::{
     Lines, Rejected, read_questions, read_record_bytes, read_records, read_test_results,
 };
-pub use record::{Breakdown, EvaluationRecord, QasEvaluation, Question, TestOptions, TestResult};
+pub use record::{Breakdown, EvaluationRecord, QasEvaluation, TestLine};
 pub use stats::{PairedStats, TestDelta, mcnemar_exact, paired_stats};
 pub use summary::{Summary, summarize, summarize_by};

@@ -66,8 +66,8 @@ impl<T> Lines<T> {
 
 /// Reads `test-results.jsonl` (see [`read_record_bytes`]); a test id on two lines is rejected
 /// on the second.
-pub fn read_test_results(bytes: &[u8]) -> Lines<super::record::TestResult> {
-    let mut lines: Lines<super::record::TestResult> = read_record_bytes(bytes);
+pub fn read_test_results(bytes: &[u8]) -> Lines<super::record::TestLine> {
+    let mut lines: Lines<super::record::TestLine> = read_record_bytes(bytes);
     lines.reject_repeated(|t| super::record::test_key(&t.test_id), "test_id");
     lines
 }
@@ -131,9 +131,9 @@ pub fn read_record_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Lines<T> {
 
 /// Reads a questions file: a JSON array, `{"questions": [...]}`, or JSON Lines. An id on two
 /// questions is rejected on the second.
-pub fn read_questions(text: &str) -> Lines<super::record::Question> {
+pub fn read_questions(text: &str) -> Lines<super::record::TestLine> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines: Lines<super::record::Question> = if text.trim_start().starts_with('{')
+    let mut lines: Lines<super::record::TestLine> = if text.trim_start().starts_with('{')
         && let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(text)
         && let Some(questions) = object.remove("questions")
     {
@@ -141,7 +141,7 @@ pub fn read_questions(text: &str) -> Lines<super::record::Question> {
     } else {
         read_records(text)
     };
-    lines.reject_repeated(|q| super::record::test_key(&q.id), "id");
+    lines.reject_repeated(|q| super::record::test_key(&q.test_id), "id");
     lines
 }
 

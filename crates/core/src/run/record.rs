@@ -5,9 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::datatype::AnswerType;
-use crate::pairs::Expected;
-use crate::results::compare::Mode;
+use crate::pairs::{InputError, PairLine, TestOptions};
 
 /// One line of `evaluation-results.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -65,94 +63,110 @@ pub struct Breakdown {
     pub extra: Map<String, Value>,
 }
 
-/// One line of `test-results.jsonl`: what an agent produced for a test.
+/// One test as a run folder gives it: a line of `test-results.jsonl` (what an agent produced)
+/// or one question of the questions file (what was expected). Its fields are read as a
+/// [`PairLine`], the one declaration of what a line says, so both files accept the names a pairs
+/// file does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TestResult {
-    #[serde(alias = "id", deserialize_with = "exact_id")]
+#[serde(try_from = "Map<String, Value>", into = "Map<String, Value>")]
+pub struct TestLine {
+    /// `test_id` (or `id`).
     pub test_id: Value,
-    #[serde(default)]
-    pub question: Option<String>,
-    #[serde(default, alias = "agent")]
-    pub agent_used: Option<String>,
-    #[serde(default)]
-    pub difficulty: Option<String>,
-    #[serde(default, alias = "sql", alias = "generated_query")]
-    pub generated_sql: Option<String>,
-    #[serde(default, alias = "results", alias = "generated_result")]
-    pub actual_results: Option<Value>,
-    /// The error the query or the agent failed with.
-    #[serde(default)]
-    pub error: Option<Value>,
-    #[serde(default)]
-    pub expected_sql: Option<String>,
-    #[serde(default)]
-    pub expected_results: Option<Value>,
-    #[serde(default)]
-    pub expected_answer_type: Option<AnswerType>,
-    /// Further acceptable answers (`{"expected_sql", "expected_result"}` each).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub expected_alternatives: Vec<Expected>,
-    #[serde(flatten)]
-    pub options: TestOptions,
-    #[serde(flatten)]
+    pub line: PairLine,
+    /// The line's other fields, kept and written back unchanged into its evaluation record:
+    /// every field but those the record writes itself (see [`EvaluationRecord`]).
     pub extra: Map<String, Value>,
 }
 
-/// How one test's results are compared, overriding the command line (see `PairInput`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct TestOptions {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<Mode>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ignore_order: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tolerance: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub condition_cols: Option<Vec<usize>>,
-}
+impl TryFrom<Map<String, Value>> for TestLine {
+    type Error = InputError;
 
-impl TestOptions {
-    /// This test's options, each taken from `self` when set there, else from `other`.
-    pub fn or(&self, other: &TestOptions) -> TestOptions {
-        TestOptions {
-            mode: self.mode.or(other.mode),
-            ignore_order: self.ignore_order.or(other.ignore_order),
-            tolerance: self.tolerance.or(other.tolerance),
-            condition_cols: self
-                .condition_cols
-                .clone()
-                .or_else(|| other.condition_cols.clone()),
-        }
+    fn try_from(mut object: Map<String, Value>) -> Result<TestLine, InputError> {
+        let (line, _) = PairLine::read(&object)?;
+        let test_id = line
+            .id
+            .clone()
+            .ok_or_else(|| InputError::field("test_id", "is missing (write test_id or id)"))?;
+        object.retain(|key, value| !written_by_the_record(key, value));
+        Ok(TestLine {
+            test_id,
+            line,
+            extra: object,
+        })
     }
 }
 
-/// One test of the questions file (`test_questions_answers.json`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Question {
-    #[serde(alias = "test_id", deserialize_with = "exact_id")]
-    pub id: Value,
-    #[serde(default)]
-    pub question: String,
-    #[serde(default)]
-    pub expected_sql: Option<String>,
-    #[serde(default)]
-    pub expected_results: Option<Value>,
-    #[serde(default)]
-    pub expected_answer_type: Option<AnswerType>,
-    #[serde(default, alias = "agent_used")]
-    pub agent: Option<String>,
-    #[serde(default)]
-    pub difficulty: Option<String>,
-    /// Further acceptable answers (`{"expected_sql", "expected_result"}` each).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub expected_alternatives: Vec<Expected>,
-    #[serde(flatten)]
-    pub options: TestOptions,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+/// The line again, with the fields its record writes under their first names: it reads back as
+/// the same test (the page sends tests to its scoring worker this way).
+impl From<TestLine> for Map<String, Value> {
+    fn from(test: TestLine) -> Map<String, Value> {
+        let TestLine {
+            test_id,
+            line,
+            mut extra,
+        } = test;
+        let options = line.options();
+        let fields = [
+            ("test_id", Some(test_id)),
+            ("question", line.question.map(Value::from)),
+            ("agent_used", line.agent_used.map(Value::from)),
+            ("difficulty", line.difficulty.map(Value::from)),
+            ("generated_sql", line.generated_sql.map(Value::from)),
+            ("expected_sql", line.expected_sql.map(Value::from)),
+            ("expected_result", line.expected_result),
+            ("generated_result", line.generated_result),
+            ("generated_error", line.generated_error.map(Value::from)),
+            (
+                "expected_answer_type",
+                line.expected_answer_type
+                    .map(|kind| Value::from(kind.name())),
+            ),
+        ];
+        for (name, value) in fields {
+            if let Some(value) = value {
+                extra.insert(name.into(), value);
+            }
+        }
+        if !line.expected_alternatives.is_empty() {
+            extra.insert(
+                "expected_alternatives".into(),
+                serde_json::to_value(&line.expected_alternatives).unwrap_or_default(),
+            );
+        }
+        if let Ok(Value::Object(options)) = serde_json::to_value(options) {
+            extra.extend(options);
+        }
+        extra
+    }
 }
 
-/// A test id as a key: `1` and `"1"` are the same test.
+/// Whether a line's field is one its evaluation record writes under its own name (the test's
+/// id, queries, results, error, options...), whichever of the field's names `key` is: the line
+/// reads the one field alone and sees what it filled. A null field the line knows is absent.
+fn written_by_the_record(key: &str, value: &Value) -> bool {
+    if value.is_null() {
+        return PairLine::names().contains(&key);
+    }
+    let mut alone = Map::new();
+    alone.insert(key.to_string(), value.clone());
+    let Ok((line, _)) = PairLine::read(&alone) else {
+        return false;
+    };
+    line.id.is_some()
+        || line.question.is_some()
+        || line.agent_used.is_some()
+        || line.difficulty.is_some()
+        || line.generated_sql.is_some()
+        || line.expected_sql.is_some()
+        || line.expected_result.is_some()
+        || line.generated_result.is_some()
+        || line.generated_error.is_some()
+        || line.expected_answer_type.is_some()
+        || !line.expected_alternatives.is_empty()
+        || line.options() != TestOptions::default()
+}
+
+/// A test id that a JSON reader keeps exactly (see [`crate::pairs::id_problem`]).
 fn exact_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
     let id = Value::deserialize(deserializer)?;
     match crate::pairs::id_problem(&id) {
@@ -161,6 +175,7 @@ fn exact_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Value, 
     }
 }
 
+/// A test id as a key: `1` and `"1"` are the same test.
 pub fn test_key(id: &Value) -> String {
     match id {
         Value::String(text) => text.trim().to_string(),
@@ -205,10 +220,45 @@ impl EvaluationRecord {
 
 /// An `error` field as text: absent, null, `false` and blank mean no error.
 pub fn error_text(value: Option<&Value>) -> Option<String> {
-    match value {
-        None | Some(Value::Null) | Some(Value::Bool(false)) => None,
-        Some(Value::String(text)) if text.trim().is_empty() => None,
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(other) => Some(other.to_string()),
+    value.and_then(crate::fields::error_of)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test_line(json: &str) -> Result<TestLine, String> {
+        serde_json::from_str::<TestLine>(json).map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn a_test_line_reads_the_names_a_pairs_file_does_and_names_a_wrong_field() {
+        let test = test_line(
+            r#"{"id": 4, "generated_query": "SELECT 1", "expected_results": [[1]], "latency_ms": 9, "error": null, "notes": null}"#,
+        )
+        .expect("a valid line");
+        assert_eq!(test.test_id, Value::from(4));
+        assert_eq!(test.line.generated_sql.as_deref(), Some("SELECT 1"));
+        // Only the fields its record does not write itself stay; a known field that is null is
+        // absent.
+        assert_eq!(
+            test.extra.keys().collect::<Vec<_>>(),
+            ["latency_ms", "notes"]
+        );
+        let said = test_line(r#"{"test_id": 4, "tolerance": -1}"#).unwrap_err();
+        assert!(
+            said.starts_with("field `tolerance`: expected a number of zero or more"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_test_line_reads_back_as_itself() {
+        let test = test_line(
+            r#"{"test_id": "a", "sql": "SELECT 1", "expected_sql": ["SELECT 1", "SELECT 2"], "mode": "bag", "error": "boom", "tokens": 3}"#,
+        )
+        .expect("a valid line");
+        let again = serde_json::to_string(&test).expect("serializes");
+        assert_eq!(test_line(&again), Ok(test));
     }
 }

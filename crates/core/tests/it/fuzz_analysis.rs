@@ -301,10 +301,10 @@ fn damaged_file(rng: &mut Rng) -> Vec<u8> {
 }
 
 fn check_files(rng: &mut Rng) {
-    use qeval_core::run::{EvaluationRecord, TestResult, read_questions, read_record_bytes};
+    use qeval_core::run::{EvaluationRecord, TestLine, read_questions, read_record_bytes};
     let bytes = damaged_file(rng);
     let lines = bytes.split(|b| *b == b'\n').count();
-    let results = read_record_bytes::<TestResult>(&bytes);
+    let results = read_record_bytes::<TestLine>(&bytes);
     assert!(
         results.records.len() + results.rejected.len() <= lines,
         "no line read twice"

@@ -16,8 +16,9 @@ const LAYERS: &[&[&str]] = &[
     // Words for messages, escaping for outputs, seeded randomness, the two languages, one
     // metric's verdict, SQL.
     &["words", "escape", "random", "language", "metric", "sql"],
-    // Result sets and their comparison; KQL's tokens and pipelines.
-    &["results", "kql"],
+    // Result sets and their comparison; KQL's tokens and pipelines; how a field of a JSON line
+    // is read.
+    &["results", "kql", "fields"],
     // What uses results alone or a metric alone.
     &["datatype", "execution_similarity", "profiles"],
     // The scorecard's shape; the metrics computed from queries.

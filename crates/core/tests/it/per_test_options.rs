@@ -1,7 +1,7 @@
 //! A pair's (or a test's) own comparison options override the command line's: mode,
 //! ignore_order, tolerance and condition_cols (Spider 2.0's columns that matter).
 
-use qeval_core::run::{EvaluationRecord, Question, TestResult, evaluate_test, pair_of_test};
+use qeval_core::run::{EvaluationRecord, TestLine, evaluate_test, pair_of_test};
 use qeval_core::{PairInput, ScoreOptions, parse_pair_line, score_pair};
 use serde_json::{Value, json};
 
@@ -89,8 +89,8 @@ fn a_malformed_option_names_its_field() {
 
 #[test]
 fn a_run_takes_options_from_its_questions_file_and_keeps_them_in_the_record() {
-    let test: TestResult = serde_json::from_value(json!({"test_id": 1, "generated_sql": "SELECT label, k FROM t", "actual_results": [{"label": "a", "k": 1}], "ignore_order": true, "latency_ms": 5})).unwrap();
-    let question: Question = serde_json::from_value(json!({"id": 1, "expected_sql": "SELECT id, name, note FROM t", "expected_results": serde_json::from_str::<Value>(EXPECTED).unwrap(), "condition_cols": [0, 1], "tolerance": 0.5})).unwrap();
+    let test: TestLine = serde_json::from_value(json!({"test_id": 1, "generated_sql": "SELECT label, k FROM t", "actual_results": [{"label": "a", "k": 1}], "ignore_order": true, "latency_ms": 5})).unwrap();
+    let question: TestLine = serde_json::from_value(json!({"id": 1, "expected_sql": "SELECT id, name, note FROM t", "expected_results": serde_json::from_str::<Value>(EXPECTED).unwrap(), "condition_cols": [0, 1], "tolerance": 0.5})).unwrap();
     assert_eq!(
         test.extra.get("ignore_order"),
         None,

@@ -3,14 +3,14 @@
 
 use qeval_core::profiles::{Profile, ProfileName};
 use qeval_core::run::{
-    EvaluationRecord, Question, TestResult, evaluate_test, pair_of_test, read_records, recheck,
+    EvaluationRecord, TestLine, evaluate_test, pair_of_test, read_records, recheck,
 };
 use qeval_core::{ScoreOptions, score_pair};
 use serde_json::{Value, json};
 
 fn scored(test: Value, question: Option<Value>) -> EvaluationRecord {
-    let test: TestResult = serde_json::from_value(test).expect("a test result");
-    let question: Option<Question> =
+    let test: TestLine = serde_json::from_value(test).expect("a test result");
+    let question: Option<TestLine> =
         question.map(|q| serde_json::from_value(q).expect("a question"));
     let pair = pair_of_test(&test, question.as_ref());
     let profile = Profile::preset(ProfileName::Qas);

@@ -11,7 +11,7 @@ use qeval_core::run::agreement::{LABEL_FIELD, labels_by_test};
 use qeval_core::run::folder::{FileKind, kind_by_content, kind_of, run_files};
 use qeval_core::run::record::test_key;
 use qeval_core::run::{
-    EvaluationRecord, Lines, Question, TestResult, apply_labels, read_labels, read_questions,
+    EvaluationRecord, Lines, TestLine, apply_labels, read_labels, read_questions,
 };
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsCast;
@@ -61,7 +61,7 @@ pub async fn read_run(
         ..LoadedRun::default()
     };
     let mut evaluations: Vec<EvaluationRecord> = Vec::new();
-    let mut tests: Vec<TestResult> = Vec::new();
+    let mut tests: Vec<TestLine> = Vec::new();
     let mut questions = BTreeMap::new();
     let mut labels = Vec::new();
     // Lines read and rejected, and the folder, of each kind: only the kind used is reported.
@@ -81,9 +81,14 @@ pub async fn read_run(
         match kind {
             FileKind::Questions => {
                 let text = text_of(&source.blob).await?;
-                let lines: Lines<Question> = read_questions(&text);
+                let lines: Lines<TestLine> = read_questions(&text);
                 keep_rejected(&mut run, &source.path, &lines);
-                questions.extend(lines.records.into_iter().map(|(_, q)| (test_key(&q.id), q)));
+                questions.extend(
+                    lines
+                        .records
+                        .into_iter()
+                        .map(|(_, q)| (test_key(&q.test_id), q)),
+                );
             }
             FileKind::Labels => {
                 let text = text_of(&source.blob).await?;
@@ -92,7 +97,7 @@ pub async fn read_run(
                 labels.extend(lines.records.into_iter().map(|(_, l)| l));
             }
             FileKind::TestResults => {
-                let mut lines: Lines<TestResult> = read_lines(&source.blob, &report).await?;
+                let mut lines: Lines<TestLine> = read_lines(&source.blob, &report).await?;
                 lines.reject_repeated(|t| test_key(&t.test_id), "test_id");
                 tally(&mut of_tests, &source.path, &lines);
                 tests.extend(lines.records.into_iter().map(|(_, t)| t));

@@ -11,7 +11,7 @@ pub mod state;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use qeval_core::run::{EvaluationRecord, Question, Rejected, TestResult};
+use qeval_core::run::{EvaluationRecord, Rejected, TestLine};
 
 /// Shared data compared by identity, not content: a 100,000-record run must not be compared
 /// field by field on every render.
@@ -54,6 +54,6 @@ pub struct LoadedRun {
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RawRun {
-    pub tests: Vec<TestResult>,
-    pub questions: BTreeMap<String, Question>,
+    pub tests: Vec<TestLine>,
+    pub questions: BTreeMap<String, TestLine>,
 }
