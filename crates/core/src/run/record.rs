@@ -82,7 +82,9 @@ impl TryFrom<Map<String, Value>> for TestLine {
     type Error = InputError;
 
     fn try_from(mut object: Map<String, Value>) -> Result<TestLine, InputError> {
-        let (line, _) = PairLine::read(&object)?;
+        // The classification fields are not read here: one that cannot be read leaves its
+        // record out of those metrics (said when the run is summarized), not out of the run.
+        let line: PairLine = crate::fields::read(&object)?;
         let test_id = line
             .id
             .clone()
@@ -149,7 +151,7 @@ fn written_by_the_record(key: &str, value: &Value) -> bool {
     }
     let mut alone = Map::new();
     alone.insert(key.to_string(), value.clone());
-    let Ok((line, _)) = PairLine::read(&alone) else {
+    let Ok(line) = crate::fields::read::<PairLine>(&alone) else {
         return false;
     };
     line.id.is_some()
@@ -250,6 +252,10 @@ mod tests {
             said.starts_with("field `tolerance`: expected a number of zero or more"),
             "{said}"
         );
+        // A classification field that cannot be read stays with the record, which the summary
+        // leaves out of those metrics.
+        let test = test_line(r#"{"test_id": 5, "confidence": "sure"}"#).expect("read");
+        assert_eq!(test.extra["confidence"], "sure");
     }
 
     #[test]
