@@ -5,7 +5,7 @@ use sqlparser::ast::Statement;
 use crate::kql::{self, KqlQuery};
 use crate::language::Language;
 use crate::scorecard::QueryReport;
-use crate::sql::{self, ParseError, ParseLimits, SqlDialect, TableName};
+use crate::sql::{self, ParseError, ParseLimits, Scopes, SqlDialect, TableName};
 
 #[derive(Debug, Clone)]
 pub struct Analysis {
@@ -15,6 +15,8 @@ pub struct Analysis {
     pub normalized: String,
     /// The SQL statements in canonical form, when the query is SQL and parses.
     pub statements: Option<Vec<Statement>>,
+    /// What the names in `statements` refer to (`sql::scope`): empty for KQL and unparsed text.
+    pub scopes: Scopes,
     /// The KQL query, when the query is KQL and parses.
     pub kql: Option<KqlQuery>,
     pub parse_error: Option<ParseError>,
@@ -36,6 +38,7 @@ pub fn analyse_as(
         tables: Vec::new(),
         normalized,
         statements: None,
+        scopes: Scopes::default(),
         kql: None,
         parse_error: Some(err),
     };
@@ -48,6 +51,7 @@ pub fn analyse_as(
                     language,
                     tables,
                     normalized: sql::canonical_text(&statements),
+                    scopes: Scopes::of(&statements),
                     statements: Some(statements),
                     kql: None,
                     parse_error: None,
@@ -61,6 +65,7 @@ pub fn analyse_as(
                 tables: query.tables.iter().map(|t| TableName::single(t)).collect(),
                 normalized: query.normalized.clone(),
                 statements: None,
+                scopes: Scopes::default(),
                 kql: Some(query),
                 parse_error: None,
             },

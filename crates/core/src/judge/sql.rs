@@ -13,6 +13,7 @@ use super::Judgement;
 use super::{Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
 use crate::analysis::Analysis;
 use crate::sql::join_condition;
+use crate::sql::scope::{BlockCursor, BlockId, Scopes, selects};
 
 /// Judges a generated query against the expected one, from their analyses. Identical queries
 /// (after normalization) are equivalent without further work.
@@ -25,8 +26,8 @@ pub fn judge(expected: &Analysis, generated: &Analysis) -> Option<Judgement> {
     if expected_statements == generated_statements {
         return Some(Judgement::identical());
     }
-    let e = SqlFeatures::of(expected_statements, &expected.tables);
-    let g = SqlFeatures::of(generated_statements, &generated.tables);
+    let e = SqlFeatures::of(expected_statements, &expected.scopes, &expected.tables);
+    let g = SqlFeatures::of(generated_statements, &generated.scopes, &generated.tables);
     let (e_shape, g_shape) = (shape(expected_statements), shape(generated_statements));
     let mut parts = Components::default();
     parts.set("tables", TABLES, &e.tables, &g.tables);
@@ -141,14 +142,24 @@ fn tagged(block: &str, feature: impl std::fmt::Display) -> String {
 }
 
 impl SqlFeatures {
-    fn of(statements: &[Statement], tables: &[crate::sql::TableName]) -> SqlFeatures {
+    fn of(
+        statements: &[Statement],
+        names: &Scopes,
+        tables: &[crate::sql::TableName],
+    ) -> SqlFeatures {
         let mut features = SqlFeatures {
             tables: tables.iter().map(|t| t.name().to_string()).collect(),
             ..SqlFeatures::default()
         };
+        // One rewriter for every statement: it counts the queries it enters as `names` does.
+        let mut rewriter = Rewriter {
+            names,
+            cursor: BlockCursor::default(),
+            scopes: Vec::new(),
+        };
         for statement in statements {
             let mut statement = statement.clone();
-            let _ = statement.visit(&mut Rewriter::default());
+            let _ = statement.visit(&mut rewriter);
             // Other statements are compared whole, by `shape`.
             if let Statement::Query(query) = &statement {
                 features.add_query(query, "");
@@ -347,27 +358,24 @@ fn conjuncts(expr: &Expr, out: &mut Vec<String>) {
 /// renames a table stands for that table, and a table's alias for the table. Labels follow the
 /// order the blocks are written in, so two independent CTEs written in the other order differ:
 /// that errs towards a difference, and is rarer than a renamed CTE.
-#[derive(Default)]
-struct Rewriter {
+struct Rewriter<'a> {
+    /// What each name means (`sql::scope`), for the statements this rewrites a copy of.
+    names: &'a Scopes,
+    cursor: BlockCursor,
     /// One scope per query being visited: its label and its blocks' labels, what its CTEs and
     /// aliases stand for, its tables and output aliases.
-    scopes: Vec<QueryScope>,
+    scopes: Vec<RewriteScope>,
 }
 
 #[derive(Default)]
-struct QueryScope {
+struct RewriteScope {
+    /// This query's block in `Rewriter::names`.
+    block: BlockId,
     /// This query's label: empty for a statement's own query.
     label: String,
-    /// The CTEs this query's `WITH` defines, in order: name -> the table it only renames, or the
-    /// label of its body.
-    ctes: Vec<(String, String)>,
-    /// Addresses of the CTE bodies, to recognise them when the visitor enters one. Only compared,
-    /// never dereferenced.
-    cte_bodies: Vec<usize>,
-    recursive: bool,
-    /// Index of the CTE whose body is being visited, if any. Inside a non-recursive CTE body only
-    /// the CTEs before it are visible; inside a recursive one, also itself.
-    in_body: Option<usize>,
+    /// What each CTE this query's `WITH` defines stands for, in order: the table it only
+    /// renames, or the label of its body.
+    ctes: Vec<String>,
     /// Addresses of the labelled blocks (CTE bodies and derived tables) with their labels.
     blocks: Vec<(usize, String)>,
     /// How many labels this query has handed out: its blocks first, then, as the visitor meets
@@ -382,24 +390,45 @@ fn address(query: &Query) -> usize {
     std::ptr::from_ref(query) as usize
 }
 
-impl QueryScope {
-    fn of(query: &Query, outer: &[QueryScope], label: String) -> QueryScope {
-        let mut scope = QueryScope {
+impl RewriteScope {
+    fn of(
+        query: &Query,
+        block: BlockId,
+        names: &Scopes,
+        outer: &[RewriteScope],
+        label: String,
+    ) -> RewriteScope {
+        let mut scope = RewriteScope {
+            block,
             label,
-            recursive: query.with.as_ref().is_some_and(|with| with.recursive),
-            ..QueryScope::default()
+            ..RewriteScope::default()
         };
         // A CTE that only renames a table (`WITH a AS (SELECT * FROM users)`) stands for it; any
-        // other is a block. The renamed table may itself be a CTE, one before it: `ctes` holds
-        // only those so far, as its body sees them.
-        for cte in query.with.iter().flat_map(|with| &with.cte_tables) {
+        // other is a block. The renamed table may itself be a CTE, one before it, as its body
+        // sees them.
+        let bodies = names
+            .block(block)
+            .map(|b| b.ctes.as_slice())
+            .unwrap_or_default();
+        for (cte, defined) in query
+            .with
+            .iter()
+            .flat_map(|with| &with.cte_tables)
+            .zip(bodies)
+        {
             let target = match plain_table(&cte.query) {
-                Some(table) => scope.cte(&table, outer).unwrap_or(table),
+                Some(table) => scope
+                    .stands_for(names.cte(defined.body, &table), outer)
+                    .unwrap_or(table),
                 None => scope.next_block(&cte.query),
             };
-            scope.ctes.push((cte.alias.name.value.clone(), target));
-            scope.cte_bodies.push(address(&cte.query));
+            scope.ctes.push(target);
         }
+        let cte_or = |scope: &RewriteScope, table: String| {
+            scope
+                .stands_for(names.cte(block, &table), outer)
+                .unwrap_or(table)
+        };
         let mut tables_here = Vec::new();
         let mut aliases_here = Vec::new();
         for select in selects(&query.body) {
@@ -420,7 +449,7 @@ impl QueryScope {
                                 .and_then(ObjectNamePart::as_ident)
                                 .map(|i| i.value.clone())
                                 .unwrap_or_default();
-                            let table = scope.cte(&written, outer).unwrap_or(written.clone());
+                            let table = cte_or(&scope, written.clone());
                             if table != written {
                                 aliases_here.push((written, table.clone()));
                             }
@@ -433,7 +462,7 @@ impl QueryScope {
                             subquery, alias, ..
                         } => {
                             let table = match plain_table(subquery) {
-                                Some(table) => scope.cte(&table, outer).unwrap_or(table),
+                                Some(table) => cte_or(&scope, table),
                                 None => scope.next_block(subquery),
                             };
                             if let Some(alias) = alias {
@@ -474,39 +503,21 @@ impl QueryScope {
         label
     }
 
-    /// What a CTE name visible here stands for: its table or its label.
-    fn visible_cte(&self, name: &str) -> Option<&str> {
-        let visible = match self.in_body {
-            None => self.ctes.len(),
-            Some(index) if self.recursive => self.ctes.len().min(index + 1),
-            Some(index) => index,
-        };
-        self.ctes[..visible]
-            .iter()
-            .find(|(cte, _)| cte == name)
-            .map(|(_, target)| target.as_str())
-    }
-
-    /// What `name` stands for if it names a CTE, here or in an enclosing query.
-    fn cte(&self, name: &str, outer: &[QueryScope]) -> Option<String> {
+    /// What the CTE `found` (by `sql::scope`) stands for: its table or its label. It is defined
+    /// by this query or one around it, whose scope is built, or still being built (this one,
+    /// whose later CTEs its earlier ones cannot see).
+    fn stands_for(
+        &self,
+        found: Option<(BlockId, usize)>,
+        outer: &[RewriteScope],
+    ) -> Option<String> {
+        let (block, index) = found?;
         std::iter::once(self)
             .chain(outer.iter().rev())
-            .find_map(|scope| scope.visible_cte(name))
-            .map(str::to_string)
-    }
-}
-
-/// The `SELECT`s of a query's body: itself, or the operands of its set operations. A
-/// parenthesized query is a query of its own, with its own scope.
-fn selects(body: &SetExpr) -> Vec<&Select> {
-    match body {
-        SetExpr::Select(select) => vec![select],
-        SetExpr::SetOperation { left, right, .. } => {
-            let mut all = selects(left);
-            all.extend(selects(right));
-            all
-        }
-        _ => Vec::new(),
+            .find(|scope| scope.block == block)?
+            .ctes
+            .get(index)
+            .cloned()
     }
 }
 
@@ -551,7 +562,7 @@ fn plain_table(query: &Query) -> Option<String> {
     }
 }
 
-impl Rewriter {
+impl Rewriter<'_> {
     /// The label of a query the visitor enters, given by the query containing it: the label it
     /// gave the block, or a new one for a subquery in an expression.
     fn label_of(&mut self, query: &Query) -> String {
@@ -559,10 +570,6 @@ impl Rewriter {
             return String::new();
         };
         let address = address(query);
-        // Entering a CTE body of the enclosing WITH narrows what that WITH makes visible.
-        if let Some(index) = parent.cte_bodies.iter().position(|&body| body == address) {
-            parent.in_body = Some(index);
-        }
         match parent.blocks.iter().find(|(block, _)| *block == address) {
             Some((_, label)) => label.clone(),
             // A query that only renames a table has no blocks to label, and taking a number for
@@ -608,7 +615,8 @@ impl Rewriter {
                             ..
                         } => {
                             if let [ObjectNamePart::Identifier(ident)] = name.0.as_slice()
-                                && let Some(target) = scope.cte(&ident.value, outer)
+                                && let Some(target) = scope
+                                    .stands_for(self.names.cte(scope.block, &ident.value), outer)
                             {
                                 *name = ObjectName::from(vec![Ident::new(target)]);
                             }
@@ -691,24 +699,21 @@ fn number(text: &str) -> Expr {
     Expr::Value(Value::Number(text.to_string(), false).into())
 }
 
-impl VisitorMut for Rewriter {
+impl VisitorMut for Rewriter<'_> {
     type Break = ();
 
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        let block = self.cursor.enter();
         let label = self.label_of(query);
-        let scope = QueryScope::of(query, &self.scopes, label);
+        let scope = RewriteScope::of(query, block, self.names, &self.scopes, label);
         self.scopes.push(scope);
         self.rename(query);
         ControlFlow::Continue(())
     }
 
-    fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+    fn post_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
         self.scopes.pop();
-        if let Some(parent) = self.scopes.last_mut()
-            && parent.cte_bodies.contains(&address(query))
-        {
-            parent.in_body = None;
-        }
+        self.cursor.leave();
         ControlFlow::Continue(())
     }
 

@@ -8,7 +8,8 @@
 //!
 //! What counts as a column reference, kept deliberately on the safe side (an unknown name
 //! reported is one a person would call wrong):
-//! - SQL: `t.c` is checked when `t` is a schema table or its alias; a bare `c` is checked against
+//! - SQL: `t.c` is checked when `t` is a schema table or its alias in the block the reference
+//!   sits in (or a block around it: `sql::scope` resolves the names); a bare `c` is checked against
 //!   the columns of every schema table the query reads, the output names it defines (`AS`
 //!   aliases, CTE column lists) and the names of its CTEs and derived tables; `t.c` with `t` a
 //!   CTE or derived table is not checked.
@@ -21,11 +22,12 @@ use std::ops::ControlFlow;
 
 use serde::Serialize;
 use serde_json::Value;
-use sqlparser::ast::{Expr, Ident, Query, SelectItem, SetExpr, TableFactor, Visit, Visitor};
+use sqlparser::ast::{Expr, Ident, Query, TableFactor, Visit, Visitor};
 
 use crate::kql::{KqlQuery, KqlToken, KqlTokenKind};
 use crate::metric::Metric;
-use crate::sql::{ParseLimits, Schema, SqlDialect, extract_tables, parse};
+use crate::sql::scope::{BlockCursor, BlockId, Relation, Scopes};
+use crate::sql::{ParseLimits, Schema, SqlDialect, parse, tables_in};
 
 /// Table names and their columns, lowercased.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -171,14 +173,12 @@ pub fn sql_unknown_names(sql: &str, dialect: SqlDialect, known: &KnownNames) -> 
     let Ok(statements) = parse(sql, dialect, ParseLimits::default()) else {
         return Vec::new();
     };
+    let scopes = Scopes::of(&statements);
     let mut names = Names::default();
     let _ = statements.visit(&mut names);
     let mut unknown = Vec::new();
     let mut read: Vec<String> = Vec::new();
-    for table in extract_tables(&statements) {
-        if names.ctes.contains(&table.name().to_lowercase()) {
-            continue;
-        }
+    for table in tables_in(&statements, &scopes) {
         if known.has_table(table.name()) {
             read.push(table.name().to_lowercase());
         } else {
@@ -198,30 +198,27 @@ pub fn sql_unknown_names(sql: &str, dialect: SqlDialect, known: &KnownNames) -> 
         .flatten()
         .cloned()
         .collect();
-    bare.extend(names.defined.iter().cloned());
-    for (qualifier, column, position) in &names.columns {
-        let known_here = match qualifier {
-            Some(q) => match names
-                .aliases
-                .get(q)
-                .or(Some(q))
-                .filter(|t| known.has_table(t))
-            {
-                Some(table) => known.columns(table).is_some_and(|c| c.contains(column)),
+    bare.extend(defined_names(&scopes));
+    for reference in &names.columns {
+        let known_here = match &reference.qualifier {
+            Some(q) => match qualified_table(&scopes, reference.block, q) {
+                Some(table) if known.has_table(table) => known
+                    .columns(table)
+                    .is_some_and(|c| c.contains(&reference.column)),
                 // A CTE, a derived table or a name we cannot place: not checked.
-                None => true,
+                _ => true,
             },
-            None => read.is_empty() || bare.contains(column),
+            None => read.is_empty() || bare.contains(&reference.column),
         };
         if !known_here {
             unknown.push(UnknownName {
                 kind: "column",
-                name: match qualifier {
-                    Some(q) => format!("{q}.{column}"),
-                    None => column.clone(),
+                name: match &reference.qualifier {
+                    Some(q) => format!("{q}.{}", reference.column),
+                    None => reference.column.clone(),
                 },
-                line: Some(position.0),
-                column: Some(position.1),
+                line: Some(reference.position.0),
+                column: Some(reference.position.1),
             });
         }
     }
@@ -230,17 +227,58 @@ pub fn sql_unknown_names(sql: &str, dialect: SqlDialect, known: &KnownNames) -> 
     unknown
 }
 
-/// What a walk over a SQL statement collects.
+/// The table `t` means in `t.c`, in the block the reference sits in: the table its binding
+/// reads, or a table of that name when nothing is bound to it; `None` for a CTE, a derived table
+/// or a function.
+fn qualified_table<'a>(scopes: &'a Scopes, block: Option<BlockId>, q: &'a str) -> Option<&'a str> {
+    match block.and_then(|block| scopes.binding(block, q)) {
+        Some(binding) => match &binding.relation {
+            Relation::Table(table) => Some(table),
+            _ => None,
+        },
+        None => Some(q),
+    }
+}
+
+/// The names a query defines: its CTEs and their column lists, output aliases, derived tables'
+/// aliases and column lists.
+fn defined_names(scopes: &Scopes) -> BTreeSet<String> {
+    let mut defined = BTreeSet::new();
+    for block in (0..scopes.len()).filter_map(|id| scopes.block(id)) {
+        for cte in &block.ctes {
+            defined.insert(cte.name.clone());
+            defined.extend(cte.columns.iter().cloned());
+        }
+        defined.extend(block.output_aliases.iter().cloned());
+        for binding in &block.bindings {
+            if let Relation::Derived(_, columns) = &binding.relation {
+                if binding.aliased {
+                    defined.insert(binding.name.clone());
+                }
+                defined.extend(columns.iter().cloned());
+            }
+        }
+    }
+    defined
+}
+
+/// A column a query names, in the block it sits in.
+struct ColumnReference {
+    block: Option<BlockId>,
+    /// `t` in `t.c`, lowercased.
+    qualifier: Option<String>,
+    column: String,
+    /// Line and column of the column's name.
+    position: (u64, u64),
+}
+
+/// Where a walk over a SQL statement finds tables and columns.
 #[derive(Default)]
 struct Names {
-    /// alias -> table, lowercased.
-    aliases: BTreeMap<String, String>,
-    /// Names the query defines: output aliases, CTE and derived-table names and their columns.
-    defined: BTreeSet<String>,
-    ctes: BTreeSet<String>,
+    cursor: BlockCursor,
+    /// Where each table is first named, lowercased.
     table_positions: BTreeMap<String, (u64, u64)>,
-    /// Column references: (qualifier, column, (line, column)), lowercased.
-    columns: Vec<(Option<String>, String, (u64, u64))>,
+    columns: Vec<ColumnReference>,
 }
 
 fn position(ident: &Ident) -> (u64, u64) {
@@ -250,70 +288,43 @@ fn position(ident: &Ident) -> (u64, u64) {
 impl Visitor for Names {
     type Break = ();
 
-    fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        for cte in query.with.iter().flat_map(|w| &w.cte_tables) {
-            let name = cte.alias.name.value.to_lowercase();
-            self.ctes.insert(name.clone());
-            self.defined.insert(name);
-            self.defined.extend(
-                cte.alias
-                    .columns
-                    .iter()
-                    .map(|c| c.name.value.to_lowercase()),
-            );
-        }
-        if let SetExpr::Select(select) = query.body.as_ref() {
-            for item in &select.projection {
-                if let SelectItem::ExprWithAlias { alias, .. } = item {
-                    self.defined.insert(alias.value.to_lowercase());
-                }
-            }
-        }
+    fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+        self.cursor.enter();
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+        self.cursor.leave();
         ControlFlow::Continue(())
     }
 
     fn pre_visit_table_factor(&mut self, factor: &TableFactor) -> ControlFlow<()> {
-        match factor {
-            TableFactor::Table { name, alias, .. } => {
-                if let Some(ident) = name.0.last().and_then(|part| part.as_ident()) {
-                    let table = ident.value.to_lowercase();
-                    self.table_positions
-                        .entry(table.clone())
-                        .or_insert_with(|| position(ident));
-                    if let Some(alias) = alias {
-                        self.aliases.insert(alias.name.value.to_lowercase(), table);
-                    }
-                }
-            }
-            TableFactor::Derived {
-                alias: Some(alias), ..
-            } => {
-                self.defined.insert(alias.name.value.to_lowercase());
-                self.defined
-                    .extend(alias.columns.iter().map(|c| c.name.value.to_lowercase()));
-            }
-            _ => {}
+        if let TableFactor::Table { name, .. } = factor
+            && let Some(ident) = name.0.last().and_then(|part| part.as_ident())
+        {
+            self.table_positions
+                .entry(ident.value.to_lowercase())
+                .or_insert_with(|| position(ident));
         }
         ControlFlow::Continue(())
     }
 
     fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
-        match expr {
-            Expr::Identifier(ident) => {
-                self.columns
-                    .push((None, ident.value.to_lowercase(), position(ident)))
-            }
-            Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
-                let column = &parts[parts.len() - 1];
-                let qualifier = &parts[parts.len() - 2];
-                self.columns.push((
-                    Some(qualifier.value.to_lowercase()),
-                    column.value.to_lowercase(),
-                    position(column),
-                ));
-            }
-            _ => {}
-        }
+        let reference = |qualifier: Option<&Ident>, column: &Ident| ColumnReference {
+            block: self.cursor.current(),
+            qualifier: qualifier.map(|q| q.value.to_lowercase()),
+            column: column.value.to_lowercase(),
+            position: position(column),
+        };
+        let found = match expr {
+            Expr::Identifier(ident) => Some(reference(None, ident)),
+            Expr::CompoundIdentifier(parts) if parts.len() >= 2 => Some(reference(
+                Some(&parts[parts.len() - 2]),
+                &parts[parts.len() - 1],
+            )),
+            _ => None,
+        };
+        self.columns.extend(found);
         ControlFlow::Continue(())
     }
 }
@@ -471,6 +482,22 @@ mod tests {
         );
         // Names a CTE or a derived table defines are not checked against the schema.
         assert!(names("WITH t AS (SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id) SELECT t.n, n FROM t").is_empty());
+    }
+
+    #[test]
+    fn an_alias_means_the_table_it_names_in_its_own_query() {
+        // `c` is customers outside and orders inside; each `c.` is checked against its own.
+        let sql = "SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders c WHERE c.total > 5 AND c.name = 'x')";
+        assert_eq!(names(sql), ["unknown column `c.name` (line 1, column 93)"]);
+        // A correlated reference reaches the query around it.
+        assert!(names("SELECT c.name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)").is_empty());
+        // A CTE named like a schema table hides it only where the CTE is seen.
+        assert_eq!(
+            names(
+                "SELECT (WITH orders AS (SELECT 1 AS k) SELECT k FROM orders), o.totl FROM orders o"
+            ),
+            ["unknown column `o.totl` (line 1, column 65)"]
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! that reads several tables goes to the one table known to have it (from either query); when no
 //! table is known to have it, the choice is made by a fixed rule and written in `notes`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use sqlparser::ast::{
@@ -20,6 +20,7 @@ use sqlparser::ast::{
 
 use super::join_constraint;
 use super::schema::{ColumnType, Schema, SchemaColumn, SchemaTable, last_part};
+use super::scope::{BlockId, Scopes};
 
 /// A literal of a query, as SQL would read it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -80,12 +81,13 @@ pub fn infer_schema(expected: &[Statement], generated: &[Statement]) -> Result<I
     let mut walker = Walker::new(Catalog::Open(Vec::new()));
     // Two passes: the first learns which table has which column from qualified references (and
     // single-table queries), so the second can place unqualified columns in multi-table queries.
+    let (expected_names, generated_names) = (Scopes::of(expected), Scopes::of(generated));
     walker.learning = true;
-    walker.statements(expected)?;
-    walker.statements(generated)?;
+    walker.statements(expected, &expected_names)?;
+    walker.statements(generated, &generated_names)?;
     walker.learning = false;
-    walker.statements(expected)?;
-    walker.statements(generated)?;
+    walker.statements(expected, &expected_names)?;
+    walker.statements(generated, &generated_names)?;
     let Catalog::Open(tables) = &walker.catalog else {
         return Err("internal: the catalog is fixed".into());
     };
@@ -161,8 +163,8 @@ pub fn hints_for_schema(schema: &Schema, expected: &[Statement], generated: &[St
         })
         .collect();
     let mut walker = Walker::new(Catalog::Fixed(tables));
-    let _ = walker.statements(expected);
-    let _ = walker.statements(generated);
+    let _ = walker.statements(expected, &Scopes::of(expected));
+    let _ = walker.statements(generated, &Scopes::of(generated));
     walker.hints
 }
 
@@ -263,20 +265,20 @@ impl Derived {
 }
 
 #[derive(Clone)]
-enum Relation {
+enum TableShape {
     Base(usize),
     Derived(Derived),
 }
 
-struct Binding {
+struct BoundTable {
     /// The alias, or the table's own name (lowercased).
     name: String,
-    source: Relation,
+    source: TableShape,
 }
 
 #[derive(Default)]
-struct Scope {
-    bindings: Vec<Binding>,
+struct SelectBindings {
+    bindings: Vec<BoundTable>,
     output_aliases: Vec<String>,
 }
 
@@ -305,8 +307,13 @@ struct Votes {
 struct Walker {
     catalog: Catalog,
     learning: bool,
-    scopes: Vec<Scope>,
-    ctes: Vec<Vec<(String, Derived)>>,
+    scopes: Vec<SelectBindings>,
+    /// What each name of the statements being walked means (`sql::scope`), and the block of the
+    /// query being walked.
+    names: Scopes,
+    block: Option<BlockId>,
+    /// Each CTE's shape once its body is walked, by its block and position (`sql::scope`).
+    ctes: HashMap<(BlockId, usize), Derived>,
     votes: BTreeMap<ColumnKey, Votes>,
     hints: Hints,
     notes: Vec<String>,
@@ -321,7 +328,9 @@ impl Walker {
             catalog,
             learning: false,
             scopes: Vec::new(),
-            ctes: Vec::new(),
+            names: Scopes::default(),
+            block: None,
+            ctes: HashMap::new(),
             votes: BTreeMap::new(),
             hints: Hints::default(),
             notes: Vec::new(),
@@ -330,7 +339,9 @@ impl Walker {
         }
     }
 
-    fn statements(&mut self, statements: &[Statement]) -> Result<(), String> {
+    fn statements(&mut self, statements: &[Statement], names: &Scopes) -> Result<(), String> {
+        self.names = names.clone();
+        self.ctes.clear();
         for statement in statements {
             if let Statement::Query(query) = statement {
                 self.depth = 0;
@@ -396,23 +407,20 @@ impl Walker {
         }
     }
 
+    /// The shape of the CTE a one-part name means in the query being walked, if it means one.
     fn cte(&self, name: &str) -> Option<Derived> {
-        self.ctes
-            .iter()
-            .rev()
-            .flat_map(|frame| frame.iter().rev())
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, d)| d.clone())
+        let found = self.names.cte(self.block?, name)?;
+        self.ctes.get(&found).cloned()
     }
 
     fn query(&mut self, query: &Query) -> Result<(Vec<ExprType>, Derived), String> {
         self.enter()?;
-        self.ctes.push(Vec::new());
-        if let Some(with) = &query.with {
-            for cte in &with.cte_tables {
-                let name = cte.alias.name.value.clone();
-                // A recursive CTE reads itself: known by name (columns from its alias list, if
-                // any) before its body is walked.
+        let outer = self.block;
+        self.block = self.names.block_of(query);
+        if let (Some(with), Some(block)) = (&query.with, self.block) {
+            for (index, cte) in with.cte_tables.iter().enumerate() {
+                // A recursive CTE reads itself: known (columns from its alias list, if any)
+                // before its body is walked.
                 let listed: Vec<String> = cte
                     .alias
                     .columns
@@ -424,17 +432,12 @@ impl Walker {
                     origins: Vec::new(),
                     sources: Vec::new(),
                 };
-                if let Some(frame) = self.ctes.last_mut() {
-                    frame.push((name.clone(), placeholder));
-                }
+                self.ctes.insert((block, index), placeholder);
                 let (_, mut derived) = self.query(&cte.query)?;
                 if !listed.is_empty() {
                     derived.columns = Some(listed);
                 }
-                if let Some(frame) = self.ctes.last_mut() {
-                    frame.retain(|(n, _)| n != &name);
-                    frame.push((name, derived));
-                }
+                self.ctes.insert((block, index), derived);
             }
         }
         let order = query.order_by.as_ref().and_then(|o| match &o.kind {
@@ -456,7 +459,7 @@ impl Walker {
             }
             None => {}
         }
-        self.ctes.pop();
+        self.block = outer;
         self.depth -= 1;
         Ok(shape)
     }
@@ -472,8 +475,8 @@ impl Walker {
             .iter()
             .filter(|b| name.is_none_or(|n| b.name == n))
             .flat_map(|b| match &b.source {
-                Relation::Base(t) => vec![*t],
-                Relation::Derived(d) => d.sources.clone(),
+                TableShape::Base(t) => vec![*t],
+                TableShape::Derived(d) => d.sources.clone(),
             })
             .collect();
         for t in tables {
@@ -534,7 +537,7 @@ impl Walker {
     }
 
     fn order_literals(&mut self, order: &[&Expr]) -> Result<(), String> {
-        self.scopes.push(Scope::default());
+        self.scopes.push(SelectBindings::default());
         for e in order {
             self.expr(e)?;
         }
@@ -547,7 +550,7 @@ impl Walker {
         select: &Select,
         order: &[&Expr],
     ) -> Result<(Vec<ExprType>, Derived), String> {
-        let mut scope = Scope::default();
+        let mut scope = SelectBindings::default();
         for item in &select.projection {
             if let SelectItem::ExprWithAlias { alias, .. } = item {
                 scope.output_aliases.push(alias.value.to_lowercase());
@@ -650,8 +653,8 @@ impl Walker {
                 s.bindings
                     .iter()
                     .flat_map(|b| match &b.source {
-                        Relation::Base(t) => vec![*t],
-                        Relation::Derived(d) => d.sources.clone(),
+                        TableShape::Base(t) => vec![*t],
+                        TableShape::Derived(d) => d.sources.clone(),
                     })
                     .collect()
             })
@@ -673,9 +676,9 @@ impl Walker {
         ))
     }
 
-    fn bind(&mut self, name: String, source: Relation) {
+    fn bind(&mut self, name: String, source: TableShape) {
         if let Some(scope) = self.scopes.last_mut() {
-            scope.bindings.push(Binding { name, source });
+            scope.bindings.push(BoundTable { name, source });
         }
     }
 
@@ -697,9 +700,9 @@ impl Walker {
                 if name.0.len() == 1
                     && let Some(derived) = self.cte(&written)
                 {
-                    self.bind(binding, Relation::Derived(derived));
+                    self.bind(binding, TableShape::Derived(derived));
                 } else if let Some(table) = self.table(&written) {
-                    self.bind(binding, Relation::Base(table));
+                    self.bind(binding, TableShape::Base(table));
                 }
             }
             TableFactor::Derived {
@@ -721,9 +724,12 @@ impl Walker {
                                 .collect(),
                         );
                     }
-                    self.bind(alias.name.value.to_lowercase(), Relation::Derived(derived));
+                    self.bind(
+                        alias.name.value.to_lowercase(),
+                        TableShape::Derived(derived),
+                    );
                 } else {
-                    self.bind(String::new(), Relation::Derived(derived));
+                    self.bind(String::new(), TableShape::Derived(derived));
                 }
             }
             TableFactor::NestedJoin {
@@ -751,8 +757,8 @@ impl Walker {
                 s.bindings
                     .iter()
                     .filter_map(|b| match &b.source {
-                        Relation::Base(t) => Some(*t),
-                        Relation::Derived(_) => None,
+                        TableShape::Base(t) => Some(*t),
+                        TableShape::Derived(_) => None,
                     })
                     .collect()
             })
@@ -791,8 +797,8 @@ impl Walker {
                 .map(|b| b.source.clone())
         });
         match found? {
-            Relation::Base(table) => self.column(table, column),
-            Relation::Derived(derived) => match &derived.columns {
+            TableShape::Base(table) => self.column(table, column),
+            TableShape::Derived(derived) => match &derived.columns {
                 Some(_) if derived.origin(column).is_some() => derived.origin(column).flatten(),
                 // `SELECT *` from a base table passes that table's columns through.
                 _ => {
@@ -819,8 +825,8 @@ impl Walker {
             let mut known = Vec::new();
             for binding in &scope.bindings {
                 match &binding.source {
-                    Relation::Base(t) if self.catalog.has_column(*t, column) => known.push(*t),
-                    Relation::Derived(d) => {
+                    TableShape::Base(t) if self.catalog.has_column(*t, column) => known.push(*t),
+                    TableShape::Derived(d) => {
                         if let Some(origin) = d.origin(&lower) {
                             return origin;
                         }
@@ -833,7 +839,7 @@ impl Walker {
                             known.push(*t);
                         }
                     }
-                    Relation::Base(_) => {}
+                    TableShape::Base(_) => {}
                 }
             }
             if let Some(&first) = known.first() {
@@ -846,8 +852,8 @@ impl Walker {
             // `x IN (SELECT id FROM t)` reads `t.id`, even when the outer table has an `id` too
             // (a correlated reference is almost always qualified).
             let could_own = scope.bindings.iter().any(|b| match &b.source {
-                Relation::Base(_) => true,
-                Relation::Derived(d) => d.columns.is_none(),
+                TableShape::Base(_) => true,
+                TableShape::Derived(d) => d.columns.is_none(),
             });
             if could_own && matches!(self.catalog, Catalog::Open(_)) {
                 break;
@@ -863,9 +869,9 @@ impl Walker {
                     .bindings
                     .iter()
                     .flat_map(|b| match &b.source {
-                        Relation::Base(t) => vec![*t],
-                        Relation::Derived(d) if d.columns.is_none() => d.sources.clone(),
-                        Relation::Derived(_) => Vec::new(),
+                        TableShape::Base(t) => vec![*t],
+                        TableShape::Derived(d) if d.columns.is_none() => d.sources.clone(),
+                        TableShape::Derived(_) => Vec::new(),
                     })
                     .collect::<Vec<_>>()
             })
@@ -1017,14 +1023,15 @@ impl Walker {
             Expr::Identifier(ident) => {
                 if self.learning
                     && self.scopes.last().is_some_and(|s| {
-                        s.bindings.len() != 1 || !matches!(s.bindings[0].source, Relation::Base(_))
+                        s.bindings.len() != 1
+                            || !matches!(s.bindings[0].source, TableShape::Base(_))
                     })
                 {
                     // In the learning pass an unqualified name is placed only when one table
                     // could own it.
                     let lower = ident.value.to_lowercase();
                     let known = self.scopes.iter().any(|s| {
-                        s.bindings.iter().any(|b| matches!(b.source, Relation::Base(t) if self.catalog.has_column(t, &lower)))
+                        s.bindings.iter().any(|b| matches!(b.source, TableShape::Base(t) if self.catalog.has_column(t, &lower)))
                     });
                     if !known {
                         return None;

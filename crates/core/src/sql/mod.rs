@@ -8,6 +8,7 @@ mod normalize;
 mod parse;
 mod safety;
 mod schema;
+pub mod scope;
 mod spj;
 mod sqlite_text;
 mod tables;
@@ -22,9 +23,10 @@ pub use normalize::{canonical_text, canonicalize, normalize, normalize_tokens};
 pub use parse::{MAX_OPERATORS, ParseError, ParseLimits, parse};
 pub use safety::{Place, SafetyReport, Violation, ViolationKind, check_read_only};
 pub use schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
+pub use scope::Scopes;
 pub use spj::{Isomorphism, isomorphism_proof};
 pub use sqlite_text::{orders_its_output, to_sqlite};
-pub use tables::{TableName, TableNameError, extract_tables};
+pub use tables::{TableName, TableNameError, extract_tables, tables_in};
 
 /// The constraint of a join (`ON`, `USING`, `NATURAL`), when its kind has one.
 pub(crate) fn join_constraint(

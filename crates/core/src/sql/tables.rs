@@ -1,7 +1,8 @@
 //! Which base tables a query reads.
 //!
 //! Every `FROM`/`JOIN` source anywhere in the statement counts: subqueries in any clause, derived
-//! tables, set operations and CTE bodies. A name that refers to a CTE in scope is not a table.
+//! tables, set operations and CTE bodies. A name that refers to a CTE in scope is not a table
+//! (`sql::scope` says which).
 //! Names are compared case-insensitively and without their quotes, so each one is kept lowercased
 //! and unquoted.
 
@@ -12,6 +13,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sqlparser::ast::{
     Ident, ObjectName, ObjectNamePart, Query, Statement, TableFactor, Visit, Visitor,
 };
+
+use super::scope::{BlockCursor, Scopes};
 
 /// A table name as a list of lowercased, unquoted parts: `["sales", "orders"]` for
 /// `Sales."Orders"`.
@@ -165,7 +168,17 @@ impl std::error::Error for TableNameError {}
 
 /// Lists the base tables the statements read or write, in order of first appearance, each once.
 pub fn extract_tables(statements: &[Statement]) -> Vec<TableName> {
-    let mut collector = TableCollector::default();
+    tables_in(statements, &Scopes::of(statements))
+}
+
+/// [`extract_tables`] with the statements' scopes already resolved.
+pub fn tables_in(statements: &[Statement], scopes: &Scopes) -> Vec<TableName> {
+    let mut collector = TableCollector {
+        scopes,
+        tables: Vec::new(),
+        cursor: BlockCursor::default(),
+        skip_next_relation: false,
+    };
     for statement in statements {
         // The collector never breaks, so the visit always runs to the end.
         let _ = statement.visit(&mut collector);
@@ -173,52 +186,22 @@ pub fn extract_tables(statements: &[Statement]) -> Vec<TableName> {
     collector.tables
 }
 
-/// The CTEs one `WITH` clause defines, and which of them a name inside it can see.
-struct CteScope {
-    names: Vec<String>,
-    /// Addresses of the CTE bodies, to recognise them when the visitor enters one. Only compared,
-    /// never dereferenced.
-    bodies: Vec<usize>,
-    recursive: bool,
-    /// Index of the CTE whose body is being visited, if any. Inside a non-recursive CTE body only
-    /// the CTEs before it are visible; inside a recursive one, also itself.
-    in_body: Option<usize>,
-}
-
-impl CteScope {
-    fn defines(&self, name: &str) -> bool {
-        let visible = match self.in_body {
-            None => self.names.len(),
-            Some(index) if self.recursive => self.names.len().min(index + 1),
-            Some(index) => index,
-        };
-        self.names[..visible].iter().any(|cte| cte == name)
-    }
-}
-
-fn address(query: &Query) -> usize {
-    std::ptr::from_ref(query) as usize
-}
-
-#[derive(Default)]
-struct TableCollector {
+struct TableCollector<'a> {
+    scopes: &'a Scopes,
     tables: Vec<TableName>,
-    /// One entry per query being visited (innermost last); `None` for a query without `WITH`.
-    scopes: Vec<Option<CteScope>>,
+    cursor: BlockCursor,
     /// Set by a table-valued function call (`FROM generate_series(1, 3)`), whose name is visited
     /// next as a relation but is not a table.
     skip_next_relation: bool,
 }
 
-impl TableCollector {
+impl TableCollector<'_> {
     fn is_cte(&self, name: &TableName) -> bool {
-        if name.parts.len() != 1 {
-            return false;
-        }
-        self.scopes
-            .iter()
-            .flatten()
-            .any(|scope| scope.defines(name.name()))
+        name.parts.len() == 1
+            && self
+                .cursor
+                .current()
+                .is_some_and(|block| self.scopes.cte(block, name.name()).is_some())
     }
 
     fn record(&mut self, name: TableName) {
@@ -228,45 +211,16 @@ impl TableCollector {
     }
 }
 
-impl Visitor for TableCollector {
+impl Visitor for TableCollector<'_> {
     type Break = ();
 
-    fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        // Entering a CTE body of the enclosing WITH narrows what that WITH makes visible.
-        if let Some(Some(parent)) = self.scopes.last_mut()
-            && let Some(index) = parent
-                .bodies
-                .iter()
-                .position(|&body| body == address(query))
-        {
-            parent.in_body = Some(index);
-        }
-        self.scopes.push(query.with.as_ref().map(|with| {
-            CteScope {
-                names: with
-                    .cte_tables
-                    .iter()
-                    .map(|cte| cte.alias.name.value.to_lowercase())
-                    .collect(),
-                bodies: with
-                    .cte_tables
-                    .iter()
-                    .map(|cte| address(&cte.query))
-                    .collect(),
-                recursive: with.recursive,
-                in_body: None,
-            }
-        }));
+    fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+        self.cursor.enter();
         ControlFlow::Continue(())
     }
 
-    fn post_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        self.scopes.pop();
-        if let Some(Some(parent)) = self.scopes.last_mut()
-            && parent.bodies.contains(&address(query))
-        {
-            parent.in_body = None;
-        }
+    fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+        self.cursor.leave();
         ControlFlow::Continue(())
     }
 
