@@ -45,13 +45,16 @@ pub fn analyse_as(
     match language {
         Language::Sql => match sql::parse(text, dialect, limits) {
             Ok(mut statements) => {
-                let tables = sql::extract_tables(&statements);
+                // Canonical form changes names' case, quotes and join spellings, never the
+                // queries' structure or the names' meaning: the scopes hold for both forms.
+                let scopes = Scopes::of(&statements);
+                let tables = sql::tables_in(&statements, &scopes);
                 sql::canonicalize(&mut statements);
                 Analysis {
                     language,
                     tables,
                     normalized: sql::canonical_text(&statements),
-                    scopes: Scopes::of(&statements),
+                    scopes,
                     statements: Some(statements),
                     kql: None,
                     parse_error: None,
