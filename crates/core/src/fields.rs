@@ -5,14 +5,11 @@
 //! item is named by its place (`expected_tables[1]`).
 
 use std::fmt::{self, Display};
-use std::marker::PhantomData;
 use std::str::FromStr;
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
-
-use serde_json::Map;
+use serde_json::{Map, Value};
 
 use crate::words::json_kind;
 
@@ -110,10 +107,7 @@ fn checked<'de, D: Deserializer<'de>, T>(
 }
 
 pub(crate) fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    checked(d, |value| match value {
-        Value::String(text) => Ok(text),
-        other => Err(refused("a string", &other)),
-    })
+    checked(d, item_text)
 }
 
 pub(crate) fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
@@ -211,51 +205,31 @@ pub(crate) fn answer<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, 
 
 /// A list of strings.
 pub(crate) fn texts<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
-    d.deserialize_any(List::new("an array of strings", item_text))
+    d.deserialize_any(List::new("an array of strings", CheckedItem(item_text)))
 }
 
 /// One string or a list of them.
 pub(crate) fn one_or_more_texts<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Vec<String>>, D::Error> {
-    d.deserialize_any(List::new("a string or a list of strings", item_text).or_one())
+    d.deserialize_any(List::new("a string or a list of strings", CheckedItem(item_text)).or_one())
 }
 
 /// One message or a list of them.
 pub(crate) fn messages<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
-    d.deserialize_any(List::new("a list of messages", item_text).or_one())
+    d.deserialize_any(List::new("a list of messages", CheckedItem(item_text)).or_one())
 }
 
 /// A list of 0-based column positions.
 pub(crate) fn positions<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<usize>>, D::Error> {
-    d.deserialize_any(List::new("a list of column positions", |item| {
-        item.as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| format!("expected a column position (0, 1, ...), found {item}"))
-    }))
-}
-
-/// A list whose items `item` checks one by one; with `or_one`, a lone string is a list of one.
-struct List<T, F> {
-    expected: &'static str,
-    item: F,
-    one: bool,
-    items: PhantomData<T>,
-}
-
-impl<T, F: Fn(Value) -> Result<T, String>> List<T, F> {
-    fn new(expected: &'static str, item: F) -> Self {
-        List {
-            expected,
-            item,
-            one: false,
-            items: PhantomData,
-        }
-    }
-
-    fn or_one(self) -> Self {
-        List { one: true, ..self }
-    }
+    d.deserialize_any(List::new(
+        "a list of column positions",
+        CheckedItem(|item: Value| {
+            item.as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| format!("expected a column position (0, 1, ...), found {item}"))
+        }),
+    ))
 }
 
 fn item_text(item: Value) -> Result<String, String> {
@@ -265,18 +239,41 @@ fn item_text(item: Value) -> Result<String, String> {
     }
 }
 
-/// One item of a [`List`], read on its own so that its index is its place.
-struct ListItem<'a, F>(&'a F);
+/// A list whose items `item` reads one by one, so that a refused item is named by its place;
+/// with `or_one`, a lone string is a list of one.
+pub(crate) struct List<S> {
+    expected: &'static str,
+    item: S,
+    one: bool,
+}
 
-impl<'de, T, F: Fn(Value) -> Result<T, String>> DeserializeSeed<'de> for ListItem<'_, F> {
+impl<S> List<S> {
+    pub(crate) fn new(expected: &'static str, item: S) -> Self {
+        List {
+            expected,
+            item,
+            one: false,
+        }
+    }
+
+    fn or_one(self) -> Self {
+        List { one: true, ..self }
+    }
+}
+
+/// An item read as a JSON value and checked by the function it holds.
+#[derive(Clone, Copy)]
+struct CheckedItem<F>(F);
+
+impl<'de, T, F: FnOnce(Value) -> Result<T, String>> DeserializeSeed<'de> for CheckedItem<F> {
     type Value = T;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
         (self.0)(Value::deserialize(d)?).map_err(de::Error::custom)
     }
 }
 
-impl<'de, T, F: Fn(Value) -> Result<T, String>> Visitor<'de> for List<T, F> {
-    type Value = Option<Vec<T>>;
+impl<'de, S: DeserializeSeed<'de> + Copy> Visitor<'de> for List<S> {
+    type Value = Option<Vec<S::Value>>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str(self.expected)
     }
@@ -285,24 +282,24 @@ impl<'de, T, F: Fn(Value) -> Result<T, String>> Visitor<'de> for List<T, F> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(ListItem(&self.item))? {
+        while let Some(item) = seq.next_element_seed(self.item)? {
             items.push(item);
         }
         Ok(Some(items))
     }
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-        let value = Value::String(text.to_string());
         if self.one {
-            return (self.item)(value)
-                .map(|item| Some(vec![item]))
-                .map_err(E::custom);
+            let item = self
+                .item
+                .deserialize(de::value::StrDeserializer::<E>::new(text))?;
+            return Ok(Some(vec![item]));
         }
-        Err(E::custom(refused(self.expected, &value)))
+        Err(E::custom(refused(self.expected, &Value::from(text))))
     }
     refuse!(bool, numbers, map);
 }
 
-impl<T, F> Expects for List<T, F> {
+impl<S> Expects for List<S> {
     fn expected(&self) -> &'static str {
         self.expected
     }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::{Expected, InputError, PairInput, TestOptions, WorkflowInput};
 use crate::datatype::AnswerType;
-use crate::fields::{self, Expects, read, refuse, refused};
+use crate::fields::{self, Expects, List, read, refuse, refused};
 use crate::language::Language;
 use crate::metrics::classification::ClassificationInput;
 use crate::metrics::workflow::{Expectation, default_always_expected_agents};
@@ -243,13 +243,13 @@ impl PairLine {
     pub fn into_pair(self, classification: ClassificationInput) -> Result<PairInput, InputError> {
         let workflow = self.workflow();
         let judged_as_agent = self.answer.is_some() || workflow.is_some();
-        let generated_sql = match self.generated_sql.clone() {
+        let (expected_sql, expected_result, alternatives) = self.expectation();
+        let generated_sql = match self.generated_sql {
             Some(sql) => sql,
             // An agent's record may have an answer and no query.
             None if judged_as_agent => String::new(),
             None => return Err(InputError::field("generated_sql", "is missing")),
         };
-        let (expected_sql, expected_result, alternatives) = self.expectation();
         if expected_sql.is_none()
             && self.expected_tables.is_none()
             && expected_result.is_none()
@@ -260,7 +260,6 @@ impl PairLine {
                 "is missing (give expected_sql, expected_tables or expected_result; or an agent's answer or workflow)",
             ));
         }
-        let options = self.options();
         Ok(PairInput {
             id: self.id,
             generated_sql,
@@ -278,10 +277,10 @@ impl PairLine {
             expected_cut: None,
             generated_cut: None,
             profile: self.profile,
-            mode: options.mode,
-            ignore_order: options.ignore_order,
-            tolerance: options.tolerance,
-            condition_cols: options.condition_cols,
+            mode: self.mode,
+            ignore_order: self.ignore_order,
+            tolerance: self.tolerance,
+            condition_cols: self.condition_cols,
             trace_id: self.trace_id.or(self.session_id),
             answer: self.answer,
             answer_criteria: self.expected_answer_criteria,
@@ -299,34 +298,13 @@ impl PairLine {
 
 /// Further acceptable answers: `{"expected_sql", "expected_result"}` objects.
 fn alternatives<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Expected>, D::Error> {
-    struct Alternatives;
-    impl Expects for Alternatives {
-        fn expected(&self) -> &'static str {
-            "a list of objects"
-        }
-    }
-    impl<'de> Visitor<'de> for Alternatives {
-        type Value = Vec<Expected>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str(self.expected())
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Vec<Expected>, E> {
-            Ok(Vec::new())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Expected>, A::Error> {
-            let mut items = Vec::new();
-            while let Some(item) = seq.next_element_seed(Alternative)? {
-                items.push(item);
-            }
-            Ok(items)
-        }
-        refuse!(bool, numbers, str, map);
-    }
-    d.deserialize_any(Alternatives)
+    d.deserialize_any(List::new("a list of objects", Alternative))
+        .map(Option::unwrap_or_default)
 }
 
 /// One acceptable answer; the inner fields are read by `Expected`'s own `deserialize_with`s, so
 /// a refused one is named (`expected_alternatives[0].expected_sql`).
+#[derive(Clone, Copy)]
 struct Alternative;
 
 impl<'de> DeserializeSeed<'de> for Alternative {

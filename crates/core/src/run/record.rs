@@ -2,10 +2,12 @@
 //! are written in a fixed order (test, queries, results, then `qas_evaluation`), so every record
 //! reads the same way; fields we do not know are kept (`extra`) and written back unchanged.
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::pairs::{InputError, PairLine, TestOptions};
+use crate::pairs::{InputError, PairLine};
 
 /// One line of `evaluation-results.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -142,30 +144,48 @@ impl From<TestLine> for Map<String, Value> {
     }
 }
 
-/// Whether a line's field is one its evaluation record writes under its own name (the test's
-/// id, queries, results, error, options...), whichever of the field's names `key` is: the line
-/// reads the one field alone and sees what it filled. A null field the line knows is absent.
+/// The fields an evaluation record writes under its own names, by their first names.
+const WRITTEN: [&str; 15] = [
+    "id",
+    "question",
+    "agent_used",
+    "difficulty",
+    "generated_sql",
+    "expected_sql",
+    "expected_result",
+    "generated_result",
+    "generated_error",
+    "expected_answer_type",
+    "expected_alternatives",
+    "mode",
+    "ignore_order",
+    "tolerance",
+    "condition_cols",
+];
+
+/// Whether `key` names a field the line's record writes itself, under any of the field's names;
+/// a null field the line knows is absent, so it goes too.
 fn written_by_the_record(key: &str, value: &Value) -> bool {
-    if value.is_null() {
-        return PairLine::names().contains(&key);
-    }
-    let mut alone = Map::new();
-    alone.insert(key.to_string(), value.clone());
-    let Ok(line) = crate::fields::read::<PairLine>(&alone) else {
-        return false;
-    };
-    line.id.is_some()
-        || line.question.is_some()
-        || line.agent_used.is_some()
-        || line.difficulty.is_some()
-        || line.generated_sql.is_some()
-        || line.expected_sql.is_some()
-        || line.expected_result.is_some()
-        || line.generated_result.is_some()
-        || line.generated_error.is_some()
-        || line.expected_answer_type.is_some()
-        || !line.expected_alternatives.is_empty()
-        || line.options() != TestOptions::default()
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        // Another name reads a string into the same field as its first name: each field with
+        // other names takes a string.
+        let alone = |name: &str| {
+            let line = Map::from_iter([(name.to_string(), Value::from("0"))]);
+            crate::fields::read::<PairLine>(&line)
+                .ok()
+                .filter(|line| *line != PairLine::default())
+        };
+        let firsts: Vec<PairLine> = WRITTEN.iter().filter_map(|name| alone(name)).collect();
+        PairLine::names()
+            .iter()
+            .copied()
+            .filter(|name| {
+                WRITTEN.contains(name) || alone(name).is_some_and(|line| firsts.contains(&line))
+            })
+            .collect()
+    });
+    names.contains(&key) || (value.is_null() && PairLine::names().contains(&key))
 }
 
 /// A test id that a JSON reader keeps exactly (see [`crate::pairs::id_problem`]).
