@@ -78,10 +78,10 @@ pub const UNNAMED_COLUMN: &str = "other_column";
 /// not tables. Queries that read no table at all (`SELECT 1`, `VALUES (1, 2)`) get a schema of
 /// no tables: every database is the same empty one, and it decides.
 pub fn infer_schema(expected: &[Statement], generated: &[Statement]) -> Result<Inference, String> {
+    let (expected_names, generated_names) = (Scopes::of(expected), Scopes::of(generated));
     let mut walker = Walker::new(Catalog::Open(Vec::new()));
     // Two passes: the first learns which table has which column from qualified references (and
     // single-table queries), so the second can place unqualified columns in multi-table queries.
-    let (expected_names, generated_names) = (Scopes::of(expected), Scopes::of(generated));
     walker.learning = true;
     walker.statements(expected, &expected_names)?;
     walker.statements(generated, &generated_names)?;
@@ -162,9 +162,10 @@ pub fn hints_for_schema(schema: &Schema, expected: &[Statement], generated: &[St
             columns: t.columns.iter().map(|c| c.name.clone()).collect(),
         })
         .collect();
+    let (expected_names, generated_names) = (Scopes::of(expected), Scopes::of(generated));
     let mut walker = Walker::new(Catalog::Fixed(tables));
-    let _ = walker.statements(expected, &Scopes::of(expected));
-    let _ = walker.statements(generated, &Scopes::of(generated));
+    let _ = walker.statements(expected, &expected_names);
+    let _ = walker.statements(generated, &generated_names);
     walker.hints
 }
 
@@ -304,13 +305,13 @@ struct Votes {
     date: u32,
 }
 
-struct Walker {
+struct Walker<'a> {
     catalog: Catalog,
     learning: bool,
     scopes: Vec<SelectBindings>,
     /// What each name of the statements being walked means (`sql::scope`), and the block of the
     /// query being walked.
-    names: Scopes,
+    names: Option<&'a Scopes>,
     block: Option<BlockId>,
     /// Each CTE's shape once its body is walked, by its block and position (`sql::scope`).
     ctes: HashMap<(BlockId, usize), Derived>,
@@ -322,13 +323,13 @@ struct Walker {
     starred: Vec<usize>,
 }
 
-impl Walker {
-    fn new(catalog: Catalog) -> Walker {
+impl<'a> Walker<'a> {
+    fn new(catalog: Catalog) -> Walker<'a> {
         Walker {
             catalog,
             learning: false,
             scopes: Vec::new(),
-            names: Scopes::default(),
+            names: None,
             block: None,
             ctes: HashMap::new(),
             votes: BTreeMap::new(),
@@ -339,8 +340,8 @@ impl Walker {
         }
     }
 
-    fn statements(&mut self, statements: &[Statement], names: &Scopes) -> Result<(), String> {
-        self.names = names.clone();
+    fn statements(&mut self, statements: &[Statement], names: &'a Scopes) -> Result<(), String> {
+        self.names = Some(names);
         self.ctes.clear();
         for statement in statements {
             if let Statement::Query(query) = statement {
@@ -409,14 +410,14 @@ impl Walker {
 
     /// The shape of the CTE a one-part name means in the query being walked, if it means one.
     fn cte(&self, name: &str) -> Option<Derived> {
-        let found = self.names.cte(self.block?, name)?;
+        let found = self.names?.cte(self.block?, name)?;
         self.ctes.get(&found).cloned()
     }
 
     fn query(&mut self, query: &Query) -> Result<(Vec<ExprType>, Derived), String> {
         self.enter()?;
         let outer = self.block;
-        self.block = self.names.block_of(query);
+        self.block = self.names.and_then(|names| names.block_of(query));
         if let (Some(with), Some(block)) = (&query.with, self.block) {
             for (index, cte) in with.cte_tables.iter().enumerate() {
                 // A recursive CTE reads itself: known (columns from its alias list, if any)

@@ -186,48 +186,49 @@ fn address(query: &Query) -> usize {
     std::ptr::from_ref(query) as usize
 }
 
-/// Builds the blocks as the visitor enters queries; a derived table's block is known by its
-/// query's address until the walk ends.
+/// Builds the blocks as the visitor enters queries. A CTE's body and a derived table are
+/// entered after the block that names them: that block waits for their number.
 #[derive(Default)]
 struct Builder {
     blocks: Vec<QueryScope>,
     cursor: BlockCursor,
     by_address: HashMap<usize, BlockId>,
-    /// CTE bodies and derived tables waiting for their block: (address, block, binding or CTE).
-    waiting: Vec<(usize, BlockId, Waiting)>,
+    /// CTE bodies and derived tables not entered yet, by address: the block naming them and
+    /// where it does.
+    awaited: HashMap<usize, (BlockId, Awaited)>,
 }
 
-enum Waiting {
-    Cte(usize),
-    Binding(usize),
+enum Awaited {
+    /// The body of the block's CTE at this position.
+    CteBody(usize),
+    /// The derived table of the block's binding at this position.
+    Derived(usize),
 }
 
 impl Builder {
-    fn finish(mut self) -> Scopes {
-        for (at, block, waiting) in std::mem::take(&mut self.waiting) {
-            let Some(&body) = self.by_address.get(&at) else {
-                continue;
-            };
-            match waiting {
-                Waiting::Cte(index) => {
-                    if let Some(cte) = self.blocks[block].ctes.get_mut(index) {
-                        cte.body = body;
-                    }
-                }
-                Waiting::Binding(index) => {
-                    if let Some(Binding {
-                        relation: Relation::Derived(id, _),
-                        ..
-                    }) = self.blocks[block].bindings.get_mut(index)
-                    {
-                        *id = body;
-                    }
-                }
-            }
-        }
+    fn finish(self) -> Scopes {
         Scopes {
             blocks: self.blocks,
             by_address: self.by_address,
+        }
+    }
+
+    /// Gives block `id` to the CTE or binding that awaited the query at `at`; for a CTE's body,
+    /// returns the CTE's position.
+    fn arrived(&mut self, at: usize, id: BlockId) -> Option<usize> {
+        let (block, awaited) = self.awaited.remove(&at)?;
+        match awaited {
+            Awaited::CteBody(index) => {
+                self.blocks[block].ctes[index].body = id;
+                Some(index)
+            }
+            Awaited::Derived(index) => {
+                if let Relation::Derived(body, _) = &mut self.blocks[block].bindings[index].relation
+                {
+                    *body = id;
+                }
+                None
+            }
         }
     }
 
@@ -255,12 +256,13 @@ impl Builder {
                     .map(|c| c.name.value.to_lowercase())
                     .collect();
                 let index = self.blocks[id].bindings.len();
-                self.waiting
-                    .push((address(subquery), id, Waiting::Binding(index)));
+                self.awaited
+                    .insert(address(subquery), (id, Awaited::Derived(index)));
                 let written = alias.as_ref().map(|a| a.name.value.clone());
                 Some(named(
                     written.as_ref(),
                     String::new(),
+                    // Set when the derived table is entered.
                     Relation::Derived(usize::MAX, columns),
                 ))
             }
@@ -331,15 +333,7 @@ impl Visitor for Builder {
         let parent = self.cursor.current();
         let id = self.cursor.enter();
         self.by_address.insert(address(query), id);
-        let cte_of_parent = self
-            .waiting
-            .iter()
-            .find_map(|(at, block, waiting)| match waiting {
-                Waiting::Cte(index) if *at == address(query) && Some(*block) == parent => {
-                    Some(*index)
-                }
-                _ => None,
-            });
+        let cte_of_parent = self.arrived(address(query), id);
         let mut block = QueryScope {
             parent,
             cte_of_parent,
@@ -349,6 +343,7 @@ impl Visitor for Builder {
         for (index, cte) in query.with.iter().flat_map(|w| &w.cte_tables).enumerate() {
             block.ctes.push(Cte {
                 name: cte.alias.name.value.to_lowercase(),
+                // Set when the body is entered, right after this block.
                 body: usize::MAX,
                 columns: cte
                     .alias
@@ -357,8 +352,8 @@ impl Visitor for Builder {
                     .map(|c| c.name.value.to_lowercase())
                     .collect(),
             });
-            self.waiting
-                .push((address(&cte.query), id, Waiting::Cte(index)));
+            self.awaited
+                .insert(address(&cte.query), (id, Awaited::CteBody(index)));
         }
         for select in selects(&query.body) {
             for item in &select.projection {
