@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use qeval_core::results::sample::{MIXED_COLUMNS, bench_max_rows, mixed_row_json, xorshift};
+use qeval_core::{MIXED_COLUMNS, bench_max_rows, mixed_row_json, xorshift};
 
 const MODES: [&str; 6] = ["bag", "set", "subset", "soft-f1", "f1", "seed"];
 const CASES: [&str; 4] = ["equal", "near-miss", "row-fewer", "column-fewer"];

@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use qeval_core::pipeline::{DatabaseUse, QuerySettings, SuiteSettings};
-use qeval_core::{Metric, PairInput, ScoreOptions};
+use qeval_core::{DatabaseUse, Metric, PairInput, QuerySettings, ScoreOptions, SuiteSettings};
 use qeval_native::jobs::DatabaseSource;
 use qeval_sqlite::{Database, EquivalenceOptions, Limits, PairCheck};
 
@@ -89,11 +88,8 @@ pub fn schema_text(args: &DbArgs) -> Result<Option<String>, String> {
         .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
     // Read in the generic dialect, the widest: the check is that this is a schema at all; each
     // use reads it again in its own dialect and says so per pair if that fails.
-    qeval_core::metrics::schema_validity::KnownNames::check(
-        &text,
-        qeval_core::sql::SqlDialect::Generic,
-    )
-    .map_err(|err| format!("--schema {} is not a schema: {err}", path.display()))?;
+    qeval_core::KnownNames::check(&text, qeval_core::SqlDialect::Generic)
+        .map_err(|err| format!("--schema {} is not a schema: {err}", path.display()))?;
     Ok(Some(text))
 }
 
@@ -166,10 +162,7 @@ impl Executor {
                 .map(|t| format!(
                     "{} {}",
                     t.name,
-                    qeval_core::words::counted(
-                        usize::try_from(t.rows).unwrap_or(usize::MAX),
-                        "row"
-                    )
+                    qeval_core::counted(usize::try_from(t.rows).unwrap_or(usize::MAX), "row")
                 ))
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -235,7 +228,7 @@ impl Executor {
         if cut > 0 {
             say!(
                 "qeval: {cut} result{} cut at --max-rows {}",
-                qeval_core::words::plural(cut),
+                qeval_core::plural(cut),
                 self.limits.max_rows
             );
         }

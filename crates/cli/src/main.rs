@@ -14,8 +14,7 @@ use output::say;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use qeval_core::metrics::TableMatch;
-use qeval_core::sql::SqlDialect;
+use qeval_core::{SqlDialect, TableMatch};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -156,7 +155,7 @@ struct CompareArgs {
     /// (Spider 2.0 style), soft-f1 (BIRD mini-dev), defog (defog sql-eval's compare_df, else
     /// subset_df). Default: seed for the kql-batch profile, f1 otherwise. A line's own `mode` wins.
     #[arg(long, value_parser = parse_mode)]
-    mode: Option<qeval_core::results::compare::Mode>,
+    mode: Option<qeval_core::Mode>,
     /// Relative tolerance for numbers in result tables.
     #[arg(long, default_value_t = 1e-9, value_parser = parse_tolerance)]
     tolerance: f64,
@@ -196,7 +195,7 @@ pub struct ScoreArgs {
     /// datatype), kql-batch (50% similarity + 50% results match), sql-metrics (query correctness
     /// and safety), agent (workflow and answer quality). A line's own `profile` wins.
     #[arg(long, value_parser = parse_profile, default_value = "qas", conflicts_with = "profile_file")]
-    profile: qeval_core::profiles::ProfileName,
+    profile: qeval_core::ProfileName,
     /// A custom profile: JSON with `weights` (metric name -> weight), `threshold`, and optionally
     /// `require_execution`, `require_perfect`, `label`.
     #[arg(long, value_name = "FILE")]
@@ -226,10 +225,10 @@ pub struct RunArgs {
     /// How scores add up: qas (default; 40% semantic + 40% execution + 20% datatype), kql-batch,
     /// sql-metrics.
     #[arg(long, value_parser = parse_profile, default_value = "qas")]
-    profile: qeval_core::profiles::ProfileName,
+    profile: qeval_core::ProfileName,
     /// How result tables are compared (see `qeval score --help`).
     #[arg(long, value_parser = parse_mode)]
-    mode: Option<qeval_core::results::compare::Mode>,
+    mode: Option<qeval_core::Mode>,
     #[command(flatten)]
     language: LanguageArgs,
     /// Exit 1 when the pass rate is under this (0.8 or 80 both mean 80%).
@@ -364,14 +363,14 @@ fn parse_provider(name: &str) -> Result<qeval_judge::Provider, String> {
 
 fn parse_dialect(name: &str) -> Result<SqlDialect, String> {
     name.parse()
-        .map_err(|err: qeval_core::sql::UnknownDialect| err.to_string())
+        .map_err(|err: qeval_core::UnknownDialect| err.to_string())
 }
 
-fn parse_mode(name: &str) -> Result<qeval_core::results::compare::Mode, String> {
+fn parse_mode(name: &str) -> Result<qeval_core::Mode, String> {
     name.parse()
 }
 
-fn parse_profile(name: &str) -> Result<qeval_core::profiles::ProfileName, String> {
+fn parse_profile(name: &str) -> Result<qeval_core::ProfileName, String> {
     name.parse()
 }
 

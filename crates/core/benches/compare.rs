@@ -10,9 +10,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use qeval_core::results::ResultSet;
-use qeval_core::results::compare::{CompareOptions, Mode, compare};
-use qeval_core::results::sample::{Case, bench_max_rows, case_pair, shuffled_pair};
+use qeval_core::{
+    Case, CompareOptions, Mode, ResultSet, bench_max_rows, case_pair, compare, shuffled_pair,
+};
 
 fn main() {
     if std::env::args().any(|arg| arg == "--test") {

@@ -6,12 +6,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use qeval_core::analysis::analyse;
-use qeval_core::metrics::calibration::{Confidence, calibration};
-use qeval_core::metrics::safety_classification::classify_safety;
-use qeval_core::metrics::validation_accuracy::validation_accuracy;
-use qeval_core::sql::{ParseLimits, SqlDialect, TableName, check_read_only};
-use qeval_core::{ScoreOptions, table_accuracy_of_sql};
+use qeval_core::{
+    Confidence, ParseLimits, ScoreOptions, SqlDialect, TableName, analyse, calibration,
+    check_sql_read_only, classify_safety, table_accuracy_of_sql, validation_accuracy,
+};
 
 fn mean_micros(runs: u32, mut work: impl FnMut()) -> f64 {
     work();
@@ -78,7 +76,11 @@ fn main() {
             "read-only validator (one query)",
             f64::NAN,
             mean_micros(2_000, || {
-                black_box(check_read_only(black_box(sql), SqlDialect::Generic, limits));
+                black_box(check_sql_read_only(
+                    black_box(sql),
+                    SqlDialect::Generic,
+                    limits,
+                ));
             }),
         ),
         (
@@ -89,7 +91,7 @@ fn main() {
                     analyse(sql, SqlDialect::Generic, limits),
                     analyse(expected_sql, SqlDialect::Generic, limits),
                 );
-                black_box(qeval_core::judge::sql::judge(&a, &b));
+                black_box(qeval_core::judge_sql(&a, &b));
             }),
         ),
     ];

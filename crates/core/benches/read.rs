@@ -7,8 +7,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use qeval_core::results::sample::{MIXED_COLUMNS, bench_max_rows, mixed_row_json};
-use qeval_core::results::{ResultSet, ResultStream, StreamOptions, read_result_text};
+use qeval_core::{
+    MIXED_COLUMNS, ResultSet, ResultStream, StreamOptions, bench_max_rows, mixed_row_json,
+    read_result_text,
+};
 
 /// A generated table as JSON text in `shape`; the values follow a fixed seed.
 fn table(rows: usize, shape: &str) -> String {

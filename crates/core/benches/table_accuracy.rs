@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use criterion::Criterion;
-use qeval_core::sql::{SqlDialect, TableName};
-use qeval_core::{PairInput, ScoreOptions, score_pair, table_accuracy_of_sql};
+use qeval_core::{
+    PairInput, ScoreOptions, SqlDialect, TableName, score_pair, table_accuracy_of_sql,
+};
 
 struct AccuracyCase {
     sql: String,

@@ -82,7 +82,7 @@ impl std::fmt::Display for ExecutionError {
 }
 
 /// Compares two result sets: as single values when both are 1x1, else as tables.
-pub fn compare_results(
+pub(crate) fn compare_results(
     expected: &ResultSet,
     actual: &ResultSet,
     options: &ExecutionOptions,

@@ -15,7 +15,7 @@ use crate::words::json_kind;
 
 /// Every name a struct's fields are read under, aliases included: serde hands them to the
 /// deserializer, which here keeps them and reads nothing.
-pub fn names_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+pub(crate) fn names_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
     struct FieldNames<'a>(&'a mut &'static [&'static str]);
     impl<'de> Deserializer<'de> for FieldNames<'_> {
         type Error = de::value::Error;
@@ -184,7 +184,7 @@ pub(crate) fn error_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Strin
 }
 
 /// The text of an `error` value (see [`error_text`]).
-pub fn error_of(value: &Value) -> Option<String> {
+pub(crate) fn error_of(value: &Value) -> Option<String> {
     match value {
         Value::Null | Value::Bool(false) => None,
         Value::String(text) if text.trim().is_empty() => None,
@@ -339,7 +339,7 @@ impl std::error::Error for InputError {}
 /// Why `id` cannot serve as an id, if it cannot: a number JSON readers cannot keep exactly (an
 /// integer past 2^53 read as a float, `1e30` for `1000000000000000000000000000000`) would be
 /// written back as another text, and match another test.
-pub fn id_problem(id: &Value) -> Option<String> {
+pub(crate) fn id_problem(id: &Value) -> Option<String> {
     match id {
         Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.abs() >= 2f64.powi(53)) => {
             Some(format!(
@@ -352,7 +352,7 @@ pub fn id_problem(id: &Value) -> Option<String> {
 
 /// A person's verdict from the usual ways of writing it: `true`/`false`, `1`/`0`, `"correct"`/
 /// `"incorrect"`, `"pass"`/`"fail"`, `"yes"`/`"no"`, `"equivalent"`/`"different"`.
-pub fn label_of(value: &Value) -> Option<bool> {
+pub(crate) fn label_of(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
         Value::Number(n) => match n.as_f64() {
@@ -375,7 +375,9 @@ pub fn label_of(value: &Value) -> Option<bool> {
 
 /// Reads a struct's fields from an object, naming the field at fault (`expected_tables[1]`, as
 /// the object spells it), or the field the object gives under two of its names.
-pub fn read<'de, T: Deserialize<'de>>(object: &'de Map<String, Value>) -> Result<T, InputError> {
+pub(crate) fn read<'de, T: Deserialize<'de>>(
+    object: &'de Map<String, Value>,
+) -> Result<T, InputError> {
     serde_path_to_error::deserialize(object).map_err(|err| {
         let path = err.path().to_string();
         let message = err.into_inner().to_string();

@@ -290,34 +290,9 @@ impl<'de> Deserialize<'de> for MetricName {
     }
 }
 
-/// `MetricName` for TypeScript (qeval-wasm's `.d.ts`): its JSON names, which serde writes by
-/// hand above, so no derive can list them. A test keeps it equal to [`MetricName::ALL`].
-pub const METRIC_NAME_TYPESCRIPT: &str = "export type MetricName = \"exact_match\" | \"query_correctness\" | \
-    \"semantic_similarity\" | \"safety\" | \"schema_validity\" | \
-    \"table_accuracy\" | \"results_match\" | \"execution\" | \"datatype\" | \
-    \"efficiency\" | \"equivalence\" | \"test_suite\" | \"workflow\" | \
-    \"answer_quality\" | \"factual_correctness\" | \"completeness\" | \
-    \"safety_classification\" | \"validation_accuracy\";";
-
-#[cfg(feature = "typescript")]
-#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
-const METRIC_NAME_SECTION: &str = METRIC_NAME_TYPESCRIPT;
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_typescript_declaration_lists_every_name() {
-        let names: Vec<String> = MetricName::ALL
-            .iter()
-            .map(|m| format!("\"{}\"", m.as_str()))
-            .collect();
-        assert_eq!(
-            METRIC_NAME_TYPESCRIPT,
-            format!("export type MetricName = {};", names.join(" | "))
-        );
-    }
 
     #[test]
     fn every_name_reads_back_and_keeps_its_json_order() {

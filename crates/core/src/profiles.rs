@@ -229,7 +229,8 @@ const RESULT_METRICS: [MetricName; 2] = [MetricName::Execution, MetricName::Resu
 
 /// The metrics of an equivalence check on generated databases: without a database, and on a
 /// loaded one (test-suite checking).
-pub const EQUIVALENCE_METRICS: [MetricName; 2] = [MetricName::Equivalence, MetricName::TestSuite];
+pub(crate) const EQUIVALENCE_METRICS: [MetricName; 2] =
+    [MetricName::Equivalence, MetricName::TestSuite];
 
 /// The equivalence check's metric, when it reached a verdict.
 fn equivalence_of(metrics: &BTreeMap<MetricName, Metric>) -> Option<(MetricName, f64)> {

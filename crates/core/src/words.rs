@@ -16,11 +16,11 @@ pub fn counted(count: usize, noun: &str) -> String {
 
 /// The most bytes of an input a scorecard repeats (a normalized query, an error's inputs):
 /// a 50 MB query is echoed as its first 64 KB, so one line does not carry it four times.
-pub const MAX_ECHO_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_ECHO_BYTES: usize = 64 * 1024;
 
 /// `text` as a scorecard echoes it: whole, or its first [`MAX_ECHO_BYTES`] (at a character
 /// boundary) and a note of how long it was.
-pub fn echo(text: &str) -> String {
+pub(crate) fn echo(text: &str) -> String {
     if text.len() <= MAX_ECHO_BYTES {
         return text.to_string();
     }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use qeval_core::score::JudgedVerdict;
+use qeval_core::JudgedVerdict;
 use qeval_judge::JudgeScores;
 use qeval_native::judge::DiskCache;
 

@@ -278,8 +278,8 @@ fn official_bird(python: &str, peers: &Path, out: &Path, cpus: usize) -> Command
 /// permutations until none is left: every column equal to every other (any permutation fits),
 /// and the same with one cell changed (none fits). The milliseconds of each.
 fn wide_results() -> Vec<(&'static str, f64)> {
-    use qeval_core::results::compare::{CompareOptions, Mode, compare};
-    use qeval_core::results::{ResultSet, Value};
+    use qeval_core::{CompareOptions, Mode, compare};
+    use qeval_core::{ResultSet, Value};
     let rows: Vec<Vec<Value>> = (0..1_000).map(|r| vec![Value::Int(r % 7); 26]).collect();
     let columns: Vec<String> = (0..26).map(|c| format!("c{c}")).collect();
     let expected = ResultSet::named(columns.clone(), rows.clone());

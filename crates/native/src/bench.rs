@@ -6,16 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
-use qeval_core::bench::BenchError;
-use qeval_core::bench::bird::{self, BirdPredictions, QuestionEntry};
-use qeval_core::bench::spider::{self, SpiderFiles};
-use qeval_core::bench::spider2::{self, PredictionForm, Variant};
-use qeval_core::pipeline::benchmark::eval_ids;
-use qeval_core::pipeline::{
-    BenchSummary, BenchmarkPipeline, BirdOptions, Spider2Files, Spider2Options, Spider2Outcome,
-    SpiderOptions,
+use qeval_core::{
+    BenchError, BenchSummary, BenchmarkPipeline, BirdOptions, EvaluationRecord, Spider2Files,
+    Spider2Options, Spider2Outcome, SpiderOptions, bird, bird::BirdPredictions,
+    bird::QuestionEntry, eval_ids, spider, spider::SpiderFiles, spider2, spider2::PredictionForm,
+    spider2::Variant,
 };
-use qeval_core::run::EvaluationRecord;
 
 use crate::jobs::{DatabaseSource, run_jobs};
 
@@ -139,7 +135,7 @@ pub fn plan_spider(request: &SpiderRequest) -> Result<Planned, String> {
                     .unwrap_or("match")
             ));
         };
-        options.foreign_keys = qeval_core::bench::spider::read_tables_json(&read(table)?)
+        options.foreign_keys = qeval_core::spider::read_tables_json(&read(table)?)
             .map_err(|err| located(table, err))?;
     }
     let pipeline = BenchmarkPipeline::spider(
@@ -176,8 +172,8 @@ pub fn plan_bird(request: &BirdRequest) -> Result<Planned, String> {
                 notes.push(format!(
                     "{} has {} for {} in {}: questions are given the entry at their place, as BIRD's script does ({})",
                     path.display(),
-                    qeval_core::words::counted(entries.len(), "entry"),
-                    qeval_core::words::counted(golds.len(), "gold line"),
+                    qeval_core::counted(entries.len(), "entry"),
+                    qeval_core::counted(golds.len(), "gold line"),
                     request.gold.display(),
                     if entries.len() > golds.len() {
                         "its script stops with an IndexError"
@@ -265,7 +261,7 @@ pub fn score(
 fn settle(planned: &Planned, workers: usize) {
     if !matches!(
         planned.pipeline.benchmark,
-        qeval_core::pipeline::Benchmark::Spider2(_)
+        qeval_core::Benchmark::Spider2(_)
     ) {
         return;
     }
@@ -442,7 +438,7 @@ pub fn plan_spider2(request: &Spider2Request) -> Result<Planned, String> {
     if ignored > 0 {
         notes.push(format!(
             "{} in {} have no line in {} and are ignored, as the official script ignores them",
-            qeval_core::words::counted(ignored, "prediction file"),
+            qeval_core::counted(ignored, "prediction file"),
             request.result_dir.display(),
             variant.eval_file()
         ));
@@ -528,7 +524,7 @@ pub fn spider2_results_json(scored: &ScoredBenchmark) -> String {
     let pipeline = &scored.planned.pipeline;
     let sql_mode = matches!(
         &pipeline.benchmark,
-        qeval_core::pipeline::Benchmark::Spider2(o) if o.mode == PredictionForm::Sql
+        qeval_core::Benchmark::Spider2(o) if o.mode == PredictionForm::Sql
     );
     let results: Vec<serde_json::Value> = (0..pipeline.examples.len())
         .filter_map(|item| {

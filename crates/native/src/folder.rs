@@ -1,8 +1,8 @@
-//! A run's files on disk, found by the core's rules (`qeval_core::run::folder`).
+//! A run's files on disk, found by the core's rules (`qeval_core::run_files`, `qeval_core::kind_of`).
 
 use std::path::{Path, PathBuf};
 
-use qeval_core::run::folder::{FileKind, choose};
+use qeval_core::{FileKind, choose};
 
 /// The file of `kind` for the run folder `run_dir`: looked for in the folders the kind is kept
 /// in, the usual name first, else the only file of that kind. An error names the folder that

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use qeval_core::Metric;
-use qeval_core::pipeline::job::SuiteCheck;
-use qeval_core::pipeline::{Job, JobAnswer, QueryError, QueryRows, QuerySettings, Runner};
+use qeval_core::{
+    Job, JobAnswer, Metric, QueryError, QueryRows, QuerySettings, Runner, SuiteCheck,
+};
 use qeval_sqlite::Database;
 
 /// Where a plan's database comes from.

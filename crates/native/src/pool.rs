@@ -70,7 +70,7 @@ pub fn cores() -> usize {
 /// no threads are given, as in the browser).
 pub struct EveryCore;
 
-impl qeval_core::results::compare::defog::Spread for EveryCore {
+impl qeval_core::Spread for EveryCore {
     fn each<T: Sync, R: Send>(&self, items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
         run(items, cores(), work, |_| {})
     }

@@ -3,9 +3,7 @@
 //! test-suite checks), the LLM judge on every pair at once, then every test scored on every
 //! core. The core decides what each step does; this only carries it out.
 
-use qeval_core::PairInput;
-use qeval_core::pipeline::RunPipeline;
-use qeval_core::run::EvaluationRecord;
+use qeval_core::{EvaluationRecord, PairInput, RunPipeline};
 
 use crate::jobs::{DatabaseSource, run_jobs};
 use crate::judge::{Judge, judge_all};

@@ -11,7 +11,7 @@ use arrow_array::{Array, RecordBatchReader};
 use arrow_pyarrow::FromPyArrow;
 use arrow_schema::DataType;
 use pyo3::prelude::*;
-use qeval_core::results::{MAX_COLUMNS, ResultSet, Rows, Value};
+use qeval_core::{MAX_COLUMNS, ResultSet, Rows, Value};
 
 /// Why Arrow data was not read here: the caller reads its rows through Python instead.
 pub enum Unread {

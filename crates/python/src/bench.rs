@@ -6,8 +6,7 @@
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
-use qeval_core::bench::bird::BirdMetric;
-use qeval_core::pipeline::{BirdOptions, Job, JobAnswer, SpiderOptions};
+use qeval_core::{BirdOptions, Job, JobAnswer, SpiderOptions, bird::BirdMetric};
 use qeval_native::bench::{BirdRequest, Planned, ScoredBenchmark, SpiderRequest};
 use qeval_native::jobs::DatabaseSource;
 use serde_json::json;
@@ -152,7 +151,7 @@ impl BenchPlan {
 
 /// Plans Spider from its files, as `qeval bench spider` does.
 #[pyfunction]
-#[pyo3(signature = (gold, predictions, db, *, etype = "exec", table = None, keep_distinct = false, plug_value = false, plug_value_limit = qeval_core::bench::spider::plug::MAX_VARIANTS, time_limit = qeval_core::bench::spider::TIMEOUT_SECONDS, max_rows = 1_000_000, strict = false))]
+#[pyo3(signature = (gold, predictions, db, *, etype = "exec", table = None, keep_distinct = false, plug_value = false, plug_value_limit = qeval_core::spider::MAX_VARIANTS, time_limit = qeval_core::spider::TIMEOUT_SECONDS, max_rows = 1_000_000, strict = false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per command-line flag
 pub fn bench_spider(
     py: Python<'_>,
@@ -171,7 +170,7 @@ pub fn bench_spider(
     if predictions.is_empty() {
         return Err(input_error("give at least one prediction file"));
     }
-    let etype = qeval_core::bench::spider::Etype::parse(etype).ok_or_else(|| {
+    let etype = qeval_core::spider::Etype::parse(etype).ok_or_else(|| {
         input_error(format!(
             "etype={etype:?}: use \"exec\", \"match\" (exact set match) or \"all\""
         ))
@@ -203,7 +202,7 @@ pub fn bench_spider(
 
 /// Plans BIRD from its files, as `qeval bench bird` does.
 #[pyfunction]
-#[pyo3(signature = (gold, predictions, db_root, *, diff = None, metrics = vec!["ex".to_string()], meta_time_out = qeval_core::bench::bird::TIMEOUT_SECONDS, sql_dialect = "SQLite", ves_iterations = qeval_core::bench::bird::ves::ITERATIONS, max_rows = 1_000_000, strict = false))]
+#[pyo3(signature = (gold, predictions, db_root, *, diff = None, metrics = vec!["ex".to_string()], meta_time_out = qeval_core::bird::TIMEOUT_SECONDS, sql_dialect = "SQLite", ves_iterations = qeval_core::bird::VES_ITERATIONS, max_rows = 1_000_000, strict = false))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per command-line flag
 pub fn bench_bird(
     py: Python<'_>,
@@ -278,7 +277,7 @@ pub fn bench_spider2(
     max_rows: usize,
     strict: bool,
 ) -> PyResult<BenchPlan> {
-    use qeval_core::bench::spider2::{PredictionForm, Variant};
+    use qeval_core::{spider2::PredictionForm, spider2::Variant};
     let mode = PredictionForm::parse(mode).ok_or_else(|| {
         input_error(format!(
             "mode={mode:?}: use \"exec_result\" (predicted CSVs) or \"sql\" (predicted SQL)"
@@ -291,7 +290,7 @@ pub fn bench_spider2(
                 input_error(format!("variant={text:?}: use \"lite\" or \"snow\""))
             })?),
         };
-    let mut options = qeval_core::pipeline::Spider2Options {
+    let mut options = qeval_core::Spider2Options {
         mode,
         strict,
         ..Default::default()

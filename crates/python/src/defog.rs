@@ -1,12 +1,11 @@
 //! Conversion for `qeval.compat.defog`: a pandas DataFrame's columns, as the wrapper hands them
 //! over, into the core's [`Frame`]; the core's [`PythonError`] into the exception sql-eval
-//! raises. The comparison itself is `qeval_core::results::compare::defog`.
+//! raises. The comparison itself is `qeval_core::compare_df` and `qeval_core::subset_df`.
 
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
-use qeval_core::results::Value;
-use qeval_core::results::compare::defog::{Dtype, ErrorClass, Frame, PythonError, Series};
+use qeval_core::{Dtype, ErrorClass, Frame, PythonError, Series, Value};
 
 /// A DataFrame as `qeval.compat.defog` hands it over: its column names, `(kind, data)` columns
 /// and the row count.

@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use qeval_core::score::JudgeOutcome;
-use qeval_core::{PairInput, ScoreOptions};
+use qeval_core::{JudgeOutcome, PairInput, ScoreOptions};
 use qeval_judge::PromptVersion;
 use qeval_native::judge::{Judge, JudgeSettings, default_cache_dir, judge_all};
 use serde_json::{Value, json};

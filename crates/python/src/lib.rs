@@ -8,17 +8,11 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use qeval_core::MetricName;
-use qeval_core::analysis::analyse_as;
-use qeval_core::pairs::InputError as PairError;
-use qeval_core::pairs::pairs_file_line;
-use qeval_core::results::compare::defog::{Asked, compare_df, subset_df};
-use qeval_core::results::compare::{
-    CompareOptions, Comparison, Mode, compare as compare_results, shape_problem,
-};
-use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
 use qeval_core::{
-    Language, PairInput, ScoreOptions, add_equivalence, parse_pair_line, score_pair_judged,
+    Asked, CompareOptions, Comparison, InputError as PairError, Language, MetricName, Mode,
+    PairInput, ParseLimits, ScoreOptions, SqlDialect, TableName, add_equivalence, analyse_as,
+    compare as compare_results, compare_df, pairs_file_line, parse_pair_line, score_pair_judged,
+    shape_problem, subset_df,
 };
 use qeval_native::pool::EveryCore;
 use qeval_sqlite::PairCheck;
@@ -112,7 +106,7 @@ impl ScoreKeywords {
         let defaults = ScoreOptions::default();
         Ok(ScoreOptions {
             profile: match &self.profile {
-                Some(name) => qeval_core::profiles::Profile::preset(parse(name)?),
+                Some(name) => qeval_core::Profile::preset(parse(name)?),
                 None => defaults.profile.clone(),
             },
             mode: self.mode.as_deref().map(parse::<Mode>).transpose()?,
@@ -192,7 +186,7 @@ fn score_lines(
     .score_options()?;
     // As `qeval score --schema`: text that is no schema is refused before any pair is scored.
     if let Some(text) = &schema {
-        qeval_core::metrics::schema_validity::KnownNames::check(text, SqlDialect::Generic)
+        qeval_core::KnownNames::check(text, SqlDialect::Generic)
             .map_err(|err| input_error(format!("schema is not a schema: {err}")))?;
     }
     let check = match databases {
@@ -273,12 +267,8 @@ fn pairs_file_lines(data: &[u8]) -> Vec<(usize, Option<String>, Option<String>)>
         .enumerate()
         .filter_map(|(index, raw)| {
             let number = index + 1;
-            if raw.len() > qeval_core::pairs::MAX_LINE_BYTES {
-                return Some((
-                    number,
-                    None,
-                    Some(qeval_core::pairs::too_long(number).to_string()),
-                ));
+            if raw.len() > qeval_core::MAX_LINE_BYTES {
+                return Some((number, None, Some(qeval_core::too_long(number).to_string())));
             }
             pairs_file_line(number, raw).map(|line| match line {
                 Ok(line) => (number, Some(line.to_string()), None),
@@ -469,7 +459,7 @@ fn run_folder(
             )));
         }
         // As `qeval run --db --suite N --seed S --search M`.
-        Some(databases) => Some(qeval_core::pipeline::SuiteSettings {
+        Some(databases) => Some(qeval_core::SuiteSettings {
             databases,
             seed,
             search: search_tries(search)?,

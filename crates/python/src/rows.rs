@@ -6,8 +6,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
-use qeval_core::results::python::row_fingerprint;
-use qeval_core::results::{MAX_COLUMNS, ResultSet, Rows, Value};
+use qeval_core::{MAX_COLUMNS, ResultSet, Rows, Value, row_fingerprint};
 
 pyo3::create_exception!(
     _native,

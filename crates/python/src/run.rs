@@ -8,14 +8,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::prelude::*;
-use qeval_core::ScoreOptions;
-use qeval_core::metrics::classification::ClassificationInput;
-use qeval_core::pipeline::{DatabaseUse, QuerySettings, RunPipeline, SuiteSettings};
-use qeval_core::run::folder::{EVALUATION_RESULTS, FileKind};
-use qeval_core::run::record::test_key;
-use qeval_core::run::{
-    EvaluationRecord, Lines, TestLine, apply_labels, export, fill_hardness, read_labels,
-    read_questions, read_record_bytes, read_test_results, recheck, summarize_by,
+use qeval_core::{
+    ClassificationInput, DatabaseUse, EVALUATION_RESULTS, EvaluationRecord, FileKind, Lines,
+    QuerySettings, RunPipeline, ScoreOptions, SuiteSettings, TestLine, apply_labels, export,
+    fill_hardness, read_labels, read_questions, read_record_bytes, read_test_results, recheck,
+    summarize_by, test_key,
 };
 use qeval_native::jobs::DatabaseSource;
 use qeval_native::run::Drive;

@@ -15,9 +15,10 @@ use std::fmt::Write as _;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use qeval_core::run::summary::{BINS, PASS_THRESHOLD};
-use qeval_core::run::{EvaluationRecord, Rejected, RunComparison, Summary, recheck, summarize};
-use qeval_core::words::counted;
+use qeval_core::{
+    BINS, EvaluationRecord, PASS_THRESHOLD, Rejected, RunComparison, Summary, counted, recheck,
+    summarize,
+};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -562,11 +563,11 @@ fn flags_section(records: &[EvaluationRecord]) -> String {
 }
 
 /// Each record's two results as the page's tables show them, marked against each other (see
-/// `qeval_core::results::marks`): `[expected, actual]`, `null` for a result that is missing or
+/// `qeval_core::json_views`): `[expected, actual]`, `null` for a result that is missing or
 /// does not read as one (the page shows its JSON then). Made here, so the page and the app
 /// mark the same cells.
 fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
-    use qeval_core::results::marks::{DETAIL_ROWS, json_views};
+    use qeval_core::{DETAIL_ROWS, json_views};
     records
         .iter()
         .map(|record| {
@@ -618,7 +619,7 @@ fn explanation_blocks(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qeval_core::run::read_records;
+    use qeval_core::read_records;
 
     #[test]
     fn record_text_is_escaped_and_the_policy_allows_only_the_page_itself() {
@@ -659,7 +660,7 @@ mod tests {
                 .collect()
         };
         let (before, after) = (records(before), records(after));
-        let comparison = qeval_core::run::compare_runs(&before, &after);
+        let comparison = qeval_core::compare_runs(&before, &after);
         let page = render(&Report {
             title: "after",
             records: &after,

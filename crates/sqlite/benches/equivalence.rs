@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use qeval_core::sql::SqlDialect;
+use qeval_core::SqlDialect;
 use qeval_sqlite::{EquivalenceOptions, SchemaChoice, check_equivalence};
 use serde_json::json;
 

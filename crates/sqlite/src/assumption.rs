@@ -14,7 +14,7 @@
 //! if the queries differ without it. What is kept is minimal: dropping any one of it brings a
 //! difference back.
 
-use qeval_core::sql::{ColumnKey, ColumnType, Hints, Schema};
+use qeval_core::{ColumnKey, ColumnType, Hints, Schema};
 
 use crate::generate::{Plan, id_like};
 use crate::report::Assumption;

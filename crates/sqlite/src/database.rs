@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use qeval_core::pipeline::query::{ONE_STATEMENT, PythonStatement, python_statement};
-use qeval_core::pipeline::{QueryRows, QuerySettings};
-use qeval_core::results::{ResultSet, Rows};
-use qeval_core::sql::{ParseLimits, SqlDialect, ViolationKind, check_read_only};
+use qeval_core::{
+    ONE_STATEMENT, ParseLimits, PythonStatement, QueryRows, QuerySettings, ResultSet, Rows,
+    SqlDialect, ViolationKind, check_sql_read_only, python_statement,
+};
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
 
@@ -324,7 +324,7 @@ impl Database {
         now: fn() -> f64,
         work: impl FnOnce(&Connection) -> rusqlite::Result<T>,
     ) -> Result<(f64, T), QueryError> {
-        let safety = check_read_only(sql, SqlDialect::Sqlite, ParseLimits::default());
+        let safety = check_sql_read_only(sql, SqlDialect::Sqlite, ParseLimits::default());
         let refusals: Vec<String> = safety
             .violations
             .iter()
@@ -359,12 +359,12 @@ impl Database {
     }
 }
 
-impl qeval_core::pipeline::Runner for Database {
+impl qeval_core::Runner for Database {
     fn query(&mut self, sql: &str, settings: &QuerySettings) -> Result<QueryRows, QueryError> {
         self.query_rows(sql, settings, Limits::default().now)
     }
 
-    fn suite(&mut self, check: &qeval_core::pipeline::SuiteCheck) -> qeval_core::Metric {
+    fn suite(&mut self, check: &qeval_core::SuiteCheck) -> qeval_core::Metric {
         let options = crate::EquivalenceOptions {
             databases: check.databases,
             seed: check.seed,
@@ -418,7 +418,7 @@ impl Database {
                 Ok(out) => {
                     cut += usize::from(out.truncated);
                     if out.truncated {
-                        pair.expected_cut = Some(qeval_core::pairs::cut_note(out.rows.len()));
+                        pair.expected_cut = Some(qeval_core::cut_note(out.rows.len()));
                     }
                     pair.expected_result = Some(out.to_json());
                     pair.expected_vm_steps = (!out.truncated).then_some(out.vm_steps);
@@ -444,7 +444,7 @@ impl Database {
                 Ok(out) => {
                     cut += usize::from(out.truncated);
                     if out.truncated {
-                        pair.generated_cut = Some(qeval_core::pairs::cut_note(out.rows.len()));
+                        pair.generated_cut = Some(qeval_core::cut_note(out.rows.len()));
                     }
                     pair.generated_result = Some(out.to_json());
                     pair.generated_vm_steps = (!out.truncated).then_some(out.vm_steps);
@@ -464,7 +464,7 @@ type RawRows = (Vec<String>, Vec<Vec<Value>>, bool, u64);
 const MAX_VALUE_BYTES: i32 = 16 * 1024 * 1024;
 /// Most bytes of values one result keeps; the rest is cut and the cut is reported, like rows
 /// past the row cap.
-pub const MAX_RESULT_BYTES: usize = qeval_core::pipeline::query::MAX_RESULT_BYTES;
+pub const MAX_RESULT_BYTES: usize = qeval_core::MAX_RESULT_BYTES;
 
 fn run(connection: &Connection, sql: &str, max_rows: usize) -> rusqlite::Result<RawRows> {
     let mut statement = connection.prepare(sql)?;

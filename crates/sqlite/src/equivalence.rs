@@ -8,13 +8,10 @@
 //! only through NULLs or duplicates in a key-like column (`id`, `..._id`, a join key), the
 //! verdict says so and names the constraint that would make them equivalent.
 
-use qeval_core::results::compare::{CompareOptions, Mode, compare};
-use qeval_core::results::read_result;
-use qeval_core::sql::{
-    ParseLimits, Schema, SqlDialect, hints_for_schema, infer_schema, orders_its_output, parse,
-    to_sqlite,
+use qeval_core::{
+    CompareOptions, Mode, ParseLimits, Schema, SqlDialect, compare, counted, hints_for_schema,
+    infer_schema, orders_its_output, parse_sql, read_result, to_sqlite,
 };
-use qeval_core::words::counted;
 use serde_json::{Value, json};
 
 use crate::assumption::find_assumption;
@@ -150,14 +147,14 @@ impl EquivalenceOptions {
 
 /// The `test_suite` metric of one test of a run (`qeval run --db --suite N`): both queries on
 /// `suite.databases` databases generated from `database`'s schema. `None` when test-suite
-/// checking does not apply to the pair (`qeval_core::run::suite_queries`).
+/// checking does not apply to the pair (`qeval_core::suite_queries`).
 pub fn suite_metric(
     database: &mut Database,
     pair: &qeval_core::PairInput,
     options: &qeval_core::ScoreOptions,
     suite: &EquivalenceOptions,
 ) -> Option<qeval_core::Metric> {
-    let (expected, generated) = qeval_core::run::suite_queries(pair)?;
+    let (expected, generated) = qeval_core::suite_queries(pair)?;
     let check = suite.for_pair(pair, options);
     Some(
         check_equivalence(
@@ -233,7 +230,7 @@ pub fn check_equivalence(
     };
     let limits = ParseLimits::default();
     let parsed = |sql: &str, which: &str| {
-        parse(sql, options.dialect, limits)
+        parse_sql(sql, options.dialect, limits)
             .map_err(|e| format!("the {which} query could not be parsed: {e}"))
     };
     let (expected_ast, generated_ast) =
@@ -382,7 +379,7 @@ fn proof(expected: &str, generated: &str, options: &EquivalenceOptions) -> Optio
     if !order_ignored {
         return None;
     }
-    let proved = qeval_core::sql::isomorphism_proof(expected, generated, options.dialect)?;
+    let proved = qeval_core::isomorphism_proof(expected, generated, options.dialect)?;
     Some(format!(
         "both are the same select-project-join query ({}, {}{}) up to aliases, the order of tables and conditions, and the sides of each comparison, so they return the same rows on every database",
         counted(proved.tables, "table"),
@@ -403,8 +400,8 @@ fn known_values(db: &mut Database, schema: &Schema, limits: &Limits) -> KnownVal
                 .map(|column| {
                     let sql = format!(
                         "SELECT DISTINCT {} FROM {} LIMIT 25",
-                        qeval_core::sql::quote_ident(&column.name),
-                        qeval_core::sql::quote_ident(&table.name)
+                        qeval_core::quote_ident(&column.name),
+                        qeval_core::quote_ident(&table.name)
                     );
                     db.query(&sql, limits)
                         .map(|out| {
@@ -522,7 +519,7 @@ impl CheckState<'_> {
     fn search(
         &self,
         schema: &Schema,
-        hints: &qeval_core::sql::Hints,
+        hints: &qeval_core::Hints,
         suite: &[TestDatabase],
         plan: &Plan,
         tries: usize,
@@ -602,7 +599,7 @@ impl CheckState<'_> {
                 out.truncated.then(|| {
                     format!(
                         "the {side} query's result was {}",
-                        qeval_core::pairs::cut_note(out.rows.len())
+                        qeval_core::cut_note(out.rows.len())
                     )
                 })
             };

@@ -11,10 +11,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use qeval_core::random::SplitMix64;
-use qeval_core::sql::{
-    ColumnKey, ColumnType, Hints, Literal, Schema, SchemaColumn, SchemaTable, looks_like_date,
-    quote_ident,
+use qeval_core::{
+    ColumnKey, ColumnType, Hints, Literal, Schema, SchemaColumn, SchemaTable, SplitMix64,
+    looks_like_date, quote_ident,
 };
 use serde_json::Value;
 
@@ -941,7 +940,7 @@ mod tests {
     fn the_same_seed_gives_the_same_databases() {
         let schema = Schema::from_sql(
             "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)",
-            qeval_core::sql::SqlDialect::Sqlite,
+            qeval_core::SqlDialect::Sqlite,
         )
         .expect("schema");
         let a = generate(&schema, &Hints::default(), &Vec::new(), &plan(7));

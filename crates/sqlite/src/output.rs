@@ -58,7 +58,7 @@ impl fmt::Display for DbError {
 }
 
 /// Why a query gave no result (the core's type: the run pipeline reads it too).
-pub use qeval_core::pipeline::QueryError;
+pub use qeval_core::QueryError;
 
 /// A query's result: its columns and rows, whether the row cap cut it, how long it took.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,8 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::metric::Metric;
-use qeval_core::results::compare::Mode;
+use qeval_core::{Metric, Mode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -154,7 +153,7 @@ pub struct EquivalenceReport {
     pub reason: Option<String>,
     /// Why the two queries are provably equivalent, beyond the generated databases' evidence:
     /// only for select-project-join queries that are the same query up to renaming
-    /// (`qeval_core::sql::isomorphism_proof`), under a mode that ignores row order.
+    /// (`qeval_core::isomorphism_proof`), under a mode that ignores row order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<String>,
     /// The boundary search, when it ran: after every generated database agreed, and no proof.

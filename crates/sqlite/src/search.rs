@@ -28,8 +28,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use qeval_core::random::SplitMix64;
-use qeval_core::sql::{ColumnKey, ColumnType, Hints, Literal, Schema};
+use qeval_core::{ColumnKey, ColumnType, Hints, Literal, Schema, SplitMix64};
 
 use crate::generate::{Cell, ColumnAt, Plan, TestDatabase, column_at, rowid_column};
 use crate::report::BoundarySearch;
@@ -624,7 +623,7 @@ mod tests {
     use super::*;
     use crate::database::Database;
     use crate::generate::generate;
-    use qeval_core::sql::{SqlDialect, hints_for_schema, parse};
+    use qeval_core::{SqlDialect, hints_for_schema, parse_sql};
 
     const SCHEMA: &str = "CREATE TABLE teams (team_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
         CREATE TABLE players (player_id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL REFERENCES teams (team_id), goals INTEGER, rating REAL)";
@@ -632,7 +631,7 @@ mod tests {
 
     fn setting() -> (Schema, Hints, Vec<TestDatabase>, Plan) {
         let schema = Schema::from_sql(SCHEMA, SqlDialect::Sqlite).expect("schema");
-        let query = parse(QUERY, SqlDialect::Sqlite, Default::default()).expect("query");
+        let query = parse_sql(QUERY, SqlDialect::Sqlite, Default::default()).expect("query");
         let hints = hints_for_schema(&schema, &query, &query);
         let plan = Plan {
             seed: 3,

@@ -18,10 +18,10 @@ pub fn to_json(value: ValueRef<'_>) -> Value {
 /// says; under `Strict` the error carries the text as Python would show it.
 pub fn to_value(
     value: ValueRef<'_>,
-    decoding: qeval_core::pipeline::TextDecoding,
-) -> Result<qeval_core::results::Value, String> {
-    use qeval_core::pipeline::TextDecoding;
-    use qeval_core::results::Value as Cell;
+    decoding: qeval_core::TextDecoding,
+) -> Result<qeval_core::Value, String> {
+    use qeval_core::TextDecoding;
+    use qeval_core::Value as Cell;
     Ok(match value {
         ValueRef::Null => Cell::Null,
         ValueRef::Integer(i) => Cell::Int(i),

@@ -3,8 +3,9 @@
 
 use std::cell::RefCell;
 
-use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare};
-use qeval_core::results::{ResultSet, read_result_text, sample};
+use qeval_core::{
+    Case, CompareOptions, Comparison, Mode, ResultSet, case_pair, compare, read_result_text,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::error;
@@ -28,9 +29,8 @@ thread_local! {
 /// `alike-near-miss`).
 #[wasm_bindgen(js_name = benchPrepare)]
 pub fn bench_prepare(rows: usize, columns: usize, case: &str) -> Result<(), JsError> {
-    let case = sample::Case::named(case).ok_or_else(|| error(format!("no bench case {case:?}")))?;
-    BENCH_TABLES
-        .with(|tables| *tables.borrow_mut() = Some(sample::case_pair(case, rows, columns, 42)));
+    let case = Case::named(case).ok_or_else(|| error(format!("no bench case {case:?}")))?;
+    BENCH_TABLES.with(|tables| *tables.borrow_mut() = Some(case_pair(case, rows, columns, 42)));
     Ok(())
 }
 

@@ -17,12 +17,13 @@
 mod bench;
 mod options;
 mod pair;
+mod typescript;
 
-use qeval_core::MetricName;
-use qeval_core::results::compare::compare;
-use qeval_core::results::{ResultSet, read_result, read_result_text};
-use qeval_core::sql::{self, ParseLimits, SqlDialect, TableName};
-use qeval_core::{Language, add_equivalence, run, score_pair};
+use qeval_core::{
+    Language, MetricName, ParseLimits, Rejected, ResultSet, RunComparison, SqlDialect, Summary,
+    TableName, add_equivalence, compare, export, extract_tables, fill_hardness, parse_sql,
+    read_record_bytes, read_result, read_result_text, score_pair, summarize_by,
+};
 use wasm_bindgen::prelude::*;
 
 use options::Options;
@@ -46,8 +47,8 @@ pub fn tables(
 ) -> Result<Vec<String>, JsError> {
     let options = Options::read(options)?;
     let statements =
-        sql::parse(sql_text, options.dialect()?, ParseLimits::default()).map_err(error)?;
-    Ok(sql::extract_tables(&statements)
+        parse_sql(sql_text, options.dialect()?, ParseLimits::default()).map_err(error)?;
+    Ok(extract_tables(&statements)
         .iter()
         .map(TableName::qualified)
         .collect())
@@ -125,7 +126,7 @@ pub fn normalize(
     #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: JsValue,
 ) -> Result<String, JsError> {
     let options = Options::read(options)?;
-    Ok(sql::normalize(sql_text, options.dialect()?))
+    Ok(qeval_core::normalize(sql_text, options.dialect()?))
 }
 
 /// Table accuracy of `sql` against a list of expected table names:
@@ -192,7 +193,7 @@ pub fn hardness(
     #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: JsValue,
 ) -> Result<JsValue, JsError> {
     let options = Options::read(options)?;
-    Ok(sql::hardness(sql_text, options.dialect()?)
+    Ok(qeval_core::hardness(sql_text, options.dialect()?)
         .map_or(JsValue::NULL, |h| JsValue::from_str(h.name())))
 }
 
@@ -201,10 +202,10 @@ pub fn hardness(
 fn run_records(
     text: &str,
     dialect: SqlDialect,
-) -> (Vec<qeval_core::run::EvaluationRecord>, Vec<run::Rejected>) {
-    let lines = run::read_record_bytes::<qeval_core::run::EvaluationRecord>(text.as_bytes());
+) -> (Vec<qeval_core::EvaluationRecord>, Vec<Rejected>) {
+    let lines = read_record_bytes::<qeval_core::EvaluationRecord>(text.as_bytes());
     let mut records: Vec<_> = lines.records.into_iter().map(|(_, r)| r).collect();
-    run::fill_hardness(&mut records, dialect);
+    fill_hardness(&mut records, dialect);
     (records, lines.rejected)
 }
 
@@ -222,12 +223,12 @@ pub fn summarize_run(
 ) -> Result<JsValue, JsError> {
     let options = Options::read(options)?;
     let (records, rejected) = run_records(records_text, options.dialect()?);
-    let summary = run::summarize_by(&records, options.by.as_deref().unwrap_or_default());
+    let summary = summarize_by(&records, options.by.as_deref().unwrap_or_default());
     #[derive(serde::Serialize)]
     struct Summarized<'a> {
         #[serde(flatten)]
-        summary: &'a run::Summary,
-        rejected: &'a [run::Rejected],
+        summary: &'a Summary,
+        rejected: &'a [Rejected],
     }
     to_js(&Summarized {
         summary: &summary,
@@ -247,11 +248,11 @@ pub fn export_run(
     let (records, _) = run_records(records_text, options.dialect()?);
     let name = options.name.as_deref().unwrap_or("run");
     match format {
-        "csv" => Ok(run::export::csv(&records)),
-        "junit" => Ok(run::export::junit(name, &records)),
+        "csv" => Ok(export::csv(&records)),
+        "junit" => Ok(export::junit(name, &records)),
         "markdown" => {
-            let summary = run::summarize_by(&records, options.by.as_deref().unwrap_or_default());
-            Ok(run::export::markdown(name, &summary, &records))
+            let summary = summarize_by(&records, options.by.as_deref().unwrap_or_default());
+            Ok(export::markdown(name, &summary, &records))
         }
         other => Err(error(format!(
             "format: expected \"csv\", \"junit\" or \"markdown\", found \"{other}\""
@@ -272,11 +273,11 @@ pub fn compare_runs(
 ) -> Result<JsValue, JsError> {
     let (before, _) = run_records(before_text, SqlDialect::Generic);
     let (after, _) = run_records(after_text, SqlDialect::Generic);
-    let comparison = run::compare_runs(&before, &after);
+    let comparison = qeval_core::compare_runs(&before, &after);
     #[derive(serde::Serialize)]
     struct Compared<'a> {
         #[serde(flatten)]
-        comparison: &'a run::RunComparison,
+        comparison: &'a RunComparison,
         sentence: String,
     }
     to_js(&Compared {

@@ -1,11 +1,8 @@
 //! The options every entry point accepts, read from a JavaScript object.
 
-use qeval_core::ScoreOptions;
-use qeval_core::metrics::TableMatch;
-use qeval_core::profiles::Profile;
-use qeval_core::results::compare::defog::QueryContext;
-use qeval_core::results::compare::{CompareOptions, Mode};
-use qeval_core::sql::SqlDialect;
+use qeval_core::{
+    CompareOptions, Mode, Profile, QueryContext, ScoreOptions, SqlDialect, TableMatch,
+};
 use qeval_sqlite::{
     BoundarySearch, EquivalenceOptions, EquivalenceReport, SchemaChoice, check_equivalence,
 };

@@ -1,10 +1,9 @@
 //! A pair to score, from a JavaScript object. The API spells its fields in camelCase
 //! (`generatedSql`); a line of a pairs file, snake_case (`generated_sql`), is read as it is, so
 //! `scorePair(JSON.parse(line))` works too. The package's `Pair` type is derived from
-//! `qeval_core::pairs::PairLine`, which declares the fields once for every front end.
+//! `qeval_core::PairLine`, which declares the fields once for every front end.
 
-use qeval_core::pairs::{self, PairInput};
-use qeval_core::words::json_kind;
+use qeval_core::{PairInput, json_kind, pair_from_object};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -24,7 +23,7 @@ pub(crate) fn read_pair(value: JsValue) -> Result<PairInput, JsError> {
         _ => Vec::new(),
     };
     let object = pair_object(value).map_err(error)?;
-    pairs::pair_from_object(&object).map_err(|mut err| {
+    pair_from_object(&object).map_err(|mut err| {
         err.field = err.field.map(|field| as_spelt(&field, &spelt));
         error(format!("pair: {err}"))
     })

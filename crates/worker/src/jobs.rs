@@ -1,9 +1,7 @@
 //! The worker's work: one open database and the tasks the page sends. Nothing here knows about
 //! messages, so the same code runs in the browser's worker and in native tests.
 
-use qeval_core::Language;
-use qeval_core::results::compare::Mode;
-use qeval_core::sql::{Schema, SqlDialect};
+use qeval_core::{Language, Mode, Schema, SqlDialect};
 use qeval_sqlite::{
     Database, EquivalenceOptions, Limits, SchemaChoice, check_equivalence, sqlite_version,
 };
@@ -109,7 +107,7 @@ impl Jobs {
 
     /// A job of the run pipeline on the open database; without one, every query in it fails
     /// and says so.
-    fn run_job(&mut self, job: &qeval_core::pipeline::Job) -> qeval_core::pipeline::JobAnswer {
+    fn run_job(&mut self, job: &qeval_core::Job) -> qeval_core::JobAnswer {
         match self.database.as_mut() {
             Some(database) => job.run(database),
             None => job.run(&mut NoDatabase),
@@ -120,18 +118,18 @@ impl Jobs {
 /// The runner when no database is open.
 struct NoDatabase;
 
-impl qeval_core::pipeline::Runner for NoDatabase {
+impl qeval_core::Runner for NoDatabase {
     fn query(
         &mut self,
         _: &str,
-        _: &qeval_core::pipeline::QuerySettings,
-    ) -> Result<qeval_core::pipeline::QueryRows, qeval_sqlite::QueryError> {
+        _: &qeval_core::QuerySettings,
+    ) -> Result<qeval_core::QueryRows, qeval_sqlite::QueryError> {
         Err(qeval_sqlite::QueryError::Failed(
             "no database is open".into(),
         ))
     }
 
-    fn suite(&mut self, _: &qeval_core::pipeline::SuiteCheck) -> qeval_core::Metric {
+    fn suite(&mut self, _: &qeval_core::SuiteCheck) -> qeval_core::Metric {
         qeval_core::Metric::failed(qeval_core::MetricError {
             metric: qeval_core::MetricName::TestSuite.as_str().into(),
             message: "no database is open".into(),

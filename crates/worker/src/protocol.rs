@@ -3,13 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::pipeline::{Job, JobAnswer};
-use qeval_core::profiles::{Profile, ProfileName};
-use qeval_core::results::compare::Mode;
-use qeval_core::run::EvaluationRecord;
-use qeval_core::score::{JudgeOutcome, Judging};
-use qeval_core::sql::SqlDialect;
-use qeval_core::{Language, Metric, MetricName, PairInput, ScoreOptions, Scorecard};
+use qeval_core::{
+    EvaluationRecord, Job, JobAnswer, JudgeOutcome, Judging, Language, Metric, MetricName, Mode,
+    PairInput, Profile, ProfileName, ScoreOptions, Scorecard, SqlDialect,
+};
 use qeval_sqlite::{EquivalenceReport, QueryError, QueryOutput, Table};
 use serde::{Deserialize, Serialize};
 
@@ -93,7 +90,7 @@ pub struct ScorePair {
 
 /// One test of a run, with its pair already filled from a database when one is loaded (the
 /// run pipeline's, so the scoring worker scores it as `qeval run` does).
-pub use qeval_core::pipeline::TestToScore;
+pub use qeval_core::TestToScore;
 
 /// Where a database comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -2,8 +2,7 @@
 //! work. Both workers do them; the scoring worker does nothing else, so the page's own bundle
 //! holds no SQL parser.
 
-use qeval_core::sql::{SqlDialect, hardness};
-use qeval_core::{add_equivalence, judge_tasks, score_pair_judged};
+use qeval_core::{SqlDialect, add_equivalence, hardness, judge_tasks, score_pair_judged};
 
 use crate::protocol::{Answer, ScorePair, Scoring, Task, TestToScore};
 
@@ -46,10 +45,7 @@ fn score(job: ScorePair) -> qeval_core::Scorecard {
     card
 }
 
-fn score_tests(
-    tests: Vec<TestToScore>,
-    scoring: &Scoring,
-) -> Vec<qeval_core::run::EvaluationRecord> {
+fn score_tests(tests: Vec<TestToScore>, scoring: &Scoring) -> Vec<qeval_core::EvaluationRecord> {
     let options = scoring.options();
     tests.iter().map(|test| test.record(&options)).collect()
 }

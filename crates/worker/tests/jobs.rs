@@ -1,7 +1,6 @@
 //! The worker's jobs, natively, through their messages' JSON: what the page sends and gets.
 
-use qeval_core::pipeline::job::{Fill, PartAnswer};
-use qeval_core::pipeline::{Job, QuerySettings};
+use qeval_core::{Fill, Job, PartAnswer, QuerySettings};
 use qeval_worker::jobs::Jobs;
 use qeval_worker::protocol::{Answer, DatabaseForm, PairRequest, Request, Response, Task};
 
@@ -24,7 +23,7 @@ fn check(expected: &str, generated: &str) -> PairRequest {
         expected: expected.into(),
         generated: generated.into(),
         language: qeval_core::Language::Sql,
-        dialect: qeval_core::sql::SqlDialect::Sqlite,
+        dialect: qeval_core::SqlDialect::Sqlite,
         mode: None,
         schema: String::new(),
         checks: 40,
@@ -132,7 +131,7 @@ fn a_test_without_results_gets_them_and_a_failing_query_its_error() {
     );
     let job = Job {
         database: 0,
-        parts: vec![qeval_core::pipeline::JobPart::Fill(Fill {
+        parts: vec![qeval_core::JobPart::Fill(Fill {
             item: 7,
             expected: Some("SELECT count(*) AS n FROM t".into()),
             alternatives: Vec::new(),

@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::profiles::ProfileName;
-use qeval_core::run::{TestLine, evaluate_test, pair_of_test, read_records};
-use qeval_core::{Metric, MetricName, PairInput, Scorecard, parse_pair_line, score_pair_judged};
+use qeval_core::{
+    Metric, MetricName, PairInput, ProfileName, Scorecard, TestLine, evaluate_test, pair_of_test,
+    parse_pair_line, read_records, score_pair_judged,
+};
 use qeval_worker::protocol::{Answer, Request, Response, ScorePair, Scoring, Task, TestToScore};
 use qeval_worker::scoring;
 

@@ -6,13 +6,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use qeval_core::bench::bird::BirdMetric;
-use qeval_core::bench::spider::Etype;
-use qeval_core::bench::spider2::{PredictionForm, Variant, correct_ids_csv};
-use qeval_core::pipeline::Spider2Options;
-use qeval_core::pipeline::benchmark::GoldIssue;
-use qeval_core::pipeline::{BenchSummary, BirdOptions, SpiderOptions};
-use qeval_core::words::{counted, plural};
+use qeval_core::{
+    BenchSummary, BirdOptions, GoldIssue, Spider2Options, SpiderOptions, bird::BirdMetric, counted,
+    plural, spider::Etype, spider2::PredictionForm, spider2::Variant, spider2::correct_ids_csv,
+};
 use qeval_native::bench::{BirdRequest, ScoredBenchmark, Spider2Request, SpiderRequest};
 
 use super::{Completion, Failure};
@@ -88,7 +85,7 @@ pub struct SpiderArgs {
     #[arg(long = "plug-value", alias = "plug_value")]
     plug_value: bool,
     /// Most `--plug-value` variants tried per prediction (Spider tries them all).
-    #[arg(long, default_value_t = qeval_core::bench::spider::plug::MAX_VARIANTS, value_name = "N")]
+    #[arg(long, default_value_t = qeval_core::spider::MAX_VARIANTS, value_name = "N")]
     plug_value_limit: usize,
     /// Accepted for the official command line; progress is always shown on a terminal.
     #[arg(
@@ -97,7 +94,7 @@ pub struct SpiderArgs {
     )]
     progress_bar_for_each_datapoint: bool,
     /// Seconds a query may run before it is interrupted (Spider's `TIMEOUT`).
-    #[arg(long, default_value_t = qeval_core::bench::spider::TIMEOUT_SECONDS, value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    #[arg(long, default_value_t = qeval_core::spider::TIMEOUT_SECONDS, value_name = "SECONDS", value_parser = crate::parse_seconds)]
     time_limit: f64,
     /// Also give qeval's strict verdict, with the official evaluator's documented errors fixed
     /// (docs/benchmarks.md, "Strict verdicts"): printed after the official table, in each
@@ -133,7 +130,7 @@ pub struct BirdArgs {
     #[arg(long, default_value = "ex", value_parser = parse_metric, value_name = "METRIC")]
     metric: Vec<BirdMetric>,
     /// Seconds the prediction and its gold may take together.
-    #[arg(long = "meta-time-out", alias = "meta_time_out", default_value_t = qeval_core::bench::bird::TIMEOUT_SECONDS, value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    #[arg(long = "meta-time-out", alias = "meta_time_out", default_value_t = qeval_core::bird::TIMEOUT_SECONDS, value_name = "SECONDS", value_parser = crate::parse_seconds)]
     meta_time_out: f64,
     /// The dialect of the queries: SQLite (the only one whose databases are files).
     #[arg(long = "sql-dialect", alias = "sql_dialect", default_value = "SQLite")]
@@ -146,7 +143,7 @@ pub struct BirdArgs {
     )]
     output_log_path: Option<PathBuf>,
     /// Timed runs of each query for R-VES (BIRD's scripts make 100).
-    #[arg(long, default_value_t = qeval_core::bench::bird::ves::ITERATIONS, value_name = "N")]
+    #[arg(long, default_value_t = qeval_core::bird::VES_ITERATIONS, value_name = "N")]
     ves_iterations: usize,
     /// Also give qeval's strict verdict, with the official evaluator's documented errors fixed
     /// (docs/benchmarks.md, "Strict verdicts"): printed after the official table, in each
@@ -468,7 +465,7 @@ fn issue_lines(issues: &[&GoldIssue]) -> Vec<String> {
 }
 
 /// Spider 2.0: the scores of 0 by error kind, and the instances not scored.
-fn spider2_lines(spider2: &qeval_core::pipeline::benchmark::Spider2Scores) -> Vec<String> {
+fn spider2_lines(spider2: &qeval_core::Spider2Scores) -> Vec<String> {
     let mut lines = Vec::new();
     if !spider2.error_kinds.is_empty() {
         let kinds: Vec<String> = spider2

@@ -3,10 +3,9 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use qeval_core::results::compare::defog::QueryContext;
-use qeval_core::results::compare::{CompareOptions, compare};
-use qeval_core::results::{
-    LinesStream, ResultError, ResultSet, ResultStream, StreamOptions, read_result_text,
+use qeval_core::{
+    CompareOptions, LinesStream, QueryContext, ResultError, ResultSet, ResultStream, StreamOptions,
+    compare, read_result_text,
 };
 
 use super::{Completion, Failure, file_text};

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use qeval_core::run::{EvaluationRecord, RunComparison, compare_runs};
+use qeval_core::{EvaluationRecord, RunComparison, compare_runs};
 
 use super::report::read_scored;
 use super::{Completion, Failure};
@@ -42,7 +42,7 @@ fn describe(comparison: &RunComparison, before: &Path, after: &Path) -> String {
     let stats = &comparison.stats;
     let mut text = format!(
         "{} scored in both runs ({} before, {} after)\n",
-        qeval_core::words::counted(stats.tests, "test"),
+        qeval_core::counted(stats.tests, "test"),
         before.display(),
         after.display()
     );

@@ -4,10 +4,8 @@ use crate::output::say;
 use std::path::Path;
 use std::time::SystemTime;
 
-use qeval_core::run::{EvaluationRecord, Lines, compare_runs, read_record_bytes};
+use qeval_core::{EvaluationRecord, FileKind, Lines, compare_runs, read_record_bytes};
 use qeval_report::{Report, render};
-
-use qeval_core::run::folder::FileKind;
 
 use super::{Completion, Failure, file_bytes, run_file};
 
@@ -67,7 +65,7 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Compl
     let lines = read_scored(source)?;
     let mut records: Vec<EvaluationRecord> = lines.records.into_iter().map(|(_, r)| r).collect();
     // Records written by other tools get Spider's hardness level for the page's breakdowns.
-    qeval_core::run::fill_hardness(&mut records, qeval_core::sql::SqlDialect::Generic);
+    qeval_core::fill_hardness(&mut records, qeval_core::SqlDialect::Generic);
     // Human labels beside the run, as `qeval run` and the page read them.
     let folder = if source.is_dir() {
         Some(source)
@@ -86,9 +84,9 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Compl
         None => None,
     };
     if let Some(labels) = labels {
-        let lines = qeval_core::run::read_labels(&super::file_text(&labels)?);
+        let lines = qeval_core::read_labels(&super::file_text(&labels)?);
         let labels: Vec<_> = lines.records.into_iter().map(|(_, l)| l).collect();
-        qeval_core::run::apply_labels(&mut records, &labels);
+        qeval_core::apply_labels(&mut records, &labels);
     }
     let other = match compare {
         Some(path) => {
@@ -117,8 +115,8 @@ pub fn run(source: &Path, output: &Path, compare: Option<&Path>) -> Result<Compl
     say!(
         "qeval: wrote {} ({}, {} rejected)",
         output.display(),
-        qeval_core::words::counted(records.len(), "record"),
-        qeval_core::words::counted(lines.rejected.len(), "line")
+        qeval_core::counted(records.len(), "record"),
+        qeval_core::counted(lines.rejected.len(), "line")
     );
     Ok(if lines.rejected.is_empty() {
         Completion::Clean

@@ -8,27 +8,19 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
-use qeval_core::ScoreOptions;
-use qeval_core::metrics::classification::ClassificationInput;
-use qeval_core::pipeline::RunPipeline;
-use qeval_core::profiles::Profile;
-use qeval_core::run::folder::FileKind;
-use qeval_core::run::record::test_key;
-use qeval_core::run::{
-    EvaluationRecord, Lines, NOTHING_EXPECTED, Summary, TestLine, apply_labels, export,
-    fill_hardness, read_labels, read_questions, read_record_bytes, read_test_results, recheck,
-    summarize_by,
+use qeval_core::{
+    ClassificationInput, EvaluationRecord, FileKind, Lines, NOTHING_EXPECTED, Profile, RunPipeline,
+    ScoreOptions, Summary, TestLine, apply_labels, export, fill_hardness, plural, read_labels,
+    read_questions, read_record_bytes, read_test_results, recheck, summarize_by, test_key,
 };
 use qeval_native::run::{Drive, Stage};
-
-use qeval_core::words::plural;
 
 use super::score::judge;
 use super::{Completion, Failure, file_bytes, file_text, run_file};
 use crate::RunArgs;
 use crate::execute::Executor;
 
-pub use qeval_core::run::folder::EVALUATION_RESULTS;
+pub use qeval_core::EVALUATION_RESULTS;
 
 pub fn run(args: &RunArgs) -> Result<Completion, Failure> {
     let dir = &args.run_dir;
@@ -356,7 +348,7 @@ fn report_nothing_expected(records: &[EvaluationRecord], questions: Option<&Path
 fn describe(summary: &Summary) -> String {
     let mut text = format!(
         "qeval: {}, {} passed, {} failed{}, pass rate {:.1}%; mean final {:.3} (semantic {:.3}, execution {:.3}, datatype {:.3}); {} with errors",
-        qeval_core::words::counted(summary.tests, "test"),
+        qeval_core::counted(summary.tests, "test"),
         summary.passed,
         summary.failed,
         match summary.tests - summary.scored {

@@ -1,7 +1,6 @@
 //! `qeval safety`: the read-only policy on one query.
 
-use qeval_core::Language;
-use qeval_core::sql::{ParseLimits, SqlDialect, check_read_only};
+use qeval_core::{Language, ParseLimits, SqlDialect, check_sql_read_only};
 
 use super::{Completion, Failure, query_text};
 
@@ -13,8 +12,8 @@ pub fn run(
     let text = query_text(query)?;
     let limits = ParseLimits::default();
     let report = match language {
-        Language::Sql => check_read_only(&text, dialect, limits),
-        Language::Kql => qeval_core::kql::check_read_only(&text, limits.max_bytes),
+        Language::Sql => check_sql_read_only(&text, dialect, limits),
+        Language::Kql => qeval_core::check_kql_read_only(&text, limits.max_bytes),
     };
     if let Some(error) = report.parse_error() {
         println!("not known: {}", crate::output::terminal(&error.reason));

@@ -1,8 +1,6 @@
 //! `qeval tables`: the base tables a query reads.
 
-use qeval_core::Language;
-use qeval_core::analysis::analyse_as;
-use qeval_core::sql::{ParseLimits, SqlDialect, TableName};
+use qeval_core::{Language, ParseLimits, SqlDialect, TableName, analyse_as};
 
 use super::{Completion, Failure, query_text};
 

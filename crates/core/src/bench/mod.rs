@@ -14,10 +14,10 @@
 //! it reproduces; `docs/benchmarks.md` lists them, with the places where qeval's verdict could
 //! differ.
 
-pub mod bird;
-pub mod python_format;
-pub mod spider;
-pub mod spider2;
+pub(crate) mod bird;
+pub(crate) mod python_format;
+pub(crate) mod spider;
+pub(crate) mod spider2;
 
 use std::fmt;
 
@@ -55,7 +55,7 @@ impl fmt::Display for BenchError {
 
 /// A text's lines as Python's text-mode `readlines` splits them (universal newlines: `\n`,
 /// `\r\n` and `\r` each end a line), without their line breaks.
-pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || {
         if rest.is_empty() {

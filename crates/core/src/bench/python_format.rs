@@ -3,12 +3,12 @@
 //! exact binary value, as Rust's formatting also rounds).
 
 /// `"{:<width}".format(text)`.
-pub fn left(text: &str, width: usize) -> String {
+pub(crate) fn left(text: &str, width: usize) -> String {
     format!("{text:<width$}")
 }
 
 /// `"{:<width.decimalsf}".format(value)`.
-pub fn left_fixed(value: f64, decimals: usize, width: usize) -> String {
+pub(crate) fn left_fixed(value: f64, decimals: usize, width: usize) -> String {
     left(&format!("{value:.decimals$}"), width)
 }
 

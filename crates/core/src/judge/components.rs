@@ -17,21 +17,21 @@ pub struct Component {
 
 /// The features of both queries, component by component.
 #[derive(Debug, Default)]
-pub struct Components {
+pub(crate) struct Components {
     parts: Vec<Component>,
 }
 
 /// Weights: which table is read matters most, then the filters, the output, the grouping, and
 /// last the ordering and limits.
-pub const TABLES: f64 = 0.30;
-pub const OUTPUT: f64 = 0.20;
-pub const FILTERS: f64 = 0.25;
-pub const GROUPING: f64 = 0.15;
-pub const ORDERING: f64 = 0.10;
+pub(crate) const TABLES: f64 = 0.30;
+pub(crate) const OUTPUT: f64 = 0.20;
+pub(crate) const FILTERS: f64 = 0.25;
+pub(crate) const GROUPING: f64 = 0.15;
+pub(crate) const ORDERING: f64 = 0.10;
 
 impl Components {
     /// Compares two sets of features by Jaccard similarity (both empty agree fully).
-    pub fn set(
+    pub(crate) fn set(
         &mut self,
         name: &'static str,
         weight: f64,
@@ -65,7 +65,7 @@ impl Components {
     }
 
     /// Compares two sequences: equal agrees fully, the same items in another order half.
-    pub fn sequence(
+    pub(crate) fn sequence(
         &mut self,
         name: &'static str,
         weight: f64,
@@ -92,7 +92,7 @@ impl Components {
         }
     }
 
-    pub fn agreement(&self, name: &str) -> f64 {
+    pub(crate) fn agreement(&self, name: &str) -> f64 {
         self.parts
             .iter()
             .find(|p| p.name == name)
@@ -102,7 +102,7 @@ impl Components {
     /// Adds the parts up: similarity is the weighted mean agreement; no shared table is wrong
     /// (0.0), full agreement is equivalent (1.0), anything else partially correct (0.5), or
     /// wrong when under a third.
-    pub fn judge(self, tables: &str) -> Judgement {
+    pub(crate) fn judge(self, tables: &str) -> Judgement {
         let total: f64 = self.parts.iter().map(|p| p.weight).sum();
         let similarity = if total == 0.0 {
             1.0

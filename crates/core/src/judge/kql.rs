@@ -6,7 +6,7 @@ use crate::kql::{KqlQuery, KqlToken, KqlTokenKind, depth_change, split_top, spli
 use super::{Components, FILTERS, GROUPING, Judgement, ORDERING, OUTPUT, TABLES};
 
 /// The structural judge for KQL.
-pub fn judge(expected: &KqlQuery, generated: &KqlQuery) -> Judgement {
+pub(crate) fn judge(expected: &KqlQuery, generated: &KqlQuery) -> Judgement {
     if expected.normalized == generated.normalized {
         return Judgement::identical();
     }

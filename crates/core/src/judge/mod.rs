@@ -8,12 +8,12 @@
 //! the query correctness metric (1.0 equivalent, 0.5 partially correct, 0.0 incorrect).
 
 mod components;
-pub mod kql;
-pub mod sql;
+pub(crate) mod kql;
+pub(crate) mod sql;
 
 use serde::Serialize;
 
-pub use components::{Component, Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
+pub(crate) use components::{Component, Components, FILTERS, GROUPING, ORDERING, OUTPUT, TABLES};
 
 /// The judge's verdict on a pair.
 #[derive(Debug, Clone, PartialEq, Serialize)]

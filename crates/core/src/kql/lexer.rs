@@ -43,7 +43,7 @@ impl fmt::Display for KqlTokenKind {
 }
 
 /// A timespan in the largest unit that divides it: 3600 s is `1h`, 90 s is `90s`.
-pub fn format_timespan(ticks: i128) -> String {
+pub(crate) fn format_timespan(ticks: i128) -> String {
     const UNITS: [(&str, i128); 7] = [
         ("d", 864_000_000_000),
         ("h", 36_000_000_000),

@@ -6,11 +6,11 @@
 //! case-sensitive, so the canonical form keeps case; timespans are canonical whatever their
 //! unit (`1h` = `60m` = `3600s`).
 
-mod lexer;
-mod pipeline;
+pub(crate) mod lexer;
+pub(crate) mod pipeline;
 
-pub use lexer::{KqlToken, KqlTokenKind, format_timespan, tokenize};
-pub use pipeline::{KqlQuery, Operator, depth_change, parse, split_top, split_top_where};
+pub(crate) use lexer::{KqlToken, KqlTokenKind, tokenize};
+pub(crate) use pipeline::{KqlQuery, depth_change, parse, split_top, split_top_where};
 
 use crate::sql::{Place, SafetyReport, Violation, ViolationKind};
 

@@ -298,7 +298,7 @@ fn matching_close(tokens: &[KqlToken], open: usize) -> usize {
 }
 
 /// How a token changes the bracket depth: +1 opens, -1 closes.
-pub fn depth_change(token: &KqlToken) -> i32 {
+pub(crate) fn depth_change(token: &KqlToken) -> i32 {
     match token.kind {
         KqlTokenKind::Punct("(" | "[" | "{") => 1,
         KqlTokenKind::Punct(")" | "]" | "}") => -1,
@@ -307,12 +307,15 @@ pub fn depth_change(token: &KqlToken) -> i32 {
 }
 
 /// Splits at the punctuation `separator` where no bracket is open.
-pub fn split_top<'a>(tokens: &'a [KqlToken], separator: &'static str) -> Vec<&'a [KqlToken]> {
+pub(crate) fn split_top<'a>(
+    tokens: &'a [KqlToken],
+    separator: &'static str,
+) -> Vec<&'a [KqlToken]> {
     split_top_where(tokens, |kind| *kind == KqlTokenKind::Punct(separator))
 }
 
 /// Splits at the tokens `is_separator` picks where no bracket is open.
-pub fn split_top_where(
+pub(crate) fn split_top_where(
     tokens: &[KqlToken],
     is_separator: impl Fn(&KqlTokenKind) -> bool,
 ) -> Vec<&[KqlToken]> {

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-pub const MIN_CASES: usize = 20;
+pub(crate) const MIN_CASES: usize = 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]

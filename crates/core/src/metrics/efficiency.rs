@@ -12,7 +12,7 @@ use crate::metric::Metric;
 /// BIRD's reward for a correct query whose cost ratio (expected ÷ generated) is `ratio`:
 /// 1.25 at twice as cheap or better, 1 as cheap, 0.75 down to half, 0.5 down to a quarter,
 /// 0.25 below.
-pub fn reward(ratio: f64) -> f64 {
+pub(crate) fn reward(ratio: f64) -> f64 {
     if ratio >= 2.0 {
         1.25
     } else if ratio >= 1.0 {
@@ -28,7 +28,11 @@ pub fn reward(ratio: f64) -> f64 {
 
 /// The `efficiency` metric of one pair: BIRD's reward for the step ratio when the results
 /// match, 0 when they do not. The score may reach 1.25; no profile weighs it.
-pub fn efficiency_metric(expected_steps: u64, generated_steps: u64, results_match: bool) -> Metric {
+pub(crate) fn efficiency_metric(
+    expected_steps: u64,
+    generated_steps: u64,
+    results_match: bool,
+) -> Metric {
     // A query that takes no step at all costs less than any other: count it as one.
     let ratio = expected_steps.max(1) as f64 / generated_steps.max(1) as f64;
     let reward = if results_match { reward(ratio) } else { 0.0 };

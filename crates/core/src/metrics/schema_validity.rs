@@ -129,7 +129,7 @@ impl KnownNames {
 
 /// One name the schema does not have.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct UnknownName {
+pub(crate) struct UnknownName {
     /// `table` or `column`.
     pub kind: &'static str,
     pub name: String,
@@ -138,7 +138,7 @@ pub struct UnknownName {
 }
 
 impl UnknownName {
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match (self.line, self.column) {
             (Some(line), Some(column)) => {
                 format!(
@@ -152,7 +152,7 @@ impl UnknownName {
 }
 
 /// The `schema_validity` metric: 1.0 when every name is known, else 0.0 naming each unknown one.
-pub fn schema_validity_metric(unknown: &[UnknownName]) -> Metric {
+pub(crate) fn schema_validity_metric(unknown: &[UnknownName]) -> Metric {
     let explanation = if unknown.is_empty() {
         "Every table and column the query names is in the schema".to_string()
     } else {
@@ -169,7 +169,11 @@ pub fn schema_validity_metric(unknown: &[UnknownName]) -> Metric {
 }
 
 /// The unknown tables and columns of a SQL query (parsed again here, for its names' positions).
-pub fn sql_unknown_names(sql: &str, dialect: SqlDialect, known: &KnownNames) -> Vec<UnknownName> {
+pub(crate) fn sql_unknown_names(
+    sql: &str,
+    dialect: SqlDialect,
+    known: &KnownNames,
+) -> Vec<UnknownName> {
     let Ok(statements) = parse(sql, dialect, ParseLimits::default()) else {
         return Vec::new();
     };
@@ -370,7 +374,7 @@ const KQL_WORDS: [&str; 22] = [
 ];
 
 /// The unknown tables and columns of a KQL query.
-pub fn kql_unknown_names(query: &KqlQuery, known: &KnownNames) -> Vec<UnknownName> {
+pub(crate) fn kql_unknown_names(query: &KqlQuery, known: &KnownNames) -> Vec<UnknownName> {
     let mut unknown = Vec::new();
     let lets: BTreeSet<String> = query.lets.iter().map(|l| l.to_lowercase()).collect();
     let mut columns: BTreeSet<String> = BTreeSet::new();

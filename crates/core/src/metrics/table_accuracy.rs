@@ -75,7 +75,7 @@ impl TableAccuracy {
 
 /// Computes |generated ∩ expected| / |generated ∪ expected|. When both sets are empty the queries
 /// agree (neither reads a table) and the score is 1.0.
-pub fn table_accuracy(
+pub(crate) fn table_accuracy(
     generated: &[TableName],
     expected: &[TableName],
     matching: TableMatch,

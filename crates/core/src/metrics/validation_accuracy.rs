@@ -26,7 +26,7 @@ impl ErrorCategory {
 }
 
 /// Sorts a validator's error message into a category by what it talks about.
-pub fn categorize(message: &str) -> ErrorCategory {
+pub(crate) fn categorize(message: &str) -> ErrorCategory {
     let text = message.to_lowercase();
     let any = |words: &[&str]| words.iter().any(|w| text.contains(w));
     if any(&[

@@ -43,7 +43,7 @@ pub fn default_always_expected_agents() -> Vec<String> {
     vec!["orchestrator".to_string()]
 }
 
-pub fn check_kind(expectation: &Expectation, called: &[String]) -> KindCheck {
+pub(crate) fn check_kind(expectation: &Expectation, called: &[String]) -> KindCheck {
     let was_called = |name: &String| called.contains(name);
     let included: Vec<String> = expectation
         .should_include

@@ -17,13 +17,13 @@
 //!  "agents_should_include": ["research"], "tools_should_include": ["pdf_retrieval"]}
 //! ```
 
-mod line;
+pub(crate) mod line;
 
 use serde_json::{Map, Value};
 
 use crate::datatype::AnswerType;
 use crate::fields;
-pub use crate::fields::{InputError, id_problem, label_of};
+pub(crate) use crate::fields::{InputError, id_problem, label_of};
 use crate::language::Language;
 use crate::metrics::classification::ClassificationInput;
 use crate::metrics::workflow::Expectation;
@@ -31,7 +31,7 @@ use crate::profiles::ProfileName;
 use crate::results::compare::Mode;
 use crate::sql::SqlDialect;
 use crate::words::json_kind;
-pub use line::PairLine;
+pub(crate) use line::PairLine;
 
 /// One generated query and its expectation.
 ///
@@ -202,7 +202,7 @@ pub struct WorkflowInput {
 
 /// Strips what editors and other platforms leave around a JSON line: a byte-order mark and a
 /// carriage return. Returns `None` for a blank line, which is skipped rather than rejected.
-pub fn clean_line(raw: &str) -> Option<&str> {
+pub(crate) fn clean_line(raw: &str) -> Option<&str> {
     let line = raw.strip_prefix('\u{feff}').unwrap_or(raw).trim();
     (!line.is_empty()).then_some(line)
 }

@@ -51,7 +51,7 @@ pub struct SchemaRead {
 }
 
 /// A database's tables, each with its columns, in order.
-pub type TableColumns = Vec<(String, Vec<String>)>;
+pub(crate) type TableColumns = Vec<(String, Vec<String>)>;
 
 /// The queries of a test whose results are missing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -170,7 +170,7 @@ pub struct FillAnswer {
 }
 
 /// The first rows of a result shown in a record, at most this many.
-pub const SHOWN_ROWS: usize = 3;
+pub(crate) const SHOWN_ROWS: usize = 3;
 
 /// The gold query on one database.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -366,7 +366,7 @@ fn row_json(row: &[Value]) -> Json {
 }
 
 /// A result as `{columns, rows}` JSON, the shape every comparison mode reads.
-pub fn result_json(result: &ResultSet) -> Json {
+pub(crate) fn result_json(result: &ResultSet) -> Json {
     json!({
         "columns": result.columns,
         "rows": result.rows.iter().map(row_json).collect::<Vec<_>>(),

@@ -13,15 +13,7 @@
 //!
 //! Nothing here reads a file, a clock or the network: a runner is the front end's.
 
-pub mod benchmark;
-pub mod job;
-pub mod query;
-pub mod run_folder;
-
-pub use benchmark::{
-    BenchSummary, Benchmark, BenchmarkPipeline, BirdOptions, Spider2Files, Spider2Options,
-    Spider2Outcome, SpiderOptions,
-};
-pub use job::{Job, JobAnswer, JobPart, Runner, SuiteCheck};
-pub use query::{QueryError, QueryRows, QuerySettings, TextDecoding};
-pub use run_folder::{DatabaseUse, RunPipeline, SuiteSettings, TestToScore};
+pub(crate) mod benchmark;
+pub(crate) mod job;
+pub(crate) mod query;
+pub(crate) mod run_folder;

@@ -19,7 +19,7 @@ use super::{ResultError, ResultSet, Rows, Value};
 pub const MAX_COLUMNS: usize = 4_096;
 
 /// The result set in `text`, or `None` when the slow path must decide.
-pub fn read(text: &str) -> Option<ResultSet> {
+pub(crate) fn read(text: &str) -> Option<ResultSet> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let result = deserializer.deserialize_any(TopVisitor).ok()?;
     deserializer.end().ok()?;
@@ -167,7 +167,7 @@ pub(super) struct Columns {
 impl Columns {
     /// The column of `key`, the `position`-th key of its record: records usually list their keys
     /// in one order, so the column at that position is tried before the map.
-    pub fn number(&mut self, key: &str, position: usize) -> Option<usize> {
+    pub(super) fn number(&mut self, key: &str, position: usize) -> Option<usize> {
         if self.names.get(position).is_some_and(|name| name == key) {
             return Some(position);
         }
@@ -342,7 +342,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
 /// Rows given as JSON Lines: one row, record or scalar per line (blank lines skipped), read line
 /// by line into the result set, never held as one document. Every line must be of the first
 /// line's kind, and rows as wide as the first; an error names the line.
-pub fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
+pub(crate) fn read_lines(text: &str) -> Result<ResultSet, ResultError> {
     let mut lines = LineReader::default();
     for line in text.lines() {
         lines.line(line)?;
@@ -363,7 +363,7 @@ pub(super) struct LineReader {
 
 impl LineReader {
     /// Reads the next line (without its line break).
-    pub fn line(&mut self, line: &str) -> Result<(), ResultError> {
+    pub(super) fn line(&mut self, line: &str) -> Result<(), ResultError> {
         self.number += 1;
         let number = self.number;
         let fail = |message: String| ResultError {
@@ -405,7 +405,7 @@ impl LineReader {
         Ok(())
     }
 
-    pub fn finish(mut self) -> ResultSet {
+    pub(super) fn finish(mut self) -> ResultSet {
         self.table.kind = self.first.map(|(_, kind)| kind);
         self.table.finish()
     }

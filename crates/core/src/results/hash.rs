@@ -5,7 +5,7 @@ use std::hash::Hasher;
 
 /// FxHash (rustc's): fast, for hash maps whose keys are compared on a hit.
 #[derive(Default)]
-pub struct Fx(u64);
+pub(crate) struct Fx(u64);
 
 impl Hasher for Fx {
     /// The multiply mixes each input bit only into the bits above it, so without a final mix
@@ -41,13 +41,13 @@ impl Hasher for Fx {
 /// both streams to collide at once (odds of about 2^-128 per pair, below one in 10^20 across a
 /// billion rows), while re-reading both rows in hash order would cost more than the hashing.
 #[derive(Default)]
-pub struct Fingerprint {
+pub(crate) struct Fingerprint {
     a: u64,
     b: u64,
 }
 
 impl Fingerprint {
-    pub fn finish128(&self) -> u128 {
+    pub(crate) fn finish128(&self) -> u128 {
         (u128::from(avalanche(self.a)) << 64)
             | u128::from(avalanche(self.b ^ 0x9e37_79b9_7f4a_7c15))
     }
@@ -57,20 +57,20 @@ impl Fingerprint {
 /// and an independently mixed copy of itself to the other, so two different multisets share a
 /// sum only when both halves collide.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct MultisetPrint {
+pub(crate) struct MultisetPrint {
     low: u64,
     high: u64,
 }
 
 impl MultisetPrint {
-    pub fn add(&mut self, hash: u64) {
+    pub(crate) fn add(&mut self, hash: u64) {
         self.low = self.low.wrapping_add(hash);
         self.high = self
             .high
             .wrapping_add(avalanche(hash ^ 0x9e37_79b9_7f4a_7c15));
     }
 
-    pub fn finish128(&self) -> u128 {
+    pub(crate) fn finish128(&self) -> u128 {
         (u128::from(self.high) << 64) | u128::from(self.low)
     }
 }
@@ -80,7 +80,7 @@ impl MultisetPrint {
 /// processor's cache, which a million-row list does not. (Measured together with the move to
 /// 64-bit prints, `bag`'s count of shared rows went from about 15 to 13 ms at 100,000 rows;
 /// the buckets alone were not measured apart.)
-pub fn sort_prints(prints: &mut Vec<u64>) {
+pub(crate) fn sort_prints(prints: &mut Vec<u64>) {
     const SMALL: usize = 1 << 14;
     if prints.len() < SMALL {
         prints.sort_unstable();
@@ -111,7 +111,7 @@ pub fn sort_prints(prints: &mut Vec<u64>) {
 }
 
 /// A final mix so that every input bit reaches every output bit.
-pub fn avalanche(mut x: u64) -> u64 {
+pub(crate) fn avalanche(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^= x >> 33;
@@ -150,4 +150,4 @@ impl Hasher for Fingerprint {
 }
 
 /// `HashMap`/`HashSet` with [`Fx`]: the default SipHash costs more than the comparison itself.
-pub type FxBuild = std::hash::BuildHasherDefault<Fx>;
+pub(crate) type FxBuild = std::hash::BuildHasherDefault<Fx>;

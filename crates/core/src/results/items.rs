@@ -58,7 +58,7 @@ pub(super) struct ItemReader {
 
 impl ItemReader {
     /// A reader placed just after the array's `[`.
-    pub fn new(items: Items) -> ItemReader {
+    pub(super) fn new(items: Items) -> ItemReader {
         ItemReader {
             expect: Expect::First,
             items,
@@ -67,7 +67,7 @@ impl ItemReader {
     }
 
     /// Reads the items in `bytes`, which start where the last call's `More` left off.
-    pub fn read(&mut self, bytes: &[u8], table: &mut ItemTable) -> Reached {
+    pub(super) fn read(&mut self, bytes: &[u8], table: &mut ItemTable) -> Reached {
         let mut at = 0;
         loop {
             at = skip_whitespace(bytes, at);

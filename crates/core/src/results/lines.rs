@@ -108,7 +108,7 @@ impl LinesStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::read_result_text;
+    use crate::results::read::read_result_text;
 
     fn streamed(text: &str, block: usize) -> Option<Result<ResultSet, ResultError>> {
         let mut stream = LinesStream::new();

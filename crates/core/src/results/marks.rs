@@ -48,7 +48,7 @@ pub struct CellView {
 }
 
 /// Both results as tables with their differences marked, each cut at `max_rows` rows.
-pub fn side_by_side(
+pub(crate) fn side_by_side(
     expected: &ResultSet,
     generated: &ResultSet,
     max_rows: usize,
@@ -81,7 +81,7 @@ pub fn side_by_side(
 }
 
 /// One result as a table, without another to mark it against.
-pub fn alone(result: &ResultSet, max_rows: usize) -> TableView {
+pub(crate) fn alone(result: &ResultSet, max_rows: usize) -> TableView {
     view(result, &[], &HashMap::new(), max_rows)
 }
 

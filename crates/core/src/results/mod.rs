@@ -1,28 +1,26 @@
 //! Result sets: reading them from JSON, and comparing an expected one with a generated one.
 
-pub mod compare;
-mod direct;
-pub mod hash;
+pub(crate) mod compare;
+pub(crate) mod direct;
+pub(crate) mod hash;
 mod items;
-mod lines;
-pub mod marks;
-pub mod python;
-mod read;
-mod rows;
-pub mod sample;
-mod stream;
+pub(crate) mod lines;
+pub(crate) mod marks;
+pub(crate) mod python;
+pub(crate) mod read;
+pub(crate) mod rows;
+pub(crate) mod sample;
+pub(crate) mod stream;
 mod text;
-mod value;
+pub(crate) mod value;
 
 use serde::Serialize;
 
-pub use direct::MAX_COLUMNS;
-pub use lines::LinesStream;
-pub use read::{ResultError, read_result, read_result_text};
-pub use rows::{RowIter, Rows};
-pub use stream::{ResultStream, StreamOptions};
-pub use text::Text;
-pub use value::{Value, parse_number};
+pub(crate) use direct::MAX_COLUMNS;
+pub(crate) use read::{ResultError, read_result};
+pub(crate) use rows::Rows;
+pub(crate) use text::Text;
+pub(crate) use value::{Value, parse_number};
 
 /// A table of values. Results read from arrays of arrays or scalars have no column names; they
 /// get positional names (`col1`, `col2`, ...) and `named: false`.
@@ -68,6 +66,7 @@ impl ResultSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use read::read_result_text;
     use serde_json::json;
 
     fn read(json: serde_json::Value) -> ResultSet {

@@ -15,7 +15,7 @@ use super::Value;
 /// NaN (which JSON cannot hold, but a Python caller can pass) equals NaN: Python compares a
 /// NaN by identity, and the NaN a result holds is in practice one object (pandas' `numpy.nan`;
 /// SQLite stores NULL instead). Hashing agrees.
-pub fn eq(a: &Value, b: &Value) -> bool {
+pub(crate) fn eq(a: &Value, b: &Value) -> bool {
     match (numeric(a), numeric(b)) {
         (Some(Num::Frac(x)), Some(Num::Frac(y))) => x == y || (x.is_nan() && y.is_nan()),
         (Some(x), Some(y)) => x == y,
@@ -55,7 +55,7 @@ fn float_num(f: f64) -> Num {
 }
 
 /// Feeds `value` to `state` so that values equal under [`eq`] hash alike.
-pub fn hash<H: Hasher>(value: &Value, state: &mut H) {
+pub(crate) fn hash<H: Hasher>(value: &Value, state: &mut H) {
     match numeric(value) {
         Some(Num::Int(i)) => {
             0u8.hash(state);
@@ -89,7 +89,7 @@ pub fn hash<H: Hasher>(value: &Value, state: &mut H) {
 
 /// A value's 64-bit FxHash under Python's equality: equal values (`1`, `1.0`, `True`) hash alike.
 /// Unmixed: callers that sum hashes mix them first.
-pub fn hash64(value: &Value) -> u64 {
+pub(crate) fn hash64(value: &Value) -> u64 {
     let mut state = crate::results::hash::Fx::default();
     hash(value, &mut state);
     state.finish()
@@ -107,13 +107,13 @@ pub fn row_fingerprint(row: &[Value]) -> u128 {
 }
 
 /// Writes `str(value) + str(type(value))` without allocating.
-pub fn write_str_type_key(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
+pub(crate) fn write_str_type_key(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
     write_str(value, out)?;
     write!(out, "<class '{}'>", type_name(value))
 }
 
 /// Writes Python's `str(value)`.
-pub fn write_str(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
+pub(crate) fn write_str(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
     match value {
         Value::Null => out.write_str("None"),
         Value::Bool(true) => out.write_str("True"),
@@ -126,7 +126,7 @@ pub fn write_str(value: &Value, out: &mut impl fmt::Write) -> fmt::Result {
 
 /// The name of the value's Python type (`type(value).__name__`), as Python's error messages
 /// give it.
-pub fn type_name(value: &Value) -> &'static str {
+pub(crate) fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "NoneType",
         Value::Bool(_) => "bool",
@@ -139,27 +139,27 @@ pub fn type_name(value: &Value) -> &'static str {
 /// Python's `repr(float)` (also its `str`): the shortest digits that round-trip, in fixed
 /// notation when the decimal point falls within 16 places left or 4 right, else scientific with
 /// at least two exponent digits (`1e+16`, `1e-05`).
-pub fn float_repr(f: f64) -> String {
+pub(crate) fn float_repr(f: f64) -> String {
     let mut text = String::new();
     let _ = write_float_repr(f, &mut text);
     text
 }
 
 /// A small text buffer on the stack, for formatting numbers without allocating.
-pub struct StackText {
+pub(crate) struct StackText {
     bytes: [u8; 64],
     len: usize,
 }
 
 impl StackText {
-    pub fn new() -> StackText {
+    pub(crate) fn new() -> StackText {
         StackText {
             bytes: [0; 64],
             len: 0,
         }
     }
 
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
 
@@ -186,7 +186,7 @@ impl fmt::Write for StackText {
     }
 }
 
-pub fn write_float_repr(f: f64, out: &mut impl fmt::Write) -> fmt::Result {
+pub(crate) fn write_float_repr(f: f64, out: &mut impl fmt::Write) -> fmt::Result {
     if f.is_nan() {
         return out.write_str("nan");
     }

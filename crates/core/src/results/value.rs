@@ -50,7 +50,7 @@ impl Value {
 
 /// Parses a number written as text (`" 42 "`, `"-1.5e3"`), refusing words like `inf` or `nan`
 /// and shapes like `2024-01-31`.
-pub fn parse_number(text: &str) -> Option<f64> {
+pub(crate) fn parse_number(text: &str) -> Option<f64> {
     let bytes = text.as_bytes();
     // Most text is not a number: reject on the first byte before doing any work.
     let first = *bytes.first()?;

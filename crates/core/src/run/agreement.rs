@@ -19,7 +19,7 @@ pub const LABEL_FIELD: &str = "human_label";
 
 /// A score at or above this counts as the judge saying "correct" (the profile's verdict is used
 /// as it is).
-pub const CORRECT_AT: f64 = 0.9;
+pub(crate) const CORRECT_AT: f64 = 0.9;
 
 /// One line of a labels file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -155,7 +155,7 @@ impl JudgeAgreement {
 }
 
 /// The judges a record carries and what each says: `(judge, correct)`.
-pub fn verdicts(record: &EvaluationRecord) -> Vec<(&'static str, bool)> {
+pub(crate) fn verdicts(record: &EvaluationRecord) -> Vec<(&'static str, bool)> {
     let mut out = Vec::new();
     if let Some(scores) = &record.qas_evaluation {
         out.push(("passed", scores.passed));
@@ -173,7 +173,7 @@ pub fn verdicts(record: &EvaluationRecord) -> Vec<(&'static str, bool)> {
 }
 
 /// Each judge the labelled records carry, against the labels, in the order of [`verdicts`].
-pub fn agreement<'a>(
+pub(crate) fn agreement<'a>(
     records: impl IntoIterator<Item = &'a EvaluationRecord>,
 ) -> Vec<JudgeAgreement> {
     agreement_of(records.into_iter().filter_map(|record| {
@@ -273,7 +273,7 @@ pub fn agreement_of(labelled: impl IntoIterator<Item = Labelled>) -> Vec<JudgeAg
 
 /// Observed agreement and Cohen's kappa of a 2×2 table: `a` both yes, `b` first yes second no,
 /// `c` first no second yes, `d` both no.
-pub fn cohen_kappa(a: usize, b: usize, c: usize, d: usize) -> (f64, Option<f64>) {
+pub(crate) fn cohen_kappa(a: usize, b: usize, c: usize, d: usize) -> (f64, Option<f64>) {
     let n = (a + b + c + d) as f64;
     if n == 0.0 {
         return (0.0, None);

@@ -19,7 +19,7 @@ use crate::sql::hardness;
 /// (already asked for; empty without a judge), and the `test_suite` metric when test-suite
 /// checking ran on it (see [`suite_queries`]). `qeval run` and the page's scoring worker both
 /// score runs through this, so their records are the same bytes.
-pub fn score_test(
+pub(crate) fn score_test(
     test: &TestLine,
     question: Option<&TestLine>,
     pair: &PairInput,
@@ -138,7 +138,7 @@ fn expected_answer(test: &PairLine, question: Option<&PairLine>) -> Option<Strin
 pub const NOTHING_EXPECTED: &str = "Not scored: nothing to compare with: no question with this test_id gives an expected query, tables or result, and the test result gives none";
 
 /// Why an answer without a query has no scores: no judge compared it with the expected answer.
-pub const ANSWER_NOT_SCORED: &str = "Not scored: the agent answered without a query; an LLM judge (--judge, or the page's LLM judge) scores the answer against the expected answer";
+pub(crate) const ANSWER_NOT_SCORED: &str = "Not scored: the agent answered without a query; an LLM judge (--judge, or the page's LLM judge) scores the answer against the expected answer";
 
 /// A test's comparison options: the questions file's, then the test result's.
 fn test_options(test: &TestLine, question: Option<&TestLine>) -> TestOptions {

@@ -13,7 +13,7 @@ use super::record::EvaluationRecord;
 use super::summary::Summary;
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 15] = [
+pub(crate) const CSV_COLUMNS: [&str; 15] = [
     "test_id",
     "passed",
     "final_score",
@@ -93,7 +93,7 @@ fn text_cell(text: &str) -> String {
 }
 
 /// Why a test scored as it did: the three components' explanations, and the agent's error.
-pub fn explanation(record: &EvaluationRecord) -> String {
+pub(crate) fn explanation(record: &EvaluationRecord) -> String {
     let mut parts = Vec::new();
     if let Some(error) = record.error() {
         parts.push(format!("error: {error}"));
@@ -179,7 +179,7 @@ pub fn junit(name: &str, records: &[EvaluationRecord]) -> String {
 }
 
 /// How many failing tests the Markdown summary lists.
-pub const MARKDOWN_FAILURES: usize = 20;
+pub(crate) const MARKDOWN_FAILURES: usize = 20;
 
 /// A Markdown summary for a pull-request comment: the pass rate, the mean scores, the pass rate
 /// by each grouping of the summary, and the first failing tests with their final scores.
@@ -319,7 +319,7 @@ fn md(text: &str, limit: usize) -> String {
 mod tests {
     use super::*;
     use crate::run::read::records_of as records;
-    use crate::run::summarize;
+    use crate::run::summary::summarize;
 
     const RUN: &str = r#"{"test_id": 1, "question": "How many users?", "difficulty": "easy", "generated_sql": "SELECT 1", "qas_evaluation": {"semantic_score": 1, "execution_score": 1, "datatype_score": 1, "final_score": 1.0, "passed": true}}
 {"test_id": "a,\"b\"", "question": "=HYPERLINK(\"http://x\")", "difficulty": "hard", "generated_sql": "SELECT *\nFROM t", "expected_sql": "SELECT a FROM t", "qas_evaluation": {"semantic_score": 0.5, "execution_score": 0, "datatype_score": 1, "final_score": 0.4, "passed": false, "breakdown": {"semantic_explanation": "columns differ <b>", "execution_explanation": "different rows", "datatype_explanation": "ok"}}}

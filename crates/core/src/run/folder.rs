@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 /// What the agent produced, one test per line: the usual name.
-pub const TEST_RESULTS: &str = "test-results.jsonl";
+pub(crate) const TEST_RESULTS: &str = "test-results.jsonl";
 /// The scored records, one per test: the usual name, and the one `qeval run` writes.
 pub const EVALUATION_RESULTS: &str = "evaluation-results.jsonl";
 /// Human verdicts on some tests (`{"test_id", "human_label"}` per line), for judge calibration.
-pub const LABELS: &str = "human-labels.jsonl";
+pub(crate) const LABELS: &str = "human-labels.jsonl";
 /// The usual names of the questions file.
 const QUESTION_FILES: [&str; 2] = ["test_questions_answers.json", "questions.json"];
 

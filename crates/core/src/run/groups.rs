@@ -32,7 +32,7 @@ impl Group {
 }
 
 /// The fields a summary groups by when the records carry them, in the order they are shown.
-pub const DEFAULT_FIELDS: [&str; 6] = [
+pub(crate) const DEFAULT_FIELDS: [&str; 6] = [
     "difficulty",
     "agent_used",
     "sql_hardness",
@@ -42,7 +42,7 @@ pub const DEFAULT_FIELDS: [&str; 6] = [
 ];
 
 /// The group of records that have no value for the field.
-pub const NONE: &str = "(none)";
+pub(crate) const NONE: &str = "(none)";
 
 /// The tests of a run grouped by one field, groups in reading order (levels such as
 /// easy < medium < hard < extra by rank, other values alphabetically, records without a value
@@ -76,7 +76,7 @@ impl Grouping {
 }
 
 /// Groups the scored records by `field`; unscored records are not counted.
-pub fn group_by<'a>(
+pub(crate) fn group_by<'a>(
     records: impl IntoIterator<Item = &'a EvaluationRecord>,
     field: &str,
 ) -> Grouping {
@@ -108,7 +108,7 @@ pub fn group_by<'a>(
 /// The groupings of `DEFAULT_FIELDS` that at least one scored record has a value for, then
 /// those of `extra_fields` (which are shown even when no record has them, so a misspelt field
 /// shows as one `(none)` group rather than nothing).
-pub fn groupings<'a, I>(records: I, extra_fields: &[String]) -> Vec<Grouping>
+pub(crate) fn groupings<'a, I>(records: I, extra_fields: &[String]) -> Vec<Grouping>
 where
     I: IntoIterator<Item = &'a EvaluationRecord> + Clone,
 {
@@ -128,7 +128,7 @@ where
 
 /// The record's field names for the words users type: `agent` is `agent_used`, `hardness` is
 /// `sql_hardness`, `database` is `db_id`.
-pub fn canonical_field(field: &str) -> &str {
+pub(crate) fn canonical_field(field: &str) -> &str {
     match field.trim() {
         "agent" => "agent_used",
         "hardness" => "sql_hardness",
@@ -139,7 +139,7 @@ pub fn canonical_field(field: &str) -> &str {
 
 /// The values of `field` in a record, as group names: one for a scalar, one per element for a
 /// list, `(none)` when absent, null, blank or an empty list.
-pub fn field_values(record: &EvaluationRecord, field: &str) -> Vec<String> {
+pub(crate) fn field_values(record: &EvaluationRecord, field: &str) -> Vec<String> {
     let field = canonical_field(field);
     let text = |value: Option<&str>| {
         value

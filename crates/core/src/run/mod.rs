@@ -5,27 +5,16 @@
 //! side by side (`compare`) and whether their difference is more than chance (`stats`). Pure:
 //! the callers read the files.
 
-pub mod agreement;
-pub mod changes;
-pub mod evaluate;
-pub mod export;
-pub mod folder;
-pub mod groups;
-pub mod read;
-pub mod record;
-pub mod stats;
-pub mod summary;
+pub(crate) mod agreement;
+pub(crate) mod changes;
+pub(crate) mod evaluate;
+pub(crate) mod export;
+pub(crate) mod folder;
+pub(crate) mod groups;
+pub(crate) mod read;
+pub(crate) mod record;
+pub(crate) mod stats;
+pub(crate) mod summary;
 
-pub use crate::pairs::TestOptions;
-pub use agreement::{JudgeAgreement, agreement, apply_labels, read_labels};
-pub use changes::{RunComparison, compare_runs};
-pub use evaluate::{
-    Disagreement, NOTHING_EXPECTED, evaluate_test, pair_of_test, recheck, score_test, suite_queries,
-};
-pub use groups::{Group, Grouping, fill_hardness, group_by, groupings};
-pub use read::{
-    Lines, Rejected, read_questions, read_record_bytes, read_records, read_test_results,
-};
-pub use record::{Breakdown, EvaluationRecord, QasEvaluation, TestLine};
-pub use stats::{PairedStats, TestDelta, mcnemar_exact, paired_stats};
-pub use summary::{Summary, summarize, summarize_by};
+pub(crate) use evaluate::{pair_of_test, score_test, suite_queries};
+pub(crate) use record::{EvaluationRecord, QasEvaluation, TestLine};

@@ -241,7 +241,7 @@ impl EvaluationRecord {
 }
 
 /// An `error` field as text: absent, null, `false` and blank mean no error.
-pub fn error_text(value: Option<&Value>) -> Option<String> {
+pub(crate) fn error_text(value: Option<&Value>) -> Option<String> {
     value.and_then(crate::fields::error_of)
 }
 

@@ -24,7 +24,7 @@ pub struct TestDelta {
 }
 
 /// Resamples for the bootstrap interval: enough for two-decimal percentiles of a pass rate.
-pub const RESAMPLES: usize = 2_000;
+pub(crate) const RESAMPLES: usize = 2_000;
 
 /// Pass rates of the matched tests and how sure their difference is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -83,7 +83,7 @@ impl PairedStats {
 }
 
 /// The statistics of `matched` (each test's pass before and after).
-pub fn paired_stats(matched: &[TestDelta], resamples: usize, seed: u64) -> PairedStats {
+pub(crate) fn paired_stats(matched: &[TestDelta], resamples: usize, seed: u64) -> PairedStats {
     let tests = matched.len();
     let mut stats = PairedStats {
         tests,
@@ -146,7 +146,7 @@ fn bootstrap(matched: &[TestDelta], resamples: usize, seed: u64) -> [f64; 2] {
 
 /// Two-sided exact McNemar p-value: twice the binomial(b + c, 1/2) tail at the smaller count,
 /// at most 1. Summed in logarithms, so thousands of flips do not underflow.
-pub fn mcnemar_exact(b: usize, c: usize) -> f64 {
+pub(crate) fn mcnemar_exact(b: usize, c: usize) -> f64 {
     let n = b + c;
     if n == 0 {
         return 1.0;

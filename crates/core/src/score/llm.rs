@@ -74,7 +74,7 @@ pub fn judge_tasks(pair: &PairInput, options: &ScoreOptions) -> Vec<Judging> {
 
 /// The verdicts that belong to acceptable answer `index` (see [`judge_tasks`]), under their
 /// metrics' own names; the answer's quality (no query) is judged once and shared.
-pub fn verdicts_for(
+pub(crate) fn verdicts_for(
     judged: &BTreeMap<String, JudgeOutcome>,
     index: usize,
 ) -> BTreeMap<String, JudgeOutcome> {

@@ -3,13 +3,13 @@
 //! Each metric runs in isolation: one that cannot be computed becomes 0.0 with its error and the
 //! others still run. Metrics whose inputs are absent are left out.
 
-mod llm;
+pub(crate) mod llm;
 mod query_metrics;
 mod result_metrics;
 
 use std::collections::BTreeMap;
 
-pub use llm::{JudgeOutcome, JudgedVerdict, Judging, judge_tasks};
+pub(crate) use llm::JudgeOutcome;
 
 use crate::analysis::{Analysis, analyse_as};
 use crate::language::Language;
@@ -205,7 +205,10 @@ pub fn table_accuracy_of_sql(
 
 /// Only the metrics a pair's results determine (results match, execution, datatype): what a
 /// stored record can be checked against without parsing or judging its queries.
-pub fn result_metrics_of(pair: &PairInput, options: &ScoreOptions) -> BTreeMap<MetricName, Metric> {
+pub(crate) fn result_metrics_of(
+    pair: &PairInput,
+    options: &ScoreOptions,
+) -> BTreeMap<MetricName, Metric> {
     let profile = pair
         .profile
         .map_or_else(|| options.profile.clone(), Profile::preset);

@@ -15,7 +15,7 @@ use crate::pairs::PairInput;
 use crate::scorecard::{Diagnostic, DiagnosticSource, Severity};
 use crate::sql::{self, TableName};
 
-pub fn add(
+pub(super) fn add(
     metrics: &mut BTreeMap<MetricName, Metric>,
     pair: &PairInput,
     generated: &Analysis,

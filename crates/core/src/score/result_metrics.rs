@@ -18,7 +18,7 @@ use crate::results::read_result;
 
 /// Adds the result metrics whose inputs are present. Returns whether the generated query
 /// executed without error: false with an error, true with a result, unknown otherwise.
-pub fn add(
+pub(super) fn add(
     metrics: &mut BTreeMap<MetricName, Metric>,
     pair: &PairInput,
     profile: &Profile,

@@ -10,7 +10,7 @@ use super::SqlDialect;
 /// `curdate()`, `sysdate()`, `getdate()`, `unixepoch()` without arguments, or SQLite's `'now'`
 /// time value (`date('now')`). Words inside strings other than `'now'` and inside comments do
 /// not count.
-pub fn reads_the_clock(sql: &str, dialect: SqlDialect) -> Option<String> {
+pub(crate) fn reads_the_clock(sql: &str, dialect: SqlDialect) -> Option<String> {
     let tokens = Tokenizer::new(dialect.parser_dialect(), sql)
         .tokenize()
         .ok()?;

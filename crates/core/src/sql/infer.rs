@@ -72,7 +72,7 @@ pub struct Inference {
 }
 
 /// The name of the column added to a table read with `*` (see [`Inference::unnamed_columns`]).
-pub const UNNAMED_COLUMN: &str = "other_column";
+pub(crate) const UNNAMED_COLUMN: &str = "other_column";
 
 /// Infers the tables and typed columns the two queries read. CTE and derived-table names are
 /// not tables. Queries that read no table at all (`SELECT 1`, `VALUES (1, 2)`) get a schema of

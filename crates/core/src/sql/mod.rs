@@ -1,32 +1,28 @@
 //! SQL analysis: parsing, table extraction, normalization, Spider's hardness levels.
 
 mod clock;
-mod dialect;
-mod hardness;
-mod infer;
-mod normalize;
-mod parse;
-mod safety;
-mod schema;
-pub mod scope;
-mod spj;
-mod sqlite_text;
-mod tables;
+pub(crate) mod dialect;
+pub(crate) mod hardness;
+pub(crate) mod infer;
+pub(crate) mod normalize;
+pub(crate) mod parse;
+pub(crate) mod safety;
+pub(crate) mod schema;
+pub(crate) mod scope;
+pub(crate) mod spj;
+pub(crate) mod sqlite_text;
+pub(crate) mod tables;
 
-pub use clock::reads_the_clock;
-pub use dialect::{SqlDialect, UnknownDialect};
-pub use hardness::{Hardness, HardnessCounts, hardness, hardness_counts};
-pub use infer::{
-    ColumnKey, Hints, Inference, Literal, hints_for_schema, infer_schema, looks_like_date,
-};
-pub use normalize::{canonical_text, canonicalize, normalize, normalize_tokens};
-pub use parse::{MAX_OPERATORS, ParseError, ParseLimits, parse};
-pub use safety::{Place, SafetyReport, Violation, ViolationKind, check_read_only};
-pub use schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
-pub use scope::Scopes;
-pub use spj::{Isomorphism, isomorphism_proof};
-pub use sqlite_text::{orders_its_output, to_sqlite};
-pub use tables::{TableName, TableNameError, extract_tables, tables_in};
+pub(crate) use clock::reads_the_clock;
+pub(crate) use dialect::SqlDialect;
+pub(crate) use hardness::{Hardness, HardnessCounts, hardness};
+pub(crate) use normalize::{canonical_text, canonicalize, normalize_tokens};
+pub(crate) use parse::{ParseError, ParseLimits, parse};
+pub(crate) use safety::{Place, SafetyReport, Violation, ViolationKind, check_read_only};
+pub(crate) use schema::{Schema, quote_ident};
+pub(crate) use scope::Scopes;
+pub(crate) use sqlite_text::orders_its_output;
+pub(crate) use tables::{TableName, extract_tables, tables_in};
 
 /// The constraint of a join (`ON`, `USING`, `NATURAL`), when its kind has one.
 pub(crate) fn join_constraint(

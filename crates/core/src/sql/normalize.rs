@@ -24,7 +24,7 @@ use super::{ParseLimits, SqlDialect, parse};
 /// Rewrites parsed statements into canonical form: identifiers lowercased and unquoted,
 /// double-quoted string literals (MySQL) as single-quoted ones, table aliases without `AS`, and
 /// `JOIN`/`LEFT JOIN`/`RIGHT JOIN` spelled `INNER JOIN`/`LEFT OUTER JOIN`/`RIGHT OUTER JOIN`.
-pub fn canonicalize(statements: &mut [Statement]) {
+pub(crate) fn canonicalize(statements: &mut [Statement]) {
     for statement in statements {
         // The visitor never breaks.
         let _ = statement.visit(&mut Canonicalizer);
@@ -32,7 +32,7 @@ pub fn canonicalize(statements: &mut [Statement]) {
 }
 
 /// The canonical statements as text, separated by `; `.
-pub fn canonical_text(statements: &[Statement]) -> String {
+pub(crate) fn canonical_text(statements: &[Statement]) -> String {
     statements
         .iter()
         .map(ToString::to_string)
@@ -125,7 +125,7 @@ pub fn normalize(sql: &str, dialect: SqlDialect) -> String {
 /// The token-level form for text that does not parse: words lowercased, whitespace and comments
 /// dropped, strings single-quoted, trailing semicolons removed. Text the tokenizer rejects falls
 /// back to its words separated by single spaces.
-pub fn normalize_tokens(sql: &str, dialect: SqlDialect) -> String {
+pub(crate) fn normalize_tokens(sql: &str, dialect: SqlDialect) -> String {
     let tokens = match Tokenizer::new(dialect.parser_dialect(), sql).tokenize() {
         Ok(tokens) => tokens,
         Err(_) => return sql.split_whitespace().collect::<Vec<_>>().join(" "),

@@ -25,7 +25,7 @@ use sqlparser::ast::{
 };
 
 /// A block's number: its place in the order the visitor enters queries.
-pub type BlockId = usize;
+pub(crate) type BlockId = usize;
 
 /// The blocks of a list of statements.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -139,25 +139,25 @@ impl Scopes {
 /// Which block a visitor is in: call [`BlockCursor::enter`] and [`BlockCursor::leave`] from
 /// `pre_visit_query` and `post_visit_query`.
 #[derive(Debug, Clone, Default)]
-pub struct BlockCursor {
+pub(crate) struct BlockCursor {
     entered: usize,
     stack: Vec<BlockId>,
 }
 
 impl BlockCursor {
-    pub fn enter(&mut self) -> BlockId {
+    pub(crate) fn enter(&mut self) -> BlockId {
         let id = self.entered;
         self.entered += 1;
         self.stack.push(id);
         id
     }
 
-    pub fn leave(&mut self) {
+    pub(crate) fn leave(&mut self) {
         self.stack.pop();
     }
 
     /// The innermost block entered and not left; `None` outside every query.
-    pub fn current(&self) -> Option<BlockId> {
+    pub(crate) fn current(&self) -> Option<BlockId> {
         self.stack.last().copied()
     }
 }
@@ -314,7 +314,7 @@ fn last_part(name: &ObjectName) -> Option<String> {
 
 /// The `SELECT`s of a query's body: itself, or the operands of its set operations. A
 /// parenthesized query is a block of its own.
-pub fn selects(body: &SetExpr) -> Vec<&Select> {
+pub(crate) fn selects(body: &SetExpr) -> Vec<&Select> {
     match body {
         SetExpr::Select(select) => vec![select],
         SetExpr::SetOperation { left, right, .. } => {

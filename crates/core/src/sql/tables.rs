@@ -172,7 +172,7 @@ pub fn extract_tables(statements: &[Statement]) -> Vec<TableName> {
 }
 
 /// [`extract_tables`] with the statements' scopes already resolved.
-pub fn tables_in(statements: &[Statement], scopes: &Scopes) -> Vec<TableName> {
+pub(crate) fn tables_in(statements: &[Statement], scopes: &Scopes) -> Vec<TableName> {
     let mut collector = TableCollector {
         scopes,
         tables: Vec::new(),

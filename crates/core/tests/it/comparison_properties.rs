@@ -2,9 +2,7 @@
 //! when they trust a verdict without reading the rows.
 
 use proptest::prelude::*;
-use qeval_core::results::ResultSet;
-use qeval_core::results::Value;
-use qeval_core::results::compare::{CompareOptions, Mode, compare};
+use qeval_core::{CompareOptions, Mode, ResultSet, Value, compare};
 
 /// A cell of any kind, with few distinct values so that duplicates and near-misses are common.
 fn cell() -> impl Strategy<Value = Value> {

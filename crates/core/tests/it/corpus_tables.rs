@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use qeval_core::sql::{ParseLimits, SqlDialect, TableName, extract_tables, parse};
+use qeval_core::{ParseLimits, SqlDialect, TableName, extract_tables, parse_sql};
 
 #[test]
 fn every_corpus_query_yields_the_tables_it_was_built_from() {
@@ -18,7 +18,7 @@ fn every_corpus_query_yields_the_tables_it_was_built_from() {
             .expect("dialect")
             .parse()
             .expect("known");
-        let statements = parse(sql, dialect, ParseLimits::default())
+        let statements = parse_sql(sql, dialect, ParseLimits::default())
             .unwrap_or_else(|err| panic!("line {}: {dialect}: {err}\n{sql}", index + 1));
         let mut found: Vec<String> = extract_tables(&statements)
             .iter()

@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-use qeval_core::results::compare::{CompareOptions, Comparison, Mode, compare};
-use qeval_core::results::read_result;
+use qeval_core::{CompareOptions, Comparison, Mode, compare, read_result};
 use serde_json::Value;
 
 fn cases(file: &str) -> Vec<Value> {

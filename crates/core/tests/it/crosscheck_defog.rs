@@ -4,11 +4,10 @@
 
 use std::path::PathBuf;
 
-use qeval_core::results::compare::defog::{
-    Asked, Dtype, Frame, InTurn, QueryContext, Series, compare_df, subset_df,
+use qeval_core::{
+    Asked, CompareOptions, Dtype, Frame, InTurn, Mode, QueryContext, Series, Value, compare,
+    compare_df, read_result, subset_df,
 };
-use qeval_core::results::compare::{CompareOptions, Mode, compare};
-use qeval_core::results::{Value, read_result};
 use serde_json::Value as Json;
 
 fn cases(file: &str) -> Vec<Json> {

@@ -1,6 +1,6 @@
 //! The `date` answer type: real calendar dates, and real clock times after them.
 
-use qeval_core::datatype::{AnswerType, datatype_validity};
+use qeval_core::{AnswerType, datatype_validity};
 use serde_json::json;
 
 fn is_date(text: &str) -> bool {

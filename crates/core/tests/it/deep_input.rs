@@ -2,8 +2,7 @@
 //! the tree recurses down it. Past the operator limit a query is a parse error for that pair; at
 //! the limit it is scored in full.
 
-use qeval_core::sql::MAX_OPERATORS;
-use qeval_core::{PairInput, ScoreOptions, score_pair};
+use qeval_core::{MAX_OPERATORS, PairInput, ScoreOptions, score_pair};
 
 fn chain(terms: usize, operator: &str) -> String {
     format!("SELECT {} FROM t", vec!["a"; terms].join(operator))

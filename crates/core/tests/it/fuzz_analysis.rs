@@ -6,15 +6,14 @@
 //! Runs for `QEVAL_FUZZ_SECONDS` (default 2) so the normal test run stays quick;
 //! `cargo xtask fuzz --seconds 300` runs it for five minutes in release mode.
 
-use qeval_core::random::SplitMix64 as Rng;
+use qeval_core::{
+    CompareOptions, Language, Mode, PairInput, ParseLimits, ScoreOptions, SplitMix64 as Rng,
+    SqlDialect, compare, extract_tables, normalize, parse_sql, read_result, score_pair,
+};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use qeval_core::results::compare::{CompareOptions, Mode, compare};
-use qeval_core::results::read_result;
-use qeval_core::sql::{ParseLimits, SqlDialect, extract_tables, normalize, parse};
-use qeval_core::{Language, PairInput, ScoreOptions, score_pair};
 use serde_json::Value;
 
 const FRAGMENTS: &[&str] = &[
@@ -164,7 +163,7 @@ fn check(sql: &str, dialect: SqlDialect) {
         normalize(sql, dialect),
         "normalization is deterministic"
     );
-    if let Ok(statements) = parse(sql, dialect, ParseLimits::default()) {
+    if let Ok(statements) = parse_sql(sql, dialect, ParseLimits::default()) {
         let tables = extract_tables(&statements);
         assert!(
             tables.iter().all(|t| !t.name().is_empty()),
@@ -301,7 +300,7 @@ fn damaged_file(rng: &mut Rng) -> Vec<u8> {
 }
 
 fn check_files(rng: &mut Rng) {
-    use qeval_core::run::{EvaluationRecord, TestLine, read_questions, read_record_bytes};
+    use qeval_core::{EvaluationRecord, TestLine, read_questions, read_record_bytes};
     let bytes = damaged_file(rng);
     let lines = bytes.split(|b| *b == b'\n').count();
     let results = read_record_bytes::<TestLine>(&bytes);

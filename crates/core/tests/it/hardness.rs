@@ -1,7 +1,7 @@
 //! Spider's hardness levels, case by case: each fixture line gives a query, the three counts
 //! worked out by hand from Spider's rules (components, nested queries, others) and the level.
 
-use qeval_core::sql::{Hardness, ParseLimits, SqlDialect, hardness, hardness_counts, parse};
+use qeval_core::{Hardness, ParseLimits, SqlDialect, hardness, hardness_counts, parse_sql};
 use serde_json::Value;
 
 #[test]
@@ -24,7 +24,7 @@ fn fixture_cases_have_their_hand_worked_counts_and_level() {
             number + 1
         );
         if let Some(counts) = case.get("counts").and_then(Value::as_array) {
-            let statements = parse(sql, dialect, ParseLimits::default()).unwrap();
+            let statements = parse_sql(sql, dialect, ParseLimits::default()).unwrap();
             let found = hardness_counts(&statements).unwrap();
             let expected: Vec<u64> = counts.iter().map(|c| c.as_u64().unwrap()).collect();
             assert_eq!(
@@ -41,7 +41,7 @@ fn fixture_cases_have_their_hand_worked_counts_and_level() {
 
 #[test]
 fn thresholds_follow_spider() {
-    use qeval_core::sql::HardnessCounts as C;
+    use qeval_core::HardnessCounts as C;
     let level = |components, nested, others| {
         Hardness::of_counts(C {
             components,

@@ -14,8 +14,9 @@
 
 use std::path::{Path, PathBuf};
 
-use qeval_core::profiles::{Profile, ProfileName};
-use qeval_core::{Language, Metric, MetricName, PairInput, ScoreOptions, score_pair};
+use qeval_core::{
+    Language, Metric, MetricName, PairInput, Profile, ProfileName, ScoreOptions, score_pair,
+};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Deserialize)]

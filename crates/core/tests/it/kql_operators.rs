@@ -2,7 +2,7 @@
 //! the Kusto query language parses, and a misspelled one is a syntax error at its position. (That
 //! the structural judge tells an operator from its negation is in `fixtures/judge/`.)
 
-use qeval_core::kql::{parse, tokenize};
+use qeval_core::{parse_kql, tokenize_kql};
 
 const MAX_BYTES: usize = 1 << 20;
 
@@ -108,7 +108,7 @@ const MISSPELLED: &[(&str, &str, u64, u64)] = &[
 #[test]
 fn every_kql_operator_parses() {
     for query in VALID {
-        if let Err(err) = parse(query, MAX_BYTES) {
+        if let Err(err) = parse_kql(query, MAX_BYTES) {
             panic!("{query}: {err}");
         }
     }
@@ -117,7 +117,7 @@ fn every_kql_operator_parses() {
 #[test]
 fn misspelled_operators_are_syntax_errors_at_their_position() {
     for &(query, word, line, column) in MISSPELLED {
-        let err = parse(query, MAX_BYTES).expect_err(query);
+        let err = parse_kql(query, MAX_BYTES).expect_err(query);
         assert!(
             err.message.contains(word),
             "{query}: the error names {word}: {err}"
@@ -132,9 +132,9 @@ fn misspelled_operators_are_syntax_errors_at_their_position() {
 
 #[test]
 fn negated_operators_keep_their_text_in_the_canonical_form() {
-    let query = parse(r#"Traces | where State !in~ ("a")"#, MAX_BYTES).expect("parses");
+    let query = parse_kql(r#"Traces | where State !in~ ("a")"#, MAX_BYTES).expect("parses");
     assert_eq!(query.normalized, r#"Traces | where State !in~ ( "a" )"#);
-    let tokens = tokenize("State in~ ('a')").expect("lexes");
+    let tokens = tokenize_kql("State in~ ('a')").expect("lexes");
     assert_eq!(tokens[1].kind.to_string(), "in~");
     assert_eq!((tokens[1].line, tokens[1].column), (1, 7));
 }

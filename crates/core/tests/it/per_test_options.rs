@@ -1,8 +1,10 @@
 //! A pair's (or a test's) own comparison options override the command line's: mode,
 //! ignore_order, tolerance and condition_cols (Spider 2.0's columns that matter).
 
-use qeval_core::run::{EvaluationRecord, TestLine, evaluate_test, pair_of_test};
-use qeval_core::{PairInput, ScoreOptions, parse_pair_line, score_pair};
+use qeval_core::{
+    EvaluationRecord, PairInput, ScoreOptions, TestLine, evaluate_test, pair_of_test,
+    parse_pair_line, score_pair,
+};
 use serde_json::{Value, json};
 
 fn results_match(line: Value) -> (Option<f64>, String) {

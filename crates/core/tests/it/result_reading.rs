@@ -1,6 +1,6 @@
 //! Reading results stays linear in the input, whatever its shape.
 
-use qeval_core::results::read_result_text;
+use qeval_core::read_result_text;
 
 #[test]
 fn rows_that_each_bring_their_own_key_are_refused_at_the_limit_not_read_quadratically() {
@@ -41,7 +41,7 @@ fn many_rows_with_the_same_keys_read_in_full() {
 
 #[test]
 fn rows_as_objects_keep_the_files_column_order() {
-    use qeval_core::results::compare::{CompareOptions, Mode, compare};
+    use qeval_core::{CompareOptions, Mode, compare};
     let records =
         read_result_text(r#"[{"name": "a", "id": 1}, {"name": "b", "id": 2}]"#).expect("records");
     assert_eq!(records.columns, ["name", "id"]);
@@ -62,9 +62,7 @@ fn rows_as_objects_keep_the_files_column_order() {
     let tree: serde_json::Value =
         serde_json::from_str(r#"[{"name": "a", "id": 1}]"#).expect("json");
     assert_eq!(
-        qeval_core::results::read_result(&tree)
-            .expect("tree")
-            .columns,
+        qeval_core::read_result(&tree).expect("tree").columns,
         ["name", "id"]
     );
 }
@@ -169,7 +167,7 @@ fn reading_from_text_and_from_a_tree_agree_on_every_shape() {
         };
         let from_text = read_result_text(&text);
         let tree: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
-        let from_tree = qeval_core::results::read_result(&tree);
+        let from_tree = qeval_core::read_result(&tree);
         assert_eq!(from_text, from_tree, "case {case}: {text}");
     }
 }

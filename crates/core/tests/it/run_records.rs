@@ -1,11 +1,10 @@
 //! Run folders: raw results scored into records, records checked against their own data, unknown
 //! fields kept.
 
-use qeval_core::profiles::{Profile, ProfileName};
-use qeval_core::run::{
-    EvaluationRecord, TestLine, evaluate_test, pair_of_test, read_records, recheck,
+use qeval_core::{
+    EvaluationRecord, Profile, ProfileName, ScoreOptions, TestLine, evaluate_test, pair_of_test,
+    read_records, recheck, score_pair,
 };
-use qeval_core::{ScoreOptions, score_pair};
 use serde_json::{Value, json};
 
 fn scored(test: Value, question: Option<Value>) -> EvaluationRecord {

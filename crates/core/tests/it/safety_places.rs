@@ -2,11 +2,11 @@
 //! very words: a statement by its keyword, a function by its name, an always-true condition and
 //! a trailing comment by their own text.
 
-use qeval_core::sql::{ParseLimits, Place, SqlDialect, check_read_only};
+use qeval_core::{ParseLimits, Place, SqlDialect, check_sql_read_only};
 
 /// The text each finding of `sql` covers, violations first, then warnings.
 fn marked(dialect: SqlDialect, sql: &str) -> Vec<String> {
-    let report = check_read_only(sql, dialect, ParseLimits::default());
+    let report = check_sql_read_only(sql, dialect, ParseLimits::default());
     report
         .violations
         .iter()
@@ -87,7 +87,7 @@ fn functions_and_injection_shapes_are_marked_where_they_are() {
 #[test]
 fn unparseable_text_is_marked_at_the_parse_error() {
     let sql = "SELECT a\n  FROM t WHERE ) AND b";
-    let report = check_read_only(sql, SqlDialect::Generic, ParseLimits::default());
+    let report = check_sql_read_only(sql, SqlDialect::Generic, ParseLimits::default());
     assert!(!report.safe);
     let place = report.violations[0].place.expect("a place");
     assert_eq!(text_at(sql, place), ")", "{:?}", report.violations);
@@ -95,7 +95,7 @@ fn unparseable_text_is_marked_at_the_parse_error() {
 
 #[test]
 fn kql_management_commands_are_marked_at_the_command() {
-    let report = qeval_core::kql::check_read_only("\n  .drop table T", 1 << 20);
+    let report = qeval_core::check_kql_read_only("\n  .drop table T", 1 << 20);
     let place = report.violations[0].place.expect("a place");
     assert_eq!(text_at("\n  .drop table T", place), ".drop");
 }

@@ -2,10 +2,10 @@
 //! class of side effect is refused in the dialects that have it, and not one read-only query of
 //! the labelled corpora is refused or warned about.
 
-use qeval_core::sql::{ParseLimits, SafetyReport, SqlDialect, ViolationKind, check_read_only};
+use qeval_core::{ParseLimits, SafetyReport, SqlDialect, ViolationKind, check_sql_read_only};
 
 fn check(dialect: SqlDialect, sql: &str) -> SafetyReport {
-    check_read_only(sql, dialect, ParseLimits::default())
+    check_sql_read_only(sql, dialect, ParseLimits::default())
 }
 
 fn refused(dialect: SqlDialect, sql: &str, because: &str) {

@@ -4,14 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::datatype::{AnswerType, datatype_validity};
-use qeval_core::execution_similarity::{ExecutionOptions, execution_similarity};
-use qeval_core::metrics::calibration::{Confidence, calibration};
-use qeval_core::metrics::safety_classification::classify_safety;
-use qeval_core::metrics::validation_accuracy::validation_accuracy;
-use qeval_core::metrics::workflow::{Expectation, check_workflow, default_always_expected_agents};
-use qeval_core::profiles::{Profile, ProfileName, apply};
-use qeval_core::{Language, Metric, MetricName, PairInput, ScoreOptions, Scorecard, score_pair};
+use qeval_core::{
+    AnswerType, Confidence, ExecutionOptions, Expectation, Language, Metric, MetricName, PairInput,
+    Profile, ProfileName, ScoreOptions, Scorecard, apply_profile, calibration, check_workflow,
+    classify_safety, datatype_validity, default_always_expected_agents, execution_similarity,
+    score_pair, validation_accuracy,
+};
 use serde_json::{Value, json};
 
 fn score(pair: PairInput, profile: ProfileName) -> Scorecard {
@@ -132,7 +130,7 @@ fn kql_batch_wrong_query_fails() {
     assert!(t < 0.9);
     assert_eq!(passed, Some(false));
     // With a similarity of 0.6 and a results match of 0.3 the total is 45%, a fail.
-    let seed = apply(
+    let seed = apply_profile(
         &Profile::preset(ProfileName::KqlBatch),
         &metrics_from(&[("semantic_similarity", 0.6), ("results_match", 0.3)]),
         Some(true),
@@ -281,7 +279,7 @@ fn a_parse_error_blocks_no_other_metric() {
 #[test]
 fn qas_weighted_scoring_examples() {
     let qas = |s: f64, e: f64, d: f64| {
-        let result = apply(
+        let result = apply_profile(
             &Profile::preset(ProfileName::Qas),
             &metrics_from(&[
                 ("semantic_similarity", s),
@@ -454,7 +452,7 @@ fn agent_quality_scores_average() {
                 error: None,
             },
         );
-        apply(&Profile::preset(ProfileName::Agent), &metrics, None)
+        apply_profile(&Profile::preset(ProfileName::Agent), &metrics, None)
     };
     let structure = quality([0.90, 0.95, 0.85]);
     assert!((structure.total.unwrap() - 0.90).abs() < 1e-12);
@@ -482,7 +480,7 @@ fn agent_record() -> PairInput {
 
 #[test]
 fn an_agent_record_asks_one_quality_judging_and_fills_three_scores() {
-    use qeval_core::score::{JudgedVerdict, judge_tasks, score_pair_judged};
+    use qeval_core::{JudgedVerdict, judge_tasks, score_pair_judged};
     use qeval_judge::{JudgeScores, ReplyError, Rubric};
 
     let pair = agent_record();
@@ -574,7 +572,7 @@ fn a_workflow_that_misses_a_tool_fails_the_agent_profile() {
 
 #[test]
 fn a_parse_error_does_not_keep_the_llm_judge_from_reading_the_text() {
-    use qeval_core::score::judge_tasks;
+    use qeval_core::judge_tasks;
     for (language, generated, expected) in [
         (
             Language::Kql,

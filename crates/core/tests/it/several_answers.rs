@@ -1,7 +1,6 @@
 //! A test with several acceptable answers scores as its best match, and says which it matched.
 
-use qeval_core::score::judge_tasks;
-use qeval_core::{PairInput, ScoreOptions, parse_pair_line, score_pair};
+use qeval_core::{PairInput, ScoreOptions, judge_tasks, parse_pair_line, score_pair};
 use serde_json::json;
 
 fn pair(line: serde_json::Value) -> PairInput {

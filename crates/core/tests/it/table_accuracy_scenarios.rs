@@ -2,8 +2,7 @@
 //! ignored), the exact-match shortcut for identical queries, and a parse error that fails one
 //! metric while the others still run, all scored through the public entry point.
 
-use qeval_core::metrics::TableMatch;
-use qeval_core::{PairInput, ScoreOptions, Scorecard, score_pair};
+use qeval_core::{PairInput, ScoreOptions, Scorecard, TableMatch, score_pair};
 use serde_json::{Value, json};
 
 fn score_against_tables(generated: &str, expected: &[&str]) -> Scorecard {

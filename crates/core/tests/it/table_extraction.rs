@@ -1,10 +1,10 @@
 //! Which tables a query reads, across the shapes SQL can take.
 
-use qeval_core::sql::{ParseLimits, SqlDialect, TableName, extract_tables, parse};
+use qeval_core::{ParseLimits, SqlDialect, TableName, extract_tables, parse_sql};
 
 fn tables_in(dialect: SqlDialect, sql: &str) -> Vec<String> {
-    let statements = parse(sql, dialect, ParseLimits::default())
-        .unwrap_or_else(|err| panic!("{sql} did not parse: {err}"));
+    let statements = parse_sql(sql, dialect, ParseLimits::default())
+        .unwrap_or_else(|err| panic!("{sql} did not parse_sql: {err}"));
     extract_tables(&statements)
         .iter()
         .map(TableName::qualified)

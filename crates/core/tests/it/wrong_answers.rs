@@ -2,15 +2,9 @@
 //! shortcut found them: a near miss, a row or a column fewer, and columns too alike to tell
 //! apart by their values.
 
-use qeval_core::results::compare::{CompareOptions, Mode, compare};
-use qeval_core::results::sample::{Case, case_pair};
-use qeval_core::results::{ResultSet, Value};
+use qeval_core::{Case, CompareOptions, Mode, ResultSet, Value, case_pair, compare};
 
-fn run(
-    mode: Mode,
-    expected: &ResultSet,
-    generated: &ResultSet,
-) -> qeval_core::results::compare::Comparison {
+fn run(mode: Mode, expected: &ResultSet, generated: &ResultSet) -> qeval_core::Comparison {
     compare(
         expected,
         generated,

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use qeval_core::score::JudgedVerdict;
+use qeval_core::JudgedVerdict;
 use serde_json::{Value, json};
 
 pub struct DiskCache {

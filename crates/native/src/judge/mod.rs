@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use qeval_core::score::{JudgeOutcome, JudgedVerdict, Judging, judge_tasks};
-use qeval_core::words::counted;
-use qeval_core::{PairInput, ScoreOptions};
+use qeval_core::{
+    JudgeOutcome, JudgedVerdict, Judging, PairInput, ScoreOptions, counted, judge_tasks,
+};
 use qeval_judge::{Conversation, JudgeConfig, Provider, Step, cache_key};
 
 pub use disk_cache::DiskCache;

@@ -1,9 +1,7 @@
 //! Constructs of other dialects, translated for SQLite and run on a real SQLite database: each
 //! line of `tests/equivalence/constructs.jsonl` is a query and the rows its own dialect gives.
 
-use qeval_core::results::compare::{CompareOptions, Mode, compare};
-use qeval_core::results::read_result;
-use qeval_core::sql::{ParseLimits, SqlDialect, to_sqlite};
+use qeval_core::{CompareOptions, Mode, ParseLimits, SqlDialect, compare, read_result, to_sqlite};
 use qeval_sqlite::{Database, Limits};
 use serde::Deserialize;
 use serde_json::{Value, json};

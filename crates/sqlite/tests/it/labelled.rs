@@ -6,9 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::results::compare::{CompareOptions, Mode, compare, order_matters_for};
-use qeval_core::results::read_result;
-use qeval_core::sql::{ParseLimits, SqlDialect, to_sqlite};
+use qeval_core::{
+    CompareOptions, Mode, ParseLimits, SqlDialect, compare, order_matters_for, read_result,
+    to_sqlite,
+};
 use qeval_sqlite::{
     Database, EquivalenceOptions, EquivalenceReport, EquivalenceVerdict, Limits, SchemaChoice,
     check_equivalence,
@@ -339,7 +340,7 @@ fn proofs_are_claimed_only_for_pairs_labelled_equivalent() {
     let mut claimed = Vec::new();
     for file in ["pairs.jsonl", "heldout.jsonl", "classes.jsonl"] {
         for pair in pairs(file) {
-            let proof = qeval_core::sql::isomorphism_proof(
+            let proof = qeval_core::isomorphism_proof(
                 &pair.expected_sql,
                 &pair.generated_sql,
                 pair.dialect,

@@ -16,7 +16,7 @@ pub struct Props {
 /// The profiles a page offers, as `(name, label)`: each label says what the total is made of,
 /// then the preset's name, which the CLI's `--profile` and the docs use.
 pub fn profile_options() -> Vec<(AttrValue, AttrValue)> {
-    use qeval_core::profiles::ProfileName;
+    use qeval_core::ProfileName;
     [
         (
             ProfileName::Qas,

@@ -1,4 +1,4 @@
-use qeval_core::score::Judging;
+use qeval_core::Judging;
 use qeval_judge::{JudgeInput, Rubric};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;

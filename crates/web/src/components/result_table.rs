@@ -1,5 +1,4 @@
-use qeval_core::results::marks::TableView;
-use qeval_core::words::counted;
+use qeval_core::{TableView, counted};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

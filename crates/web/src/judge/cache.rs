@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use qeval_core::score::JudgedVerdict;
+use qeval_core::JudgedVerdict;
 use qeval_judge::SCHEMA_VERSION;
 use rexie::{ObjectStore, Rexie, TransactionMode};
 use wasm_bindgen::JsValue;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use futures::StreamExt;
 use gloo_timers::future::TimeoutFuture;
-use qeval_core::score::{JudgeOutcome, JudgedVerdict, Judging};
+use qeval_core::{JudgeOutcome, JudgedVerdict, Judging};
 use qeval_judge::{Conversation, Step, cache_key};
 
 use super::cache::VerdictCache;

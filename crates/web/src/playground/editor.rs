@@ -2,8 +2,7 @@
 //! loads before the app): mounting one, keeping its text, language and schema in step with the
 //! app, and the findings it marks in the text.
 
-use qeval_core::scorecard::{QueryReport, Severity};
-use qeval_core::sql::Place;
+use qeval_core::{Place, QueryReport, Severity};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

@@ -7,8 +7,7 @@
 //! places: the page shows two, and binary fractions such as 0.30000000000000004 are noise, not
 //! information.
 
-use qeval_core::Scorecard;
-use qeval_core::run::evaluate;
+use qeval_core::{Scorecard, round_score};
 use serde_json::{Map, Value, json};
 
 use crate::playground::scoring::pair_of;
@@ -100,7 +99,7 @@ fn round(value: &mut Value) {
         Value::Number(number) if number.is_f64() => {
             if let Some(n) = number
                 .as_f64()
-                .and_then(|x| serde_json::Number::from_f64(evaluate::round(x)))
+                .and_then(|x| serde_json::Number::from_f64(round_score(x)))
             {
                 *number = n;
             }

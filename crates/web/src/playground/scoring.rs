@@ -3,8 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::score::JudgeOutcome;
-use qeval_core::{Metric, MetricName, PairInput};
+use qeval_core::{JudgeOutcome, Metric, MetricName, PairInput};
 use qeval_worker::protocol::{Answer, Executed, ScorePair, Scoring, Task};
 
 use crate::judge::JudgeRun;

@@ -8,11 +8,7 @@ use std::fmt;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use qeval_core::Language;
-use qeval_core::datatype::AnswerType;
-use qeval_core::profiles::ProfileName;
-use qeval_core::results::compare::Mode;
-use qeval_core::sql::SqlDialect;
+use qeval_core::{AnswerType, Language, Mode, ProfileName, SqlDialect};
 use serde::{Deserialize, Serialize};
 
 use crate::playground::state::{DEFAULT_CHECKS, Playground};

@@ -2,11 +2,7 @@
 
 use std::rc::Rc;
 
-use qeval_core::Language;
-use qeval_core::datatype::AnswerType;
-use qeval_core::profiles::ProfileName;
-use qeval_core::results::compare::Mode;
-use qeval_core::sql::SqlDialect;
+use qeval_core::{AnswerType, Language, Mode, ProfileName, SqlDialect};
 use yew::Reducible;
 
 /// What the user typed and chose: everything a shared link must reproduce.

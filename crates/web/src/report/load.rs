@@ -7,11 +7,9 @@ use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, Promise, Uint8Array};
-use qeval_core::run::agreement::{LABEL_FIELD, labels_by_test};
-use qeval_core::run::folder::{FileKind, kind_by_content, kind_of, run_files};
-use qeval_core::run::record::test_key;
-use qeval_core::run::{
-    EvaluationRecord, Lines, TestLine, apply_labels, read_labels, read_questions,
+use qeval_core::{
+    EvaluationRecord, FileKind, LABEL_FIELD, Lines, TestLine, apply_labels, kind_by_content,
+    kind_of, labels_by_test, read_labels, read_questions, run_files, test_key,
 };
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsCast;
@@ -135,11 +133,7 @@ pub async fn read_run(
 }
 
 /// Lines read, rejected lines and the folder of one kind of file.
-type ReadTally = (
-    usize,
-    Vec<(String, qeval_core::run::Rejected)>,
-    Option<String>,
-);
+type ReadTally = (usize, Vec<(String, qeval_core::Rejected)>, Option<String>);
 
 fn tally<T>(tally: &mut ReadTally, path: &str, lines: &Lines<T>) {
     tally.0 += lines.lines_read;
@@ -193,7 +187,7 @@ async fn read_lines<T: DeserializeOwned>(
         .starts_with('[')
     {
         // A JSON array is one value: read whole (still reported as one step).
-        let lines = qeval_core::run::read_records(&text_of(blob).await?);
+        let lines = qeval_core::read_records(&text_of(blob).await?);
         progress(size);
         return Ok(lines);
     }

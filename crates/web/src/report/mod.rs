@@ -11,7 +11,7 @@ pub mod state;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use qeval_core::run::{EvaluationRecord, Rejected, TestLine};
+use qeval_core::{EvaluationRecord, Rejected, TestLine};
 
 /// Shared data compared by identity, not content: a 100,000-record run must not be compared
 /// field by field on every render.

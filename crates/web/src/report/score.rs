@@ -6,9 +6,9 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use qeval_core::pipeline::{DatabaseUse, Job, QuerySettings, RunPipeline, SuiteSettings};
-use qeval_core::profiles::ProfileName;
-use qeval_core::run::EvaluationRecord;
+use qeval_core::{
+    DatabaseUse, EvaluationRecord, Job, ProfileName, QuerySettings, RunPipeline, SuiteSettings,
+};
 
 use super::RawRun;
 use qeval_worker::protocol::{Answer, Scoring, Task};

@@ -4,8 +4,7 @@
 
 use std::rc::Rc;
 
-use qeval_core::profiles::ProfileName;
-use qeval_core::run::EvaluationRecord;
+use qeval_core::{EvaluationRecord, ProfileName};
 use yew::Reducible;
 
 use super::{LoadedRun, Shared};

@@ -1,5 +1,5 @@
 //! A pairs file's lines, read one at a time and never longer than
-//! [`qeval_core::pairs::MAX_LINE_BYTES`].
+//! [`qeval_core::MAX_LINE_BYTES`].
 
 use std::io::{self, BufRead};
 
@@ -39,7 +39,7 @@ impl<R: BufRead> PairLines<R> {
         }
         let mut line = Vec::new();
         let ended = self.read_until_newline(|chunk| {
-            if line.len() + chunk.len() > qeval_core::pairs::MAX_LINE_BYTES {
+            if line.len() + chunk.len() > qeval_core::MAX_LINE_BYTES {
                 return false;
             }
             line.extend_from_slice(chunk);

@@ -7,17 +7,10 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant, SystemTime};
 
-use qeval_core::MetricName;
-use qeval_core::metrics::classification::summarize_classification;
-use qeval_core::metrics::efficiency::r_ves;
-use qeval_core::pairs::{pairs_file_line, too_long};
-use qeval_core::profiles::Profile;
-use qeval_core::run::agreement::{Labelled, agreement_of, scorecard_verdicts};
-use qeval_core::run::record::test_key;
-use qeval_core::score::JudgeOutcome;
-use qeval_core::words::plural;
 use qeval_core::{
-    PairInput, ScoreOptions, Scorecard, add_equivalence, parse_pair_line, score_pair_judged,
+    JudgeOutcome, Labelled, MetricName, PairInput, Profile, ScoreOptions, Scorecard,
+    add_equivalence, agreement_of, pairs_file_line, parse_pair_line, plural, r_ves,
+    score_pair_judged, scorecard_verdicts, summarize_classification, test_key, too_long,
 };
 use serde_json::Value;
 
@@ -161,7 +154,7 @@ fn parsed(number: usize, raw: RawLine) -> Option<Result<Line, Failure>> {
         RawLine::Endless => {
             say!(
                 "qeval: line {number} is longer than {} MB and has no end within 1 GB: reading stops there",
-                qeval_core::pairs::MAX_LINE_BYTES >> 20
+                qeval_core::MAX_LINE_BYTES >> 20
             );
             (Err(too_long(number)), 0)
         }
@@ -516,7 +509,7 @@ fn langfuse(args: &JudgeArgs) -> Result<Option<Langfuse>, Failure> {
 }
 
 fn rejection(line: usize, message: &str) -> Value {
-    qeval_core::pairs::rejection(line, message, None, None)
+    qeval_core::rejection(line, message, None, None)
 }
 
 fn describe(error: &Value) -> String {

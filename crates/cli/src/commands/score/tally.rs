@@ -3,9 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::metrics::classification::ClassificationInput;
-use qeval_core::run::agreement::Labelled;
-use qeval_core::score::JudgeOutcome;
+use qeval_core::{ClassificationInput, JudgeOutcome, Labelled};
 
 #[derive(Default)]
 pub struct Tally {

@@ -17,10 +17,10 @@
 //! scored right, and [`BirdPredictions::misplaced`] says how many predictions the official
 //! script would have paired with another question's gold. Different counts are an error.
 
-mod table;
-pub mod ves;
+pub(crate) mod table;
+pub(crate) mod ves;
 
-pub use table::{BirdLevels, BirdMetric, bird_log, bird_table};
+pub(crate) use table::{BirdLevels, BirdMetric, bird_log, bird_table};
 
 use serde_json::Value;
 
@@ -30,7 +30,7 @@ use super::BenchError;
 pub const TIMEOUT_SECONDS: f64 = 30.0;
 
 /// The separator between a prediction's SQL and its `db_id`.
-pub const SEPARATOR: &str = "\t----- bird -----\t";
+pub(crate) const SEPARATOR: &str = "\t----- bird -----\t";
 
 /// One prediction of the predictions file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +74,7 @@ pub struct BirdGold {
 }
 
 /// The SQL of one prediction value, as `package_sqls` takes it.
-pub fn prediction_sql(value: &Value) -> (String, Option<String>) {
+pub(crate) fn prediction_sql(value: &Value) -> (String, Option<String>) {
     match value {
         Value::String(text) => match text.split_once(SEPARATOR) {
             // `sql, db_name = sql_str.split(...)` unpacks exactly two parts.
@@ -185,7 +185,7 @@ pub fn read_gold(text: &str) -> Result<Vec<BirdGold>, BenchError> {
 }
 
 /// BIRD's three levels.
-pub const DIFFICULTIES: [&str; 3] = ["simple", "moderate", "challenging"];
+pub(crate) const DIFFICULTIES: [&str; 3] = ["simple", "moderate", "challenging"];
 
 /// One entry of the difficulty file: the question's level and, when the entry carries them,
 /// its `db_id` (checked against the gold's) and its words.

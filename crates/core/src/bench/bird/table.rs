@@ -150,7 +150,7 @@ impl BirdLevels {
 
 /// What a BIRD script prints for one metric, from "start calculate" to the blank lines after
 /// "Finished ... evaluation", for the dialect given (`--sql_dialect`).
-pub fn bird_table(levels: &BirdLevels, dialect: &str) -> String {
+pub(crate) fn bird_table(levels: &BirdLevels, dialect: &str) -> String {
     let title = levels.metric.title();
     format!(
         "{start}\n{header}\n{counts}\n======================================    {title}    =====================================\n{scores}\n{rule}\nFinished {finished} evaluation for {dialect} on Mini Dev set\n\n\n\n",
@@ -164,7 +164,7 @@ pub fn bird_table(levels: &BirdLevels, dialect: &str) -> String {
 }
 
 /// What `print_data` appends to `--output_log_path` for one metric.
-pub fn bird_log(levels: &BirdLevels) -> String {
+pub(crate) fn bird_log(levels: &BirdLevels) -> String {
     let title = levels.metric.title();
     format!(
         "start calculate {title}\n{header}\n{counts}\n======================================    {title}   =====================================\n{scores}\n{rule}\nFinished {title} evaluation for mini dev set\n\n",

@@ -10,7 +10,7 @@
 pub const ITERATIONS: usize = 100;
 
 /// The reward for timed runs: `(gold_ms, prediction_ms)` per iteration.
-pub fn timed_reward(times: &[(f64, f64)]) -> f64 {
+pub(crate) fn timed_reward(times: &[(f64, f64)]) -> f64 {
     let ratios: Vec<f64> = times
         .iter()
         .map(|(gold, prediction)| gold / prediction)
@@ -39,7 +39,7 @@ fn clean_abnormal(values: &[f64]) -> Vec<f64> {
 }
 
 /// The reward for a mean time ratio; 0 for a ratio of 0 (no run kept).
-pub fn reward(ratio: f64) -> f64 {
+pub(crate) fn reward(ratio: f64) -> f64 {
     if ratio == 0.0 {
         0.0
     } else {

@@ -20,7 +20,7 @@ pub struct GoldLine {
 }
 
 /// The lines of one interaction.
-pub type Interaction<T> = Vec<T>;
+pub(crate) type Interaction<T> = Vec<T>;
 
 /// A gold file and a prediction file read and matched line for line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +64,7 @@ fn interactions(text: &str) -> Vec<Interaction<(&str, usize)>> {
 }
 
 /// The gold file: `SQL<TAB>db_id` per line.
-pub fn read_gold(text: &str) -> Result<Vec<Interaction<GoldLine>>, BenchError> {
+pub(crate) fn read_gold(text: &str) -> Result<Vec<Interaction<GoldLine>>, BenchError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     interactions(text)
         .into_iter()
@@ -95,7 +95,7 @@ pub fn read_gold(text: &str) -> Result<Vec<Interaction<GoldLine>>, BenchError> {
 }
 
 /// The prediction file: the first tab-separated field of each line.
-pub fn read_predictions(text: &str) -> Vec<Interaction<(String, usize)>> {
+pub(crate) fn read_predictions(text: &str) -> Vec<Interaction<(String, usize)>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     interactions(text)
         .into_iter()

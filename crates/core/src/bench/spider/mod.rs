@@ -3,15 +3,15 @@
 //! before it runs (here), the values `--plug_value` plugs in (`plug`), sqlparse's tokens those
 //! rules read (`tokens`) and the printed table (`table`).
 
-pub mod exact;
-mod files;
-pub mod plug;
+pub(crate) mod exact;
+pub(crate) mod files;
+pub(crate) mod plug;
 pub(crate) mod table;
-pub mod ties;
-pub mod tokens;
+pub(crate) mod ties;
+pub(crate) mod tokens;
 
-pub use files::{GoldLine, Interaction, SpiderFiles, read_gold, read_predictions};
-pub use table::{SpiderLevel, SpiderScores, spider_table};
+pub(crate) use files::SpiderFiles;
+pub(crate) use table::{SpiderLevel, SpiderScores, spider_table};
 
 /// `--etype`: what `evaluation.py` scores.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -67,12 +67,12 @@ pub const TIMEOUT_SECONDS: f64 = 60.0;
 
 /// `evaluate`: `p_str.replace("value", "1")`, every occurrence, case-sensitive, words such as
 /// `values` included (for models that write the word `value` where a value goes).
-pub fn prediction_text(line: &str) -> String {
+pub(crate) fn prediction_text(line: &str) -> String {
     line.replace("value", "1")
 }
 
 /// `exec_eval.postprocess` (and `parse.postprocess`): `> =`, `< =` and `! =` closed up.
-pub fn postprocess(query: &str) -> String {
+pub(crate) fn postprocess(query: &str) -> String {
     query
         .replace("> =", ">=")
         .replace("< =", "<=")
@@ -82,7 +82,7 @@ pub fn postprocess(query: &str) -> String {
 /// `exec_eval.eval_exec_match`'s rules before anything runs: both queries post-processed, and,
 /// unless `keep_distinct`, every `DISTINCT` removed from both (`parse.remove_distinct`, which
 /// also keeps only the first statement). Returns (gold, prediction).
-pub fn prepared(gold: &str, prediction: &str, keep_distinct: bool) -> (String, String) {
+pub(crate) fn prepared(gold: &str, prediction: &str, keep_distinct: bool) -> (String, String) {
     let (gold, prediction) = (postprocess(gold), postprocess(prediction));
     if keep_distinct {
         (gold, prediction)
@@ -96,13 +96,13 @@ pub fn prepared(gold: &str, prediction: &str, keep_distinct: bool) -> (String, S
 
 /// `eval_exec_match`: row order counts when the (prepared) gold query, lowercased, contains
 /// `order by` anywhere, with exactly one space, inside a string too.
-pub fn order_matters(prepared_gold: &str) -> bool {
+pub(crate) fn order_matters(prepared_gold: &str) -> bool {
     prepared_gold.to_lowercase().contains("order by")
 }
 
 /// `exec_eval.replace_cur_year`, applied to every query as it runs:
 /// `YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*` (any case) becomes `2020`.
-pub fn replace_cur_year(query: &str) -> String {
+pub(crate) fn replace_cur_year(query: &str) -> String {
     let mut out = String::with_capacity(query.len());
     let mut rest = query;
     'scan: while !rest.is_empty() {

@@ -36,7 +36,11 @@ pub const MAX_VARIANTS: usize = 10_000;
 /// The predictions `--plug_value` tries besides the prediction itself: the prediction's slots
 /// filled with the gold's values, every way, at most `limit` of them; and how many ways there
 /// are in all (`len(values) ** slots`, saturating).
-pub fn plugged_predictions(gold: &str, prediction: &str, limit: usize) -> (Vec<String>, u128) {
+pub(crate) fn plugged_predictions(
+    gold: &str,
+    prediction: &str,
+    limit: usize,
+) -> (Vec<String>, u128) {
     let (_, gold_values) = extract_query_values(gold);
     let mut values: Vec<String> = Vec::new();
     for value in gold_values {

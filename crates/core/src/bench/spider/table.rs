@@ -10,9 +10,9 @@ use crate::bench::python_format::{left, left_fixed};
 use crate::sql::Hardness;
 
 /// The columns of the table, in order.
-pub const LEVELS: [&str; 5] = ["easy", "medium", "hard", "extra", "all"];
+pub(crate) const LEVELS: [&str; 5] = ["easy", "medium", "hard", "extra", "all"];
 /// The turn columns (the fifth holds every turn after the fourth).
-pub const TURNS: [&str; 5] = ["turn 1", "turn 2", "turn 3", "turn 4", "turn > 4"];
+pub(crate) const TURNS: [&str; 5] = ["turn 1", "turn 2", "turn 3", "turn 4", "turn > 4"];
 
 /// One example as the table counts it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,7 +103,7 @@ pub(crate) fn row(name: &str, cells: impl IntoIterator<Item = String>) -> String
 
 /// The table as `print_scores` prints it, line for line: the execution rows when `exec` is
 /// given (`--etype exec` or `all`), the exact-match rows when `exact` is (`match` or `all`).
-pub fn spider_table(exec: Option<&SpiderScores>, exact: Option<&ExactScores>) -> String {
+pub(crate) fn spider_table(exec: Option<&SpiderScores>, exact: Option<&ExactScores>) -> String {
     let with_turns = exec.map_or_else(|| exact.is_some_and(|e| e.with_turns), |e| e.with_turns);
     let shown = if with_turns { 6 } else { 5 };
     let names = LEVELS.iter().copied().chain(["joint_all"]).take(shown);

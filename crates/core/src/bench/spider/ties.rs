@@ -17,7 +17,7 @@ const RANK_COLUMN: &str = "qeval_rank";
 
 /// A gold rewritten to show its ties: its text, and the `LIMIT` it had.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RankedGold {
+pub(crate) struct RankedGold {
     pub sql: String,
     pub limit: usize,
 }
@@ -25,7 +25,7 @@ pub struct RankedGold {
 /// The gold without its `LIMIT n` and with a last column `RANK() OVER (ORDER BY ...)` by its own
 /// `ORDER BY` (positions and output aliases replaced by their expressions), when the gold is one
 /// `SELECT` (not a compound, no `DISTINCT`, no `OFFSET`) ordered and cut at a number.
-pub fn ranked_gold(gold: &str) -> Option<RankedGold> {
+pub(crate) fn ranked_gold(gold: &str) -> Option<RankedGold> {
     let statements = parse(gold, SqlDialect::Sqlite, ParseLimits::default()).ok()?;
     let [Statement::Query(query)] = statements.as_slice() else {
         return None;
@@ -115,7 +115,7 @@ const MAX_PERMUTATIONS: usize = 720;
 /// the last column) allows under `LIMIT limit`: as many rows as the gold gives, every row
 /// ranked before the cut, the rest from the rows tied at the cut, in rank order (rows of equal
 /// rank in any order), for some order of the prediction's columns.
-pub fn is_tied_answer(ranked: &ResultSet, limit: usize, predicted: &ResultSet) -> bool {
+pub(crate) fn is_tied_answer(ranked: &ResultSet, limit: usize, predicted: &ResultSet) -> bool {
     let width = ranked.columns.len().saturating_sub(1);
     let gold: Vec<(Vec<Value>, f64)> = ranked
         .rows
@@ -200,7 +200,7 @@ mod tests {
     use serde_json::json;
 
     fn result(value: serde_json::Value) -> ResultSet {
-        crate::results::read_result_text(&value.to_string()).expect("a result")
+        crate::results::read::read_result_text(&value.to_string()).expect("a result")
     }
 
     #[test]

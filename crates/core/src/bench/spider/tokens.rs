@@ -10,7 +10,7 @@
 
 /// What a token is, as far as Spider's rules need to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenKind {
+pub(crate) enum TokenKind {
     /// `-- ...` or `# ...` to the end of the line, the line break included.
     CommentSingle,
     /// `--+ ...` or `# + ...`: an optimizer hint.
@@ -48,7 +48,7 @@ pub enum TokenKind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token<'a> {
+pub(crate) struct Token<'a> {
     pub kind: TokenKind,
     pub text: &'a str,
 }
@@ -95,7 +95,7 @@ fn splitter_keyword(word: &str) -> bool {
 }
 
 /// The text split into sqlparse's tokens; joined again they give the text back.
-pub fn tokenize(text: &str) -> Vec<Token<'_>> {
+pub(crate) fn tokenize(text: &str) -> Vec<Token<'_>> {
     let lexer = Lexer::new(text);
     let mut tokens = Vec::new();
     let mut at = 0;
@@ -666,7 +666,7 @@ fn operator(text: &str) -> Option<usize> {
 /// The first statement of `text`, as `sqlparse.parse(text)[0]` holds it: up to and including
 /// the first `;` outside brackets and `BEGIN ... END` blocks, with the spaces and `--` comments
 /// that follow it on the same line. `None` when the text holds nothing but whitespace.
-pub fn first_statement(text: &str) -> Option<&str> {
+pub(crate) fn first_statement(text: &str) -> Option<&str> {
     statements(text, false).into_iter().next()
 }
 
@@ -674,7 +674,7 @@ pub fn first_statement(text: &str) -> Option<&str> {
 /// `keywords_upper`, keywords were upper-cased first (`sqlparse.format(keyword_case="upper")`),
 /// which matters to one rule: a keyword `GO` ends a statement, and the splitter compares it
 /// case-sensitively.
-pub fn statements(text: &str, keywords_upper: bool) -> Vec<&str> {
+pub(crate) fn statements(text: &str, keywords_upper: bool) -> Vec<&str> {
     let mut found = Vec::new();
     let mut splitter = Splitter::default();
     let mut start = 0;
@@ -728,7 +728,7 @@ pub fn statements(text: &str, keywords_upper: bool) -> Vec<&str> {
 /// `sqlparse.format(text, keyword_case="upper")` without the upper-casing: each statement's
 /// lines (split at line breaks outside quotes) with their trailing whitespace removed, the
 /// statements joined as they were.
-pub fn format(text: &str) -> String {
+pub(crate) fn format(text: &str) -> String {
     statements(text, true)
         .into_iter()
         .map(|statement| {
@@ -939,7 +939,7 @@ impl Splitter {
 /// Spider's `parse.remove_distinct`: the first statement's tokens without those that read
 /// `distinct` (in any case), joined as they were. `DISTINCT` goes wherever it stands, inside
 /// `COUNT(DISTINCT x)` too, and whatever followed the first `;` is gone.
-pub fn remove_distinct(text: &str) -> String {
+pub(crate) fn remove_distinct(text: &str) -> String {
     let Some(statement) = first_statement(text) else {
         return String::new();
     };
@@ -973,7 +973,7 @@ fn in_aggregate(tokens: &[Token<'_>], at: usize) -> bool {
 
 /// Whether the first statement has `DISTINCT` inside an aggregate (`COUNT(DISTINCT x)`), which
 /// `remove_distinct` removes and changes what the query counts.
-pub fn has_aggregate_distinct(text: &str) -> bool {
+pub(crate) fn has_aggregate_distinct(text: &str) -> bool {
     let Some(statement) = first_statement(text) else {
         return false;
     };
@@ -984,7 +984,7 @@ pub fn has_aggregate_distinct(text: &str) -> bool {
 
 /// `remove_distinct` with the correction qeval's strict verdict makes: a `DISTINCT` inside an
 /// aggregate (`COUNT(DISTINCT x)`) stays; every other goes, as Spider's rule has it.
-pub fn remove_distinct_outside_aggregates(text: &str) -> String {
+pub(crate) fn remove_distinct_outside_aggregates(text: &str) -> String {
     let Some(statement) = first_statement(text) else {
         return String::new();
     };

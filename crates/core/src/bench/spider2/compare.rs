@@ -117,7 +117,7 @@ fn same_value(a: &Py, b: &Py) -> bool {
 
 /// Why a comparison raised (the evaluator turns it into "Python Script Error:" and 0).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Raised(pub String);
+pub(crate) struct Raised(pub String);
 
 /// Python's truthiness of a JSON value.
 pub(super) fn truthy(value: &Json) -> bool {
@@ -162,7 +162,7 @@ fn select(gold: &CsvFrame, condition_cols: &Json) -> Result<Vec<usize>, Raised> 
 
 /// How rows are checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowRule {
+pub(crate) enum RowRule {
     /// The official rule: each gold column on its own, rows never aligned across columns.
     ByColumn,
     /// qeval's strict rule: also the rows whole, the gold columns matched one to one with
@@ -172,7 +172,7 @@ pub enum RowRule {
 
 /// `compare_pandas_table(pred, gold, condition_cols, ignore_order)`: 1 when every gold column
 /// (those `condition_cols` names, or all) equals some predicted column.
-pub fn compare_table(
+pub(crate) fn compare_table(
     pred: &CsvFrame,
     gold: &CsvFrame,
     condition_cols: &Json,
@@ -302,7 +302,7 @@ fn rows_of(vectors: &[Vec<Py>], columns: &[usize], ignore_order: bool) -> Vec<Ve
 /// gold matches, each with its own `condition_cols` (a list of lists), or the same flat list
 /// for all when there are several golds. With one gold, a flat list's first item is used (an
 /// integer, not a list: the official quirk).
-pub fn compare_multi(
+pub(crate) fn compare_multi(
     pred: &CsvFrame,
     golds: &[CsvFrame],
     condition_cols: &Json,

@@ -6,9 +6,9 @@
 //! CSV as pandas does is `read_csv`; the comparison is `compare`; the CSV `sql` mode writes from
 //! a result is `write_csv`.
 
-pub mod compare;
-pub mod read_csv;
-pub mod write_csv;
+pub(crate) mod compare;
+pub(crate) mod read_csv;
+pub(crate) mod write_csv;
 
 use std::collections::BTreeMap;
 
@@ -16,13 +16,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::BenchError;
-pub use compare::RowRule;
+pub(crate) use compare::RowRule;
 use compare::{compare_multi, compare_table};
 use read_csv::{CsvFrame, read_csv};
 
 /// The size of Spider 2.0-lite, which the official script divides by for its "Real score"
 /// (the -snow script too).
-pub const REAL_TOTAL: usize = 547;
+pub(crate) const REAL_TOTAL: usize = 547;
 
 /// Which evaluator: `spider2-lite` or `spider2-snow`'s `evaluate.py`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,7 +206,7 @@ pub fn gold_files(id: &str, listing: &[String]) -> GoldFiles {
 }
 
 /// `extract_sql_query`: the first ```` ```sql ```` block's text, stripped, or the whole text.
-pub fn extract_sql(text: &str) -> &str {
+pub(crate) fn extract_sql(text: &str) -> &str {
     let Some(start) = text.find("```sql\n") else {
         return text;
     };
@@ -220,7 +220,7 @@ pub fn extract_sql(text: &str) -> &str {
 /// Where `sql` mode runs an instance's query, by its id's prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Destination {
+pub(crate) enum Destination {
     /// `local…`: the local SQLite database (Lite only).
     Sqlite,
     /// `bq…`, `ga…`: Google BigQuery (Lite).
@@ -233,7 +233,7 @@ pub enum Destination {
 }
 
 impl Destination {
-    pub fn of(id: &str, variant: Variant) -> Destination {
+    pub(crate) fn of(id: &str, variant: Variant) -> Destination {
         match variant {
             Variant::Lite if id.starts_with("bq") || id.starts_with("ga") => Destination::BigQuery,
             Variant::Lite if id.starts_with("local") => Destination::Sqlite,
@@ -309,12 +309,12 @@ impl InstanceScore {
 }
 
 /// A gold CSV's bytes, or why it could not be read.
-pub type FileBytes = Result<Vec<u8>, String>;
+pub(crate) type FileBytes = Result<Vec<u8>, String>;
 
 /// `evaluate_single_exec_result_instance` (and the comparison half of
 /// `evaluate_single_sql_instance`): the predicted CSV read, the gold CSVs read, compared.
 /// `rows` is the official `RowRule::ByColumn`, or qeval's strict `RowRule::Whole`.
-pub fn score_csv(
+pub(crate) fn score_csv(
     predicted: &FileBytes,
     golds: &[FileBytes],
     single: bool,
@@ -392,7 +392,7 @@ pub fn score_csv(
 
 /// What the script prints after scoring (`evaluate_spider2sql`): the scores as a Python dict,
 /// "Final score" over the instances scored, "Real score" over all 547.
-pub fn score_lines(scores: &[(String, u8)]) -> String {
+pub(crate) fn score_lines(scores: &[(String, u8)]) -> String {
     if scores.is_empty() {
         return "No overlapping prediction IDs with gold set. Nothing to evaluate.\n".into();
     }

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// A cell as pandas holds it after reading.
 #[derive(Debug, Clone, PartialEq)]
-pub enum CsvCell {
+pub(crate) enum CsvCell {
     /// int64 or uint64 columns.
     Int(i128),
     /// float64 columns; `NaN` is a missing value.
@@ -18,7 +18,7 @@ pub enum CsvCell {
 
 /// A column's dtype, which decides how `DataFrame.values` converts its cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CsvDtype {
+pub(crate) enum CsvDtype {
     Int64,
     UInt64,
     Float64,
@@ -28,20 +28,20 @@ pub enum CsvDtype {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct CsvColumn {
+pub(crate) struct CsvColumn {
     pub dtype: CsvDtype,
     pub cells: Vec<CsvCell>,
 }
 
 /// A CSV file as pandas read it: its value columns (an implicit index column is dropped).
 #[derive(Debug, Clone, PartialEq)]
-pub struct CsvFrame {
+pub(crate) struct CsvFrame {
     pub columns: Vec<CsvColumn>,
 }
 
 /// Why pandas could not read a file; the text is pandas' own message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CsvError(pub String);
+pub(crate) struct CsvError(pub String);
 
 impl fmt::Display for CsvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -56,7 +56,7 @@ const NA_VALUES: [&str; 19] = [
 ];
 
 /// `pd.read_csv(path)`.
-pub fn read_csv(bytes: &[u8]) -> Result<CsvFrame, CsvError> {
+pub(crate) fn read_csv(bytes: &[u8]) -> Result<CsvFrame, CsvError> {
     let text = std::str::from_utf8(bytes).map_err(|err| {
         let at = err.valid_up_to();
         CsvError(format!(

@@ -13,7 +13,7 @@ use crate::results::python::float_repr;
 const CHUNK: usize = 500;
 
 /// The CSV text of a result (`{columns, rows}` JSON, as a job returns it).
-pub fn result_csv(columns: &[String], rows: &[Vec<Json>]) -> String {
+pub(crate) fn result_csv(columns: &[String], rows: &[Vec<Json>]) -> String {
     let mut out = String::new();
     write_row(&mut out, columns.iter().map(String::as_str));
     for chunk in rows.chunks(CHUNK) {

@@ -5,16 +5,14 @@
 //! what the benchmark itself cannot score (`summary`).
 
 mod record;
-mod spider2;
-mod strict;
-mod summary;
+pub(crate) mod spider2;
+pub(crate) mod strict;
+pub(crate) mod summary;
 mod verdict;
 
-pub use spider2::{Spider2Files, Spider2Options, Spider2Outcome, eval_ids};
-pub use strict::{StrictRow, StrictRule, StrictVerdict, strict_rows};
+pub(crate) use spider2::{Spider2Options, Spider2Outcome};
+pub(crate) use strict::{StrictRule, StrictVerdict};
 
-pub use summary::{BenchSummary, GoldIssue, Spider2Scores, StrictSummary};
-pub use verdict::ExampleVerdict;
 use verdict::QueryFailure;
 
 use std::collections::BTreeMap;
@@ -30,7 +28,7 @@ use crate::sql::{Hardness, SqlDialect, hardness};
 
 /// Bytes of values a benchmark's result may hold before it is cut: the official scripts keep
 /// every row, so the cap is far above the 64 MiB of qeval's own runs.
-pub const BENCH_MAX_BYTES: usize = 1024 * 1024 * 1024;
+pub(crate) const BENCH_MAX_BYTES: usize = 1024 * 1024 * 1024;
 
 /// Which benchmark, with its options.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,7 +15,7 @@ use crate::bench::spider2::{ErrorKind, PredictionForm};
 use crate::run::record::{Breakdown, EvaluationRecord, QasEvaluation};
 
 /// Why a benchmark record has no semantic or datatype score.
-pub const NOT_SCORED: &str =
+pub(super) const NOT_SCORED: &str =
     "Not scored: a benchmark record carries the official verdict only (see `benchmark`)";
 
 impl BenchmarkPipeline {

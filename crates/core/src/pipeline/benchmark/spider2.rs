@@ -33,7 +33,7 @@ pub struct Spider2Options {
 
 /// The official script sets no time limit on a query; qeval's default is a day, so that a
 /// query that never ends cannot hold a run forever.
-pub const SPIDER2_TIME_LIMIT_MS: f64 = 24.0 * 3600.0 * 1000.0;
+pub(crate) const SPIDER2_TIME_LIMIT_MS: f64 = 24.0 * 3600.0 * 1000.0;
 
 impl Default for Spider2Options {
     fn default() -> Self {

@@ -566,9 +566,9 @@ impl BenchmarkPipeline {
 }
 
 /// A gold issue that does not stop an example from passing: its gold reads the clock.
-pub const CLOCK_DEPENDENT: &str = "clock_dependent";
+pub(super) const CLOCK_DEPENDENT: &str = "clock_dependent";
 /// A gold issue that does not stop an example from passing: its gold returns no rows.
-pub const EMPTY_RESULT: &str = "empty_result";
+pub(super) const EMPTY_RESULT: &str = "empty_result";
 
 /// The first database on which the gold gave no result (or a cut one).
 fn gold_issue(checks: &[Option<&CheckAnswer>], names: &[&str]) -> Option<QueryFailure> {

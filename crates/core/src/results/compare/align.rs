@@ -41,11 +41,11 @@ pub struct ColumnPair {
 }
 
 /// Expected column index -> generated column index, for the aligned ones.
-pub type Alignment = Vec<(usize, usize, AlignedBy)>;
+pub(super) type Alignment = Vec<(usize, usize, AlignedBy)>;
 
 /// Pairs columns by name (case-insensitive) when both results have names; among several
 /// generated columns of one name, the first not yet taken.
-pub fn by_name(expected: &ResultSet, generated: &ResultSet) -> Alignment {
+pub(super) fn by_name(expected: &ResultSet, generated: &ResultSet) -> Alignment {
     if !expected.named || !generated.named {
         return Vec::new();
     }
@@ -84,7 +84,7 @@ const CANDIDATES: usize = 8;
 /// values found in the other's (as multisets, numbers within the tolerance), best pairs first,
 /// at least one half. When the columns are too many to compare each with each (see
 /// [`WORK_BUDGET`]), the rest are aligned by position.
-pub fn by_values(
+pub(super) fn by_values(
     expected: &ResultSet,
     generated: &ResultSet,
     rules: &Rules,
@@ -248,7 +248,7 @@ fn close_numbers(a: &[f64], b: &[f64], tolerance: f64) -> usize {
     paired
 }
 
-pub fn describe(
+pub(super) fn describe(
     expected: &ResultSet,
     generated: &ResultSet,
     alignment: &Alignment,

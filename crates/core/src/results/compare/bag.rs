@@ -30,7 +30,7 @@ use crate::results::{ResultSet, Rows, Value};
 /// Most assignments tried before giving up; only adversarial inputs come near it.
 const SEARCH_BUDGET: usize = 200_000;
 
-pub fn compare(
+pub(super) fn compare(
     expected: &ResultSet,
     generated: &ResultSet,
     options: &CompareOptions,
@@ -241,7 +241,7 @@ fn some_order_survives(gold: &Rows, pred: &Rows, width: usize) -> bool {
 }
 
 /// Where Spider's `result_eq` raises instead of answering (see [`ragged`]).
-pub fn raises(gold: &Rows, pred: &Rows, order: bool) -> Option<String> {
+pub(super) fn raises(gold: &Rows, pred: &Rows, order: bool) -> Option<String> {
     if gold.is_uniform() && pred.is_uniform() {
         return None;
     }

@@ -8,7 +8,7 @@ use super::key::{Rules, matched_on};
 use super::{CompareOptions, Comparison, Mode, f1_of, rows};
 use crate::results::ResultSet;
 
-pub fn compare(
+pub(super) fn compare(
     expected: &ResultSet,
     generated: &ResultSet,
     options: &CompareOptions,

@@ -12,13 +12,13 @@ use crate::results::{ResultSet, Value};
 
 /// A cell as compared.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Key<'a> {
+pub(super) enum Key<'a> {
     Null,
     Num(f64),
     Text(&'a str),
 }
 
-pub fn key(value: &Value) -> Key<'_> {
+pub(super) fn key(value: &Value) -> Key<'_> {
     match value {
         Value::Null => Key::Null,
         Value::Text(text) => match crate::results::parse_number(text) {
@@ -38,14 +38,14 @@ fn canonical(number: f64) -> f64 {
 
 /// How keys compare.
 #[derive(Debug, Clone, Copy)]
-pub struct Rules {
+pub(super) struct Rules {
     pub tolerance: f64,
     pub ignore_case: bool,
 }
 
 impl Rules {
     /// The rules a comparison's options ask for.
-    pub fn of(options: &super::CompareOptions) -> Rules {
+    pub(super) fn of(options: &super::CompareOptions) -> Rules {
         Rules {
             tolerance: options.tolerance,
             ignore_case: options.ignore_case,
@@ -53,7 +53,7 @@ impl Rules {
     }
 
     /// Equal without tolerance: what hashing can find.
-    pub fn same(&self, a: Key<'_>, b: Key<'_>) -> bool {
+    pub(super) fn same(&self, a: Key<'_>, b: Key<'_>) -> bool {
         match (a, b) {
             (Key::Null, Key::Null) => true,
             (Key::Num(x), Key::Num(y)) => x == y,
@@ -69,14 +69,14 @@ impl Rules {
     }
 
     /// Equal within the tolerance.
-    pub fn close(&self, a: Key<'_>, b: Key<'_>) -> bool {
+    pub(super) fn close(&self, a: Key<'_>, b: Key<'_>) -> bool {
         match (a, b) {
             (Key::Num(x), Key::Num(y)) => numbers_close(x, y, self.tolerance),
             _ => self.same(a, b),
         }
     }
 
-    pub fn hash<H: Hasher>(&self, key: Key<'_>, state: &mut H) {
+    pub(super) fn hash<H: Hasher>(&self, key: Key<'_>, state: &mut H) {
         match key {
             Key::Null => state.write_u8(0),
             Key::Num(number) => {
@@ -99,12 +99,12 @@ impl Rules {
 }
 
 /// `|a - b| <= tolerance * max(|a|, |b|)`, or exactly equal.
-pub fn numbers_close(a: f64, b: f64, tolerance: f64) -> bool {
+pub(super) fn numbers_close(a: f64, b: f64, tolerance: f64) -> bool {
     a == b || (a - b).abs() <= tolerance * a.abs().max(b.abs())
 }
 
 /// A result set seen through a choice of its columns.
-pub struct Projection<'a> {
+pub(super) struct Projection<'a> {
     pub table: &'a ResultSet,
     pub columns: &'a [usize],
 }
@@ -135,7 +135,7 @@ impl Projection<'_> {
 }
 
 /// Rows of `expected` found in `generated` on the aligned columns (none when nothing aligned).
-pub fn matched_on(
+pub(super) fn matched_on(
     expected: &ResultSet,
     generated: &ResultSet,
     alignment: &[(usize, usize, super::AlignedBy)],
@@ -162,7 +162,11 @@ pub fn matched_on(
 /// How many rows of `expected` can be paired with distinct rows of `generated` (a multiset
 /// intersection), comparing the projected columns pairwise. Exact matches are found by
 /// fingerprint (see [`Fingerprint`]); the rows left over are then paired within the tolerance.
-pub fn matched_rows(expected: &Projection<'_>, generated: &Projection<'_>, rules: &Rules) -> usize {
+pub(super) fn matched_rows(
+    expected: &Projection<'_>,
+    generated: &Projection<'_>,
+    rules: &Rules,
+) -> usize {
     debug_assert_eq!(expected.columns.len(), generated.columns.len());
     let mut wanted: Vec<(u128, u32)> = (0..expected.table.rows.len())
         .map(|row| (expected.fingerprint(row, rules), row as u32))

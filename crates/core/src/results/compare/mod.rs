@@ -15,7 +15,7 @@
 
 mod align;
 mod bag;
-pub mod defog;
+pub(crate) mod defog;
 mod f1;
 mod key;
 mod seed;
@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ResultSet;
 
-pub use align::{AlignedBy, ColumnPair};
+pub(crate) use align::{AlignedBy, ColumnPair};
 
 /// A comparison mode; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

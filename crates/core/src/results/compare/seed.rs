@@ -12,7 +12,7 @@ use super::key::{Rules, matched_on};
 use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::ResultSet;
 
-pub fn compare(
+pub(super) fn compare(
     expected: &ResultSet,
     generated: &ResultSet,
     options: &CompareOptions,

@@ -26,7 +26,7 @@ fn widths_differ(expected: &ResultSet, generated: &ResultSet) -> bool {
         && expected.rows.first_width() != generated.rows.first_width()
 }
 
-pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
+pub(super) fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
     if widths_differ(expected, generated) {
         let (e, g) = (expected.rows.first_width(), generated.rows.first_width());
         return Comparison::unequal(

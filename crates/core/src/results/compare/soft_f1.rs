@@ -11,7 +11,7 @@ use super::{Comparison, Mode, f1_of};
 use crate::results::python::{eq, hash64, row_fingerprint};
 use crate::results::{ResultSet, Rows, Value};
 
-pub fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
+pub(super) fn compare(expected: &ResultSet, generated: &ResultSet) -> Comparison {
     let (n_e, n_g) = (expected.rows.len(), generated.rows.len());
     let outcome = score(&generated.rows, &expected.rows);
     let (score, precision, recall, explanation) = match outcome {

@@ -12,7 +12,7 @@ use super::{CompareOptions, Comparison, Mode, rows};
 use crate::results::ResultSet;
 use crate::results::hash::{Fingerprint, Fx, MultisetPrint, avalanche};
 
-pub fn compare(
+pub(super) fn compare(
     expected: &ResultSet,
     generated: &ResultSet,
     options: &CompareOptions,
@@ -230,7 +230,7 @@ fn same_column(a: &[Key<'_>], b: &[Key<'_>], tolerance: f64, rules: &Rules) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::read_result_text;
+    use crate::results::read::read_result_text;
 
     fn verdict(expected: &str, generated: &str, options: CompareOptions) -> Comparison {
         let read = |text| read_result_text(text).expect("a result");

@@ -12,7 +12,7 @@ use SqlDialect::{Bigquery, Duckdb, Mssql, Mysql, Postgres, Snowflake, Sqlite};
 
 /// What a side-effecting function does, as the violation says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
+pub(super) enum Class {
     /// Stalls the server: a timing attack or a denial of service.
     Stall,
     /// Reads or writes files on the server, or lists its directories.
@@ -34,7 +34,7 @@ pub enum Class {
 }
 
 impl Class {
-    pub fn why(self) -> &'static str {
+    pub(super) fn why(self) -> &'static str {
         match self {
             Class::Stall => "stalls the server (a timing attack)",
             Class::Files => "reads or writes files on the server",
@@ -52,12 +52,12 @@ impl Class {
 /// Where a call is flagged: anywhere, or only as a table (DuckDB's `glob` lists files in `FROM`,
 /// while `glob(pattern, text)` in SQLite is a harmless comparison).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Position {
+pub(super) enum Position {
     Anywhere,
     Table,
 }
 
-pub struct FunctionRule {
+pub(super) struct FunctionRule {
     pub class: Class,
     pub names: &'static [&'static str],
     /// Every function whose last name part starts with this.
@@ -83,7 +83,7 @@ const fn rule(
 
 /// The function `name` (lowercase, unquoted, as written: `pg_sleep`, `dbo.xp_cmdshell`) called
 /// at `position` in `dialect`: the class of side effect it has, if any.
-pub fn side_effect(name: &str, dialect: SqlDialect, position: Position) -> Option<Class> {
+pub(super) fn side_effect(name: &str, dialect: SqlDialect, position: Position) -> Option<Class> {
     let last = name.rsplit('.').next().unwrap_or(name);
     RULES
         .iter()

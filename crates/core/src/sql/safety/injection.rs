@@ -14,7 +14,7 @@ use super::{Place, Violation, ViolationKind};
 use crate::sql::SqlDialect;
 
 /// The injection shapes found in `sql`, already parsed into `statements`.
-pub fn warnings(sql: &str, dialect: SqlDialect, statements: &[Statement]) -> Vec<Violation> {
+pub(super) fn warnings(sql: &str, dialect: SqlDialect, statements: &[Statement]) -> Vec<Violation> {
     let mut finder = Tautologies::default();
     for statement in statements {
         let _ = statement.visit(&mut finder);

@@ -1,7 +1,7 @@
 //! A database on which two queries differ: its tables, what each query gives on it with the
 //! rows the other lacks marked, and its script to copy.
 
-use qeval_core::words::counted;
+use qeval_core::counted;
 use qeval_sqlite::{Counterexample, ShownResult, ShownTable};
 use serde_json::Value;
 use wasm_bindgen_futures::{JsFuture, spawn_local};

@@ -4,8 +4,7 @@
 
 use std::rc::Rc;
 
-use qeval_core::MetricName;
-use qeval_core::scorecard::Scorecard;
+use qeval_core::{MetricName, Scorecard};
 use serde_json::Value;
 use yew::prelude::*;
 

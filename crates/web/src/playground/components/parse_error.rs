@@ -1,4 +1,4 @@
-use qeval_core::sql::ParseError;
+use qeval_core::ParseError;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -1,7 +1,4 @@
-use qeval_core::Language;
-use qeval_core::profiles::ProfileName;
-use qeval_core::results::compare::Mode;
-use qeval_core::sql::SqlDialect;
+use qeval_core::{Language, Mode, ProfileName, SqlDialect};
 use yew::prelude::*;
 
 use super::CopyLink;

@@ -1,4 +1,4 @@
-use qeval_core::profiles::ProfileResult;
+use qeval_core::ProfileResult;
 use yew::prelude::*;
 
 use super::metric_card::title;

@@ -1,6 +1,4 @@
-use qeval_core::Language;
-use qeval_core::scorecard::QueryReport;
-use qeval_core::sql::SqlDialect;
+use qeval_core::{Language, QueryReport, SqlDialect};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;

@@ -1,7 +1,6 @@
 use std::rc::Rc;
 
-use qeval_core::MetricName;
-use qeval_core::scorecard::QueryReport;
+use qeval_core::{MetricName, QueryReport};
 use yew::prelude::*;
 
 use super::QueryEditor;

@@ -1,6 +1,4 @@
-use qeval_core::results::marks::{TableView, views};
-use qeval_core::results::{ResultSet, read_result};
-use qeval_core::words::counted;
+use qeval_core::{ResultSet, TableView, counted, read_result, views};
 use qeval_sqlite::{QueryError, QueryOutput};
 use yew::prelude::*;
 

@@ -1,4 +1,4 @@
-use qeval_core::results::compare::Mode;
+use qeval_core::Mode;
 use yew::prelude::*;
 
 use crate::components::TextField;

@@ -1,4 +1,4 @@
-use qeval_core::results::read_result_text;
+use qeval_core::read_result_text;
 use wasm_bindgen_futures::{JsFuture, spawn_local};
 use web_sys::{DragEvent, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -68,7 +68,7 @@ pub fn ResultEditor(props: &Props) -> Html {
             Some(
                 read_result_text(text)
                     .map(|result| {
-                        let plural = qeval_core::words::plural;
+                        let plural = qeval_core::plural;
                         format!(
                             "{} row{} × {} column{}",
                             result.rows.len(),

@@ -1,4 +1,4 @@
-use qeval_core::datatype::AnswerType;
+use qeval_core::AnswerType;
 use yew::prelude::*;
 
 use super::ResultEditor;

@@ -1,7 +1,6 @@
 use std::rc::Rc;
 
-use qeval_core::words::counted;
-use qeval_core::{MetricName, Scorecard};
+use qeval_core::{MetricName, Scorecard, counted};
 use yew::prelude::*;
 
 use super::{DownloadScorecard, LangfuseSend, MetricCard, NormalizedView, ProfileSummary};

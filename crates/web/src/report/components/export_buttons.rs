@@ -1,6 +1,6 @@
 use std::rc::Rc;
 
-use qeval_core::run::{Summary, compare_runs, export};
+use qeval_core::{Summary, compare_runs, export};
 use yew::prelude::*;
 
 use crate::download::save;

@@ -1,6 +1,6 @@
 use std::rc::Rc;
 
-use qeval_core::words::counted;
+use qeval_core::counted;
 use yew::prelude::*;
 
 use crate::report::LoadedRun;

@@ -1,4 +1,4 @@
-use qeval_core::run::Summary;
+use qeval_core::Summary;
 use yew::prelude::*;
 
 use crate::report::Shared;

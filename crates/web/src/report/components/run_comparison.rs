@@ -1,4 +1,4 @@
-use qeval_core::run::RunComparison;
+use qeval_core::RunComparison;
 use yew::prelude::*;
 
 use crate::report::Shared;
@@ -26,7 +26,7 @@ pub fn RunComparisonView(props: &Props) -> Html {
     html! {
         <section class="comparison" data-testid="comparison" aria-label="Comparison">
             <h2>{ format!("{} → {}", props.before, props.after) }</h2>
-            <p>{ format!("{} in both; {} only before, {} only after.", qeval_core::words::counted(c.matched.len(), "test"), c.only_before.len(), c.only_after.len()) }</p>
+            <p>{ format!("{} in both; {} only before, {} only after.", qeval_core::counted(c.matched.len(), "test"), c.only_before.len(), c.only_after.len()) }</p>
             <p data-testid="pass-rate-change" title="95% paired bootstrap interval (2,000 resamples, seed 1); McNemar's exact test on the tests that flipped">
                 { c.stats.sentence() }
             </p>

@@ -1,5 +1,4 @@
-use qeval_core::profiles::ProfileName;
-use qeval_core::words::counted;
+use qeval_core::{ProfileName, counted};
 use yew::prelude::*;
 
 use crate::components::{ChoiceSelect, TextField, profile_options};

@@ -1,6 +1,6 @@
 use std::rc::Rc;
 
-use qeval_core::run::{compare_runs, summarize};
+use qeval_core::{compare_runs, summarize};
 use yew::prelude::*;
 
 use super::{

@@ -1,5 +1,4 @@
-use qeval_core::pipeline::benchmark::{StrictRule, strict_rows};
-use qeval_core::run::EvaluationRecord;
+use qeval_core::{EvaluationRecord, StrictRule, strict_rows};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

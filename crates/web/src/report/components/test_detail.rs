@@ -1,5 +1,4 @@
-use qeval_core::results::marks::{DETAIL_ROWS, TableView, json_views};
-use qeval_core::run::EvaluationRecord;
+use qeval_core::{DETAIL_ROWS, EvaluationRecord, TableView, json_views};
 use serde_json::Value;
 use yew::prelude::*;
 

@@ -1,7 +1,6 @@
 use std::rc::Rc;
 
-use qeval_core::run::EvaluationRecord;
-use qeval_core::words::counted;
+use qeval_core::{EvaluationRecord, counted};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 

@@ -1,4 +1,4 @@
-use qeval_core::run::EvaluationRecord;
+use qeval_core::EvaluationRecord;
 use yew::prelude::*;
 
 use super::{TestDetail, TestTable};

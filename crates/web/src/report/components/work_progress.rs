@@ -1,4 +1,4 @@
-use qeval_core::words::counted;
+use qeval_core::counted;
 use yew::prelude::*;
 
 use crate::report::state::Work;

@@ -1,7 +1,7 @@
 use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
-use qeval_core::run::{Disagreement, EvaluationRecord, recheck};
+use qeval_core::{Disagreement, EvaluationRecord, recheck};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 

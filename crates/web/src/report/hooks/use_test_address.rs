@@ -2,7 +2,7 @@
 //! loaded (and when the address changes), and opening or closing a test keeps the address in
 //! step, so that one failing test can be linked in a bug report.
 
-use qeval_core::run::EvaluationRecord;
+use qeval_core::EvaluationRecord;
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 

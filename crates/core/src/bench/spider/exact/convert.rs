@@ -44,12 +44,12 @@ use super::structure::{
 /// A database's tables and columns as `process_sql.get_schema` reads them: every table of
 /// `sqlite_master`, its columns in order, all lowercased.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SpiderSchema {
+pub(crate) struct SpiderSchema {
     pub tables: Vec<(String, Vec<String>)>,
 }
 
 impl SpiderSchema {
-    pub fn new(tables: Vec<(String, Vec<String>)>) -> SpiderSchema {
+    pub(crate) fn new(tables: Vec<(String, Vec<String>)>) -> SpiderSchema {
         SpiderSchema {
             tables: tables
                 .into_iter()
@@ -71,15 +71,15 @@ impl SpiderSchema {
     }
 }
 
-pub fn column_id(table: &str, column: &str) -> String {
+pub(super) fn column_id(table: &str, column: &str) -> String {
     format!("__{table}.{column}__")
 }
 
-pub fn table_id(table: &str) -> String {
+pub(super) fn table_id(table: &str) -> String {
     format!("__{table}__")
 }
 
-pub const ALL_COLUMNS: &str = "__all__";
+pub(super) const ALL_COLUMNS: &str = "__all__";
 
 type Fails<T> = Result<T, String>;
 
@@ -88,7 +88,7 @@ fn fail<T>(why: impl Into<String>) -> Fails<T> {
 }
 
 /// The first statement of `statements` in Spider's structure.
-pub fn spider_sql(statements: &[Statement], schema: &SpiderSchema) -> Fails<Sql> {
+pub(super) fn spider_sql(statements: &[Statement], schema: &SpiderSchema) -> Fails<Sql> {
     let Some(Statement::Query(query)) = statements.first() else {
         return fail("not a SELECT query");
     };

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::structure::{ColUnit, CondUnit, Sql, TableUnit, ValUnit, where_op};
 
 /// The components in the order of the official table.
-pub const COMPONENTS: [&str; 10] = [
+pub(crate) const COMPONENTS: [&str; 10] = [
     "select",
     "select(no AGG)",
     "where",
@@ -219,7 +219,7 @@ fn keywords_component(pred: &Sql, label: &Sql) -> ComponentScore {
 }
 
 /// `eval_partial_match`: the ten components, in [`COMPONENTS`]' order.
-pub fn partial_match(pred: &Sql, label: &Sql) -> [ComponentScore; 10] {
+pub(super) fn partial_match(pred: &Sql, label: &Sql) -> [ComponentScore; 10] {
     let (select, select_no_agg) = select(pred, label);
     let (filter, filter_no_op) = filter(pred, label);
     [
@@ -239,7 +239,7 @@ pub fn partial_match(pred: &Sql, label: &Sql) -> [ComponentScore; 10] {
 /// `eval_exact_match`: every component's F1 is 1 and, when the gold has tables, the table
 /// units are the same (`sorted(...) ==`, compared here as multisets: Python cannot sort two
 /// subqueries and stops there).
-pub fn exact_match(pred: &Sql, label: &Sql) -> (bool, [ComponentScore; 10]) {
+pub(super) fn exact_match(pred: &Sql, label: &Sql) -> (bool, [ComponentScore; 10]) {
     let partial = partial_match(pred, label);
     if partial.iter().any(|c| c.f1 != 1.0) {
         return (false, partial);

@@ -21,11 +21,11 @@ mod structure;
 mod table;
 mod words;
 
-pub use convert::SpiderSchema;
-pub use matching::{COMPONENTS, ComponentScore};
-pub use rebuild::{ForeignKeyMap, TablesEntry, foreign_key_map};
-pub use structure::Sql;
-pub use table::{ExactColumn, ExactLevel, ExactScores, PartialScore};
+pub(crate) use convert::SpiderSchema;
+pub(crate) use matching::{COMPONENTS, ComponentScore};
+pub(crate) use rebuild::{ForeignKeyMap, TablesEntry, foreign_key_map};
+pub(crate) use structure::Sql;
+pub(crate) use table::{ExactLevel, ExactScores};
 pub(crate) use table::{exact_table, turn_exact_table};
 
 use serde::Serialize;
@@ -33,7 +33,7 @@ use serde::Serialize;
 use crate::sql::{Hardness, HardnessCounts, ParseLimits, SqlDialect, parse};
 
 /// A query in Spider's structure as `get_sql` reads it, or why Spider's parser cannot.
-pub fn read_sql(query: &str, schema: &SpiderSchema) -> Result<Sql, String> {
+pub(crate) fn read_sql(query: &str, schema: &SpiderSchema) -> Result<Sql, String> {
     let text = words::official_text(query)?;
     let statements = parse(&text, SqlDialect::Sqlite, ParseLimits::default())
         .map_err(|err| format!("qeval's parser cannot read it: {}", err.message))?;
@@ -54,7 +54,7 @@ pub struct ExactVerdict {
 
 /// The gold, read and rebuilt once for all its predictions.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ExactGold {
+pub(crate) struct ExactGold {
     pub hardness: Hardness,
     rebuilt: Sql,
 }
@@ -62,7 +62,7 @@ pub struct ExactGold {
 impl ExactGold {
     /// The gold as `evaluate` reads it (`get_sql`, then both rebuilds), with its level
     /// (`eval_hardness`, on the query before the rebuilds).
-    pub fn read(
+    pub(crate) fn read(
         gold: &str,
         schema: &SpiderSchema,
         keys: &ForeignKeyMap,
@@ -76,7 +76,7 @@ impl ExactGold {
 
     /// `eval_exact_match` of a prediction (as the prediction file gives it: `value` is
     /// replaced here) against this gold.
-    pub fn judge(
+    pub(crate) fn judge(
         &self,
         prediction: &str,
         schema: &SpiderSchema,

@@ -19,11 +19,11 @@ use super::convert::{ALL_COLUMNS, SpiderSchema, column_id, table_id};
 use super::structure::{ColUnit, Condition, Operand, Sql, TableUnit, ValUnit};
 
 /// A column id and the column it is compared as.
-pub type ForeignKeyMap = BTreeMap<String, String>;
+pub(crate) type ForeignKeyMap = BTreeMap<String, String>;
 
 /// One database of `tables.json`, as much as `build_foreign_key_map` reads.
 #[derive(Debug, Clone, Deserialize)]
-pub struct TablesEntry {
+pub(crate) struct TablesEntry {
     pub db_id: String,
     pub table_names_original: Vec<String>,
     pub column_names_original: Vec<(i64, String)>,
@@ -34,7 +34,7 @@ pub struct TablesEntry {
 /// `build_foreign_key_map`: the foreign-key pairs grouped into sets (a pair joins the first
 /// set holding either of its columns, else a new one: not a full union, so a column can be in
 /// two sets, and the later set decides), each column mapped to its set's lowest-numbered one.
-pub fn foreign_key_map(entry: &TablesEntry) -> ForeignKeyMap {
+pub(crate) fn foreign_key_map(entry: &TablesEntry) -> ForeignKeyMap {
     let ids: Vec<String> = entry
         .column_names_original
         .iter()
@@ -74,7 +74,7 @@ pub fn foreign_key_map(entry: &TablesEntry) -> ForeignKeyMap {
 }
 
 /// `rebuild_sql_val`.
-pub fn clear_values(sql: &mut Sql) {
+pub(super) fn clear_values(sql: &mut Sql) {
     for condition in [&mut sql.join_conditions, &mut sql.filter, &mut sql.having] {
         for unit in &mut condition.units {
             for operand in [&mut unit.first, &mut unit.second] {
@@ -94,7 +94,7 @@ pub fn clear_values(sql: &mut Sql) {
 }
 
 /// `build_valid_col_units`: every column of the query's own `FROM` tables.
-pub fn valid_columns(sql: &Sql, schema: &SpiderSchema) -> BTreeSet<String> {
+pub(super) fn valid_columns(sql: &Sql, schema: &SpiderSchema) -> BTreeSet<String> {
     let tables: BTreeSet<String> = sql
         .tables
         .iter()
@@ -112,7 +112,7 @@ pub fn valid_columns(sql: &Sql, schema: &SpiderSchema) -> BTreeSet<String> {
 }
 
 /// `rebuild_sql_col`.
-pub fn map_columns(sql: &mut Sql, valid: &BTreeSet<String>, map: &ForeignKeyMap) {
+pub(super) fn map_columns(sql: &mut Sql, valid: &BTreeSet<String>, map: &ForeignKeyMap) {
     let col = |unit: &mut ColUnit| {
         if valid.contains(&unit.column)
             && let Some(to) = map.get(&unit.column)
@@ -156,7 +156,7 @@ pub fn map_columns(sql: &mut Sql, valid: &BTreeSet<String>, map: &ForeignKeyMap)
 }
 
 /// Both rebuilds, as `evaluate` does them on each query.
-pub fn rebuilt(mut sql: Sql, schema: &SpiderSchema, map: &ForeignKeyMap) -> Sql {
+pub(super) fn rebuilt(mut sql: Sql, schema: &SpiderSchema, map: &ForeignKeyMap) -> Sql {
     let valid = valid_columns(&sql, schema);
     clear_values(&mut sql);
     map_columns(&mut sql, &valid, map);

@@ -9,19 +9,19 @@
 use serde::Serialize;
 
 /// `AGG_OPS`: `none`, `max`, `min`, `count`, `sum`, `avg`, by index.
-pub const AGG_OPS: [&str; 6] = ["none", "max", "min", "count", "sum", "avg"];
+pub(super) const AGG_OPS: [&str; 6] = ["none", "max", "min", "count", "sum", "avg"];
 /// `WHERE_OPS`, by index.
-pub const WHERE_OPS: [&str; 12] = [
+pub(super) const WHERE_OPS: [&str; 12] = [
     "not", "between", "=", ">", "<", ">=", "<=", "!=", "in", "like", "is", "exists",
 ];
 
-pub fn where_op(name: &str) -> u8 {
+pub(super) fn where_op(name: &str) -> u8 {
     WHERE_OPS.iter().position(|op| *op == name).unwrap_or(0) as u8
 }
 
 /// `col_unit`: `(agg_id, col_id, isDistinct)`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ColUnit {
+pub(crate) struct ColUnit {
     pub agg: u8,
     pub column: String,
     pub distinct: Option<bool>,
@@ -29,14 +29,14 @@ pub struct ColUnit {
 
 /// `val_unit`: `(unit_op, col_unit1, col_unit2)`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ValUnit {
+pub(crate) struct ValUnit {
     pub op: u8,
     pub left: ColUnit,
     pub right: Option<ColUnit>,
 }
 
 impl ValUnit {
-    pub fn column(unit: ColUnit) -> ValUnit {
+    pub(crate) fn column(unit: ColUnit) -> ValUnit {
         ValUnit {
             op: 0,
             left: unit,
@@ -47,7 +47,7 @@ impl ValUnit {
 
 /// A condition's value: `val1` or `val2` of a `cond_unit`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum Operand {
+pub(crate) enum Operand {
     /// Python's `float(token)`.
     Number(f64),
     /// The token with its quotes, `"x"`.
@@ -60,7 +60,7 @@ pub enum Operand {
 
 /// `cond_unit`: `(not_op, op_id, val_unit, val1, val2)`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CondUnit {
+pub(crate) struct CondUnit {
     pub not: bool,
     pub op: u8,
     pub value: ValUnit,
@@ -71,47 +71,47 @@ pub struct CondUnit {
 /// `condition`: `[cond_unit1, 'and'/'or', cond_unit2, ...]`, kept as the units and the
 /// connectives between them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Condition {
+pub(crate) struct Condition {
     pub units: Vec<CondUnit>,
     /// `"and"` or `"or"`, one fewer than the units.
     pub connectives: Vec<&'static str>,
 }
 
 impl Condition {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.units.is_empty()
     }
 
     /// `len(condition)`: the units and the connectives.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.units.len() + self.connectives.len()
     }
 }
 
 /// `table_unit`: `('table_unit', '__table__')` or `('sql', sql)`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum TableUnit {
+pub(crate) enum TableUnit {
     Table(String),
     Query(Box<Sql>),
 }
 
 /// The `select` entry: `(isDistinct, [(agg_id, val_unit), ...])`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Select {
+pub(crate) struct Select {
     pub distinct: Option<bool>,
     pub items: Vec<(u8, ValUnit)>,
 }
 
 /// The `orderBy` entry: `('asc'/'desc', [val_unit, ...])`, or `[]` when there is none.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct OrderBy {
+pub(crate) struct OrderBy {
     pub direction: &'static str,
     pub units: Vec<ValUnit>,
 }
 
 /// `sql`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Sql {
+pub(crate) struct Sql {
     pub select: Select,
     pub tables: Vec<TableUnit>,
     /// `from.conds`: the `ON` conditions, joined by `and`.
@@ -131,7 +131,7 @@ pub struct Sql {
 
 impl Sql {
     /// The queries of `intersect`, `except` and `union`, in that order.
-    pub fn set_operations(&self) -> [(&'static str, Option<&Sql>); 3] {
+    pub(crate) fn set_operations(&self) -> [(&'static str, Option<&Sql>); 3] {
         [
             ("intersect", self.intersect.as_deref()),
             ("except", self.except.as_deref()),

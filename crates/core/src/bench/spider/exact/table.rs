@@ -163,7 +163,7 @@ impl ExactScores {
 type Pick = fn(&PartialScore) -> f64;
 
 /// The exact-match rows of the level table.
-pub fn exact_table(scores: &ExactScores) -> String {
+pub(crate) fn exact_table(scores: &ExactScores) -> String {
     let shown: Vec<&(String, ExactColumn)> = if scores.with_turns {
         scores.levels.iter().collect()
     } else {
@@ -204,7 +204,7 @@ pub fn exact_table(scores: &ExactScores) -> String {
 }
 
 /// The exact-match rows of the turn table.
-pub fn turn_exact_table(scores: &ExactScores) -> String {
+pub(crate) fn turn_exact_table(scores: &ExactScores) -> String {
     let mut text = String::from(
         "\n====================== TURN EXACT MATCHING ACCURACY =====================\n",
     );

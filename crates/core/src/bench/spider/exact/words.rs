@@ -15,7 +15,7 @@
 //! no sentence break nltk would find.
 
 /// A query as Spider's parser reads it: the words put back together as text, or why not.
-pub fn official_text(query: &str) -> Result<String, String> {
+pub(super) fn official_text(query: &str) -> Result<String, String> {
     let (masked, values) = mask_values(query)?;
     let words = nltk_words(&masked);
     let mut words = after_limit_unread(join_equals(words));

@@ -32,19 +32,19 @@
 //! NumPy compares its values as floats, so an integer past 2^53 equals the float nearest it;
 //! here they compare exactly, as Python compares them.
 
-mod compare_df;
-mod frame;
-mod normalization;
+pub(crate) mod compare_df;
+pub(crate) mod frame;
+pub(crate) mod normalization;
 mod normalize;
 mod sort;
-mod subset_df;
+pub(crate) mod subset_df;
 
 use std::fmt;
 
-pub use compare_df::compare_df;
-pub use frame::{Dtype, Frame, Series};
-pub use normalization::{Asked, Normalization};
-pub use subset_df::{Subset, subset_df};
+pub(crate) use compare_df::compare_df;
+pub(crate) use frame::Frame;
+pub(crate) use normalization::Asked;
+pub(crate) use subset_df::subset_df;
 
 use super::{CompareOptions, Comparison, Mode};
 use crate::results::ResultSet;

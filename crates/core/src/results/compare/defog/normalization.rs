@@ -34,7 +34,7 @@ impl Asked<'_> {
 /// twice, as sql-eval selects an `ORDER BY` column named twice), and how it sorts the rows
 /// (`None`: it keeps their order). Indices are the frame's column positions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Normalization {
+pub(crate) struct Normalization {
     pub(super) order: Vec<usize>,
     pub(super) sort: Option<(Vec<usize>, bool)>,
 }
@@ -46,7 +46,7 @@ impl Normalization {
     /// `normalize_table(df, query_category, question, sql)`'s plan for a frame with these column
     /// names; where pandas would raise (duplicate names cannot be reindexed, names Python cannot
     /// order), that error.
-    pub fn new(
+    pub(crate) fn new(
         names: &[Value],
         asked: &Asked<'_>,
         sql: Option<&str>,
