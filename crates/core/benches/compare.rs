@@ -11,7 +11,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use qeval_core::{
-    Case, CompareOptions, Mode, ResultSet, bench_max_rows, case_pair, compare, shuffled_pair,
+    Case, CompareOptions, Mode, ResultSet, bench_max_rows, case_pair, compare_results,
+    shuffled_pair,
 };
 
 fn main() {
@@ -92,7 +93,7 @@ fn median_ms(expected: &ResultSet, generated: &ResultSet, mode: Mode, case: Case
     let mut times: Vec<f64> = (0..runs)
         .map(|_| {
             let started = Instant::now();
-            let comparison = compare(black_box(expected), black_box(generated), &options);
+            let comparison = compare_results(black_box(expected), black_box(generated), &options);
             let took = started.elapsed().as_secs_f64() * 1e3;
             if mode == Mode::Bag {
                 assert_eq!(comparison.equal, case.is_equal(), "bag on {case:?}");

@@ -30,7 +30,10 @@ mod words;
 
 // The façade: everything the other crates of the workspace (the command line, the page, the
 // bindings) may use, in one list, each item from the module that defines it. Every other item is
-// `pub(crate)`, which `unreachable_pub` checks.
+// `pub(crate)`, which `unreachable_pub` checks. Where a module's name gave an item's name its
+// meaning, the item's public name says it (`kql::parse` is `parse_kql`, `run::folder::choose` is
+// `choose_run_file`); names that only make sense beside their benchmark stay in its namespace
+// (`spider::TIMEOUT_SECONDS`, `bird::read_gold`).
 pub use analysis::{Analysis, analyse, analyse_as};
 pub use bench::BenchError;
 pub use datatype::{AnswerType, datatype_validity};
@@ -75,11 +78,13 @@ pub use results::compare::defog::normalization::Asked;
 pub use results::compare::defog::subset_df::subset_df;
 pub use results::compare::defog::{ErrorClass, InTurn, PythonError, QueryContext, Spread};
 pub use results::compare::{
-    CompareOptions, Comparison, Mode, compare, order_matters_for, shape_problem,
+    CompareOptions, Comparison, Mode, compare as compare_results, order_matters_for, shape_problem,
 };
 pub use results::direct::MAX_COLUMNS;
 pub use results::lines::LinesStream;
-pub use results::marks::{DETAIL_ROWS, TableView, json_views, views};
+pub use results::marks::{
+    DETAIL_ROWS, TableView, json_views as json_result_views, views as result_views,
+};
 pub use results::python::row_fingerprint;
 pub use results::read::{ResultError, read_result, read_result_text};
 pub use results::rows::Rows;
@@ -94,10 +99,13 @@ pub use run::agreement::{
 };
 pub use run::changes::{RunComparison, compare_runs};
 pub use run::evaluate::{
-    Disagreement, NOTHING_EXPECTED, evaluate_test, pair_of_test, recheck, round as round_score,
-    suite_queries,
+    Disagreement, NOTHING_EXPECTED, evaluate_test, pair_of_test, recheck as recheck_record,
+    round as round_score, suite_queries,
 };
-pub use run::folder::{EVALUATION_RESULTS, FileKind, choose, kind_by_content, kind_of, run_files};
+pub use run::folder::{
+    EVALUATION_RESULTS, FileKind, choose as choose_run_file,
+    kind_by_content as file_kind_by_content, kind_of as file_kind_of, run_files,
+};
 pub use run::groups::fill_hardness;
 pub use run::read::{
     Lines, Rejected, read_questions, read_record_bytes, read_records, read_test_results,

@@ -278,7 +278,7 @@ fn official_bird(python: &str, peers: &Path, out: &Path, cpus: usize) -> Command
 /// permutations until none is left: every column equal to every other (any permutation fits),
 /// and the same with one cell changed (none fits). The milliseconds of each.
 fn wide_results() -> Vec<(&'static str, f64)> {
-    use qeval_core::{CompareOptions, Mode, compare};
+    use qeval_core::{CompareOptions, Mode, compare_results};
     use qeval_core::{ResultSet, Value};
     let rows: Vec<Vec<Value>> = (0..1_000).map(|r| vec![Value::Int(r % 7); 26]).collect();
     let columns: Vec<String> = (0..26).map(|c| format!("c{c}")).collect();
@@ -302,7 +302,7 @@ fn wide_results() -> Vec<(&'static str, f64)> {
         ),
     ] {
         let started = Instant::now();
-        let comparison = compare(&expected, &generated, &options);
+        let comparison = compare_results(&expected, &generated, &options);
         out.push((case, started.elapsed().as_secs_f64() * 1000.0));
         std::hint::black_box(comparison);
     }

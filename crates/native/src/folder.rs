@@ -1,8 +1,8 @@
-//! A run's files on disk, found by the core's rules (`qeval_core::run_files`, `qeval_core::kind_of`).
+//! A run's files on disk, found by the core's rules (`qeval_core::run_files`, `qeval_core::file_kind_of`).
 
 use std::path::{Path, PathBuf};
 
-use qeval_core::{FileKind, choose};
+use qeval_core::{FileKind, choose_run_file};
 
 /// The file of `kind` for the run folder `run_dir`: looked for in the folders the kind is kept
 /// in, the usual name first, else the only file of that kind. An error names the folder that
@@ -15,7 +15,7 @@ pub fn run_file(run_dir: &Path, kind: FileKind) -> Result<Option<PathBuf>, Strin
             .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
             .filter(|name| dir.join(name).is_file())
             .collect();
-        let chosen = choose(names.iter().map(String::as_str), kind)
+        let chosen = choose_run_file(names.iter().map(String::as_str), kind)
             .map_err(|err| format!("{}: {err}", dir.display()))?;
         if let Some(name) = chosen {
             return Ok(Some(dir.join(name)));

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use qeval_core::{
     Asked, CompareOptions, Comparison, InputError as PairError, Language, MetricName, Mode,
     PairInput, ParseLimits, ScoreOptions, SqlDialect, TableName, add_equivalence, analyse_as,
-    compare as compare_results, compare_df, pairs_file_line, parse_pair_line, score_pair_judged,
+    compare_df, compare_results, pairs_file_line, parse_pair_line, score_pair_judged,
     shape_problem, subset_df,
 };
 use qeval_native::pool::EveryCore;

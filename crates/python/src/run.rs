@@ -11,8 +11,8 @@ use pyo3::prelude::*;
 use qeval_core::{
     ClassificationInput, DatabaseUse, EVALUATION_RESULTS, EvaluationRecord, FileKind, Lines,
     QuerySettings, RunPipeline, ScoreOptions, SuiteSettings, TestLine, apply_labels, export,
-    fill_hardness, read_labels, read_questions, read_record_bytes, read_test_results, recheck,
-    summarize_by, test_key,
+    fill_hardness, read_labels, read_questions, read_record_bytes, read_test_results,
+    recheck_record, summarize_by, test_key,
 };
 use qeval_native::jobs::DatabaseSource;
 use qeval_native::run::Drive;
@@ -198,7 +198,7 @@ pub fn run(
             .records
             .iter()
             .flat_map(|(line, record)| {
-                recheck(record).into_iter().map(move |found| {
+                recheck_record(record).into_iter().map(move |found| {
                     json!({"line": line, "test": record.key(), "field": found.field, "stored": found.stored, "recomputed": found.recomputed, "reason": found.reason})
                 })
             })

@@ -16,8 +16,8 @@ use std::fmt::Write as _;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use qeval_core::{
-    BINS, EvaluationRecord, PASS_THRESHOLD, Rejected, RunComparison, Summary, counted, recheck,
-    summarize,
+    BINS, EvaluationRecord, PASS_THRESHOLD, Rejected, RunComparison, Summary, counted,
+    recheck_record, summarize,
 };
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -540,7 +540,7 @@ fn flags_section(records: &[EvaluationRecord]) -> String {
     let mut items = String::new();
     let mut count = 0;
     for record in records {
-        for d in recheck(record) {
+        for d in recheck_record(record) {
             count += 1;
             let _ = write!(
                 items,
@@ -563,15 +563,15 @@ fn flags_section(records: &[EvaluationRecord]) -> String {
 }
 
 /// Each record's two results as the page's tables show them, marked against each other (see
-/// `qeval_core::json_views`): `[expected, actual]`, `null` for a result that is missing or
+/// `qeval_core::json_result_views`): `[expected, actual]`, `null` for a result that is missing or
 /// does not read as one (the page shows its JSON then). Made here, so the page and the app
 /// mark the same cells.
 fn result_views(records: &[EvaluationRecord]) -> Vec<serde_json::Value> {
-    use qeval_core::{DETAIL_ROWS, json_views};
+    use qeval_core::{DETAIL_ROWS, json_result_views};
     records
         .iter()
         .map(|record| {
-            json!(json_views(
+            json!(json_result_views(
                 record.expected_results.as_ref(),
                 record.actual_results.as_ref(),
                 DETAIL_ROWS

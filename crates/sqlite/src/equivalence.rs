@@ -9,8 +9,8 @@
 //! verdict says so and names the constraint that would make them equivalent.
 
 use qeval_core::{
-    CompareOptions, Mode, ParseLimits, Schema, SqlDialect, compare, counted, hints_for_schema,
-    infer_schema, orders_its_output, parse_sql, read_result, to_sqlite,
+    CompareOptions, Mode, ParseLimits, Schema, SqlDialect, compare_results, counted,
+    hints_for_schema, infer_schema, orders_its_output, parse_sql, read_result, to_sqlite,
 };
 use serde_json::{Value, json};
 
@@ -653,7 +653,7 @@ impl CheckState<'_> {
 
     fn same_with(&self, a: &QueryOutput, b: &QueryOutput, options: &CompareOptions) -> bool {
         match (read_result(&a.to_json()), read_result(&b.to_json())) {
-            (Ok(a), Ok(b)) => compare(&a, &b, options).equal,
+            (Ok(a), Ok(b)) => compare_results(&a, &b, options).equal,
             _ => false,
         }
     }

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use qeval_core::{
-    Case, CompareOptions, Comparison, Mode, ResultSet, case_pair, compare, read_result_text,
+    Case, CompareOptions, Comparison, Mode, ResultSet, case_pair, compare_results, read_result_text,
 };
 use wasm_bindgen::prelude::*;
 
@@ -43,7 +43,7 @@ pub fn bench_compare(mode: &str) -> Result<f64, JsError> {
         let (expected, generated) = tables
             .as_ref()
             .ok_or_else(|| error("call benchPrepare first"))?;
-        let comparison: Comparison = compare(
+        let comparison: Comparison = compare_results(
             expected,
             generated,
             &CompareOptions {

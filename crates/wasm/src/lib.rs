@@ -21,7 +21,7 @@ mod typescript;
 
 use qeval_core::{
     Language, MetricName, ParseLimits, Rejected, ResultSet, RunComparison, SqlDialect, Summary,
-    TableName, add_equivalence, compare, export, extract_tables, fill_hardness, parse_sql,
+    TableName, add_equivalence, export, extract_tables, fill_hardness, parse_sql,
     read_record_bytes, read_result, read_result_text, score_pair, summarize_by,
 };
 use wasm_bindgen::prelude::*;
@@ -167,7 +167,9 @@ pub fn compare_results(
     let options = Options::read(options)?.compare_options()?;
     let expected = read_js_result(expected, "expected")?;
     let generated = read_js_result(generated, "generated")?;
-    to_js(&compare(&expected, &generated, &options))
+    to_js(&qeval_core::compare_results(
+        &expected, &generated, &options,
+    ))
 }
 
 /// As `compareResults`, from JSON text: faster for large results, which skip the conversion to
@@ -182,7 +184,9 @@ pub fn compare_results_json(
     let expected = read_result_text(expected).map_err(|err| error(format!("expected: {err}")))?;
     let generated =
         read_result_text(generated).map_err(|err| error(format!("generated: {err}")))?;
-    to_js(&compare(&expected, &generated, &options))
+    to_js(&qeval_core::compare_results(
+        &expected, &generated, &options,
+    ))
 }
 
 /// Spider's hardness level of a query (`"easy"`, `"medium"`, `"hard"`, `"extra"`), or `null`

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use qeval_core::{
     CompareOptions, LinesStream, QueryContext, ResultError, ResultSet, ResultStream, StreamOptions,
-    compare, read_result_text,
+    compare_results, read_result_text,
 };
 
 use super::{Completion, Failure, file_text};
@@ -41,7 +41,7 @@ pub fn run(
         },
         ..CompareOptions::default()
     };
-    let comparison = compare(&expected, &generated, &options);
+    let comparison = compare_results(&expected, &generated, &options);
     println!(
         "{}",
         serde_json::to_string_pretty(&comparison).map_err(|err| err.to_string())?

@@ -11,7 +11,7 @@ use std::time::{Instant, SystemTime};
 use qeval_core::{
     ClassificationInput, EvaluationRecord, FileKind, Lines, NOTHING_EXPECTED, Profile, RunPipeline,
     ScoreOptions, Summary, TestLine, apply_labels, export, fill_hardness, plural, read_labels,
-    read_questions, read_record_bytes, read_test_results, recheck, summarize_by, test_key,
+    read_questions, read_record_bytes, read_test_results, recheck_record, summarize_by, test_key,
 };
 use qeval_native::run::{Drive, Stage};
 
@@ -229,7 +229,7 @@ fn check_folder(args: &RunArgs, path: &Path) -> Result<(Vec<EvaluationRecord>, u
     }
     let mut flagged = 0;
     for (line, record) in &lines.records {
-        let found = recheck(record);
+        let found = recheck_record(record);
         flagged += usize::from(!found.is_empty());
         for d in found {
             say!(

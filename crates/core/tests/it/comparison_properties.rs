@@ -2,7 +2,7 @@
 //! when they trust a verdict without reading the rows.
 
 use proptest::prelude::*;
-use qeval_core::{CompareOptions, Mode, ResultSet, Value, compare};
+use qeval_core::{CompareOptions, Mode, ResultSet, Value, compare_results};
 
 /// A cell of any kind, with few distinct values so that duplicates and near-misses are common.
 fn cell() -> impl Strategy<Value = Value> {
@@ -30,7 +30,7 @@ fn verdict(mode: Mode, expected: &[Vec<Value>], generated: &[Vec<Value>]) -> boo
         ResultSet::unnamed(expected.to_vec()),
         ResultSet::unnamed(generated.to_vec()),
     );
-    compare(&expected, &generated, &options).equal
+    compare_results(&expected, &generated, &options).equal
 }
 
 const MODES: [Mode; 6] = [

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use qeval_core::{CompareOptions, Comparison, Mode, compare, read_result};
+use qeval_core::{CompareOptions, Comparison, Mode, compare_results, read_result};
 use serde_json::Value;
 
 fn cases(file: &str) -> Vec<Value> {
@@ -28,7 +28,7 @@ fn run(case: &Value, mode: Mode) -> Comparison {
         order_matters: case["order_matters"].as_bool().unwrap_or(false),
         ..CompareOptions::default()
     };
-    compare(&expected, &generated, &options)
+    compare_results(&expected, &generated, &options)
 }
 
 /// Runs every case of `file` in `mode`; `disagreement` says how a case's outcome differs from

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use qeval_core::{
-    Asked, CompareOptions, Dtype, Frame, InTurn, Mode, QueryContext, Series, Value, compare,
-    compare_df, read_result, subset_df,
+    Asked, CompareOptions, Dtype, Frame, InTurn, Mode, QueryContext, Series, Value, compare_df,
+    compare_results, read_result, subset_df,
 };
 use serde_json::Value as Json;
 
@@ -113,7 +113,7 @@ fn the_defog_mode_gives_compare_query_results_verdict_on_query_results() {
             },
             ..CompareOptions::default()
         };
-        let comparison = compare(&expected, &generated, &options);
+        let comparison = compare_results(&expected, &generated, &options);
         let raised = comparison.explanation.starts_with("sql-eval raises");
         let ours = if raised {
             Json::from("raises")

@@ -8,7 +8,7 @@
 
 use qeval_core::{
     CompareOptions, Language, Mode, PairInput, ParseLimits, ScoreOptions, SplitMix64 as Rng,
-    SqlDialect, compare, extract_tables, normalize, parse_sql, read_result, score_pair,
+    SqlDialect, compare_results, extract_tables, normalize, parse_sql, read_result, score_pair,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -242,7 +242,7 @@ fn check_results(rng: &mut Rng) {
     if let (Ok(expected), Ok(generated)) = (read_result(&a), read_result(&b)) {
         for mode in Mode::ALL {
             for order_matters in [false, true] {
-                let comparison = compare(
+                let comparison = compare_results(
                     &expected,
                     &generated,
                     &CompareOptions {

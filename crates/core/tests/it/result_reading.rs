@@ -41,14 +41,14 @@ fn many_rows_with_the_same_keys_read_in_full() {
 
 #[test]
 fn rows_as_objects_keep_the_files_column_order() {
-    use qeval_core::{CompareOptions, Mode, compare};
+    use qeval_core::{CompareOptions, Mode, compare_results};
     let records =
         read_result_text(r#"[{"name": "a", "id": 1}, {"name": "b", "id": 2}]"#).expect("records");
     assert_eq!(records.columns, ["name", "id"]);
     let rows = read_result_text(r#"{"columns": ["name", "id"], "rows": [["a", 1], ["b", 2]]}"#)
         .expect("rows");
     for mode in Mode::ALL {
-        let comparison = compare(
+        let comparison = compare_results(
             &records,
             &rows,
             &CompareOptions {

@@ -3,7 +3,7 @@
 
 use qeval_core::{
     EvaluationRecord, Profile, ProfileName, ScoreOptions, TestLine, evaluate_test, pair_of_test,
-    read_records, recheck, score_pair,
+    read_records, recheck_record, score_pair,
 };
 use serde_json::{Value, json};
 
@@ -42,7 +42,11 @@ fn a_raw_result_becomes_an_evaluation_record() {
         text.contains(r#""latency_ms":812"#),
         "unknown fields are kept: {text}"
     );
-    assert!(recheck(&record).is_empty(), "{:?}", recheck(&record));
+    assert!(
+        recheck_record(&record).is_empty(),
+        "{:?}",
+        recheck_record(&record)
+    );
 }
 
 #[test]
@@ -75,7 +79,11 @@ fn an_agent_error_fails_execution_and_is_kept() {
     let qas = record.qas_evaluation.as_ref().expect("scored");
     assert_eq!(qas.execution_score, 0.0);
     assert!(!qas.passed);
-    assert!(recheck(&record).is_empty(), "{:?}", recheck(&record));
+    assert!(
+        recheck_record(&record).is_empty(),
+        "{:?}",
+        recheck_record(&record)
+    );
 }
 
 #[test]
@@ -83,7 +91,7 @@ fn a_final_score_that_disagrees_with_its_components_is_flagged() {
     // A hand-written record: 0.4 × 0.95 + 0.4 × 1.0 + 0.2 × 1.0 is 0.98, not the 0.97 it stores.
     let text = r#"{"test_id": 1, "question": "...", "agent_used": "sql", "difficulty": "easy", "expected_sql": "...", "generated_sql": "...", "expected_results": 42, "actual_results": 42, "qas_evaluation": {"semantic_score": 0.95, "execution_score": 1.0, "datatype_score": 1.0, "final_score": 0.97, "passed": true, "breakdown": {"semantic_explanation": "Semantically identical SQL", "execution_explanation": "Numeric match: 42 ≈ 42", "datatype_explanation": "Valid numeric value"}}}"#;
     let lines = read_records::<EvaluationRecord>(text);
-    let flags = recheck(&lines.records[0].1);
+    let flags = recheck_record(&lines.records[0].1);
     assert_eq!(flags.len(), 1, "{flags:?}");
     assert_eq!(flags[0].field, "final_score");
     assert_eq!(flags[0].recomputed, json!(0.98));
@@ -93,7 +101,7 @@ fn a_final_score_that_disagrees_with_its_components_is_flagged() {
 fn a_stored_execution_score_the_data_contradicts_is_flagged() {
     let text = r#"{"test_id": 9, "expected_results": 100, "actual_results": 90, "qas_evaluation": {"semantic_score": 1, "execution_score": 1.0, "datatype_score": 1, "final_score": 1.0, "passed": true}}"#;
     let lines = read_records::<EvaluationRecord>(text);
-    let flags = recheck(&lines.records[0].1);
+    let flags = recheck_record(&lines.records[0].1);
     assert_eq!(flags[0].field, "execution_score");
     assert_eq!(flags[0].recomputed, json!(0.9));
 }

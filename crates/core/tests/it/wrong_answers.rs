@@ -2,10 +2,10 @@
 //! shortcut found them: a near miss, a row or a column fewer, and columns too alike to tell
 //! apart by their values.
 
-use qeval_core::{Case, CompareOptions, Mode, ResultSet, Value, case_pair, compare};
+use qeval_core::{Case, CompareOptions, Mode, ResultSet, Value, case_pair, compare_results};
 
 fn run(mode: Mode, expected: &ResultSet, generated: &ResultSet) -> qeval_core::Comparison {
-    compare(
+    compare_results(
         expected,
         generated,
         &CompareOptions {

@@ -1,7 +1,9 @@
 //! Constructs of other dialects, translated for SQLite and run on a real SQLite database: each
 //! line of `tests/equivalence/constructs.jsonl` is a query and the rows its own dialect gives.
 
-use qeval_core::{CompareOptions, Mode, ParseLimits, SqlDialect, compare, read_result, to_sqlite};
+use qeval_core::{
+    CompareOptions, Mode, ParseLimits, SqlDialect, compare_results, read_result, to_sqlite,
+};
 use qeval_sqlite::{Database, Limits};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -62,7 +64,7 @@ fn each_construct_runs_on_sqlite_with_its_own_dialects_result() {
             read_result(&wanted).expect("reads"),
             read_result(&got).expect("reads"),
         );
-        if !compare(&wanted_rows, &got_rows, &options).equal {
+        if !compare_results(&wanted_rows, &got_rows, &options).equal {
             failures.push(format!(
                 "{}: {sql}: got {}, wanted {}",
                 case.construct, got["rows"], wanted["rows"]

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use qeval_core::{
-    CompareOptions, Mode, ParseLimits, SqlDialect, compare, order_matters_for, read_result,
+    CompareOptions, Mode, ParseLimits, SqlDialect, compare_results, order_matters_for, read_result,
     to_sqlite,
 };
 use qeval_sqlite::{
@@ -102,7 +102,7 @@ fn separates(pair: &LabelledPair, report: &EquivalenceReport) -> bool {
                 read_result(&e).expect("reads"),
                 read_result(&g).expect("reads"),
             );
-            !compare(&e, &g, &options).equal
+            !compare_results(&e, &g, &options).equal
         }
         (Ok(_), Err(_)) => true,
         _ => false,

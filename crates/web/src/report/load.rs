@@ -8,8 +8,8 @@ use std::rc::Rc;
 use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, Promise, Uint8Array};
 use qeval_core::{
-    EvaluationRecord, FileKind, LABEL_FIELD, Lines, TestLine, apply_labels, kind_by_content,
-    kind_of, labels_by_test, read_labels, read_questions, run_files, test_key,
+    EvaluationRecord, FileKind, LABEL_FIELD, Lines, TestLine, apply_labels, file_kind_by_content,
+    file_kind_of, labels_by_test, read_labels, read_questions, run_files, test_key,
 };
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsCast;
@@ -159,7 +159,7 @@ async fn sniff(blob: &Blob) -> FileKind {
         Some(head) => text_of(&head).await.unwrap_or_default(),
         None => String::new(),
     };
-    kind_by_content(&text)
+    file_kind_by_content(&text)
 }
 
 async fn text_of(blob: &Blob) -> Result<String, String> {
@@ -391,7 +391,7 @@ pub async fn fetched(
         .rsplit('/')
         .next()
         .unwrap_or("run.jsonl");
-    let name = if kind_of(name).is_some() {
+    let name = if file_kind_of(name).is_some() {
         name.to_string()
     } else {
         "evaluation-results.jsonl".into()

@@ -1,4 +1,4 @@
-use qeval_core::{ResultSet, TableView, counted, read_result, views};
+use qeval_core::{ResultSet, TableView, counted, read_result, result_views};
 use qeval_sqlite::{QueryError, QueryOutput};
 use yew::prelude::*;
 
@@ -66,7 +66,8 @@ pub fn QueryResults(props: &Props) -> Html {
         return Html::default();
     };
     let (generated, expected) = (output(&executed.generated), output(&executed.expected));
-    let (expected_view, generated_view) = views(expected.as_ref(), generated.as_ref(), SHOWN_ROWS);
+    let (expected_view, generated_view) =
+        result_views(expected.as_ref(), generated.as_ref(), SHOWN_ROWS);
     html! {
         <section class="side executions" aria-label="Results on the database">
             { side("generated", "Generated query on the database", &executed.generated, generated_view) }

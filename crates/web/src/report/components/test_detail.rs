@@ -1,4 +1,4 @@
-use qeval_core::{DETAIL_ROWS, EvaluationRecord, TableView, json_views};
+use qeval_core::{DETAIL_ROWS, EvaluationRecord, TableView, json_result_views};
 use serde_json::Value;
 use yew::prelude::*;
 
@@ -27,7 +27,7 @@ const KNOWN: [&str; 9] = [
 /// not is shown as its JSON, and one that is missing says so.
 fn result_views(expected: Option<&Value>, generated: Option<&Value>) -> (Html, Html) {
     let (expected, generated) = (given(expected), given(generated));
-    let (expected_view, generated_view) = json_views(expected, generated, DETAIL_ROWS);
+    let (expected_view, generated_view) = json_result_views(expected, generated, DETAIL_ROWS);
     (
         show(expected, expected_view, "expected-result-table"),
         show(generated, generated_view, "generated-result-table"),

@@ -1,7 +1,7 @@
 use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
-use qeval_core::{Disagreement, EvaluationRecord, recheck};
+use qeval_core::{Disagreement, EvaluationRecord, recheck_record};
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
@@ -43,7 +43,11 @@ pub fn use_stored_score_check(records: Shared<Vec<EvaluationRecord>>) -> Recheck
                     check.set(Recheck::Running { done: start, total });
                     TimeoutFuture::new(0).await;
                     for record in batch {
-                        flags.extend(recheck(record).into_iter().map(|d| (record.key(), d)));
+                        flags.extend(
+                            recheck_record(record)
+                                .into_iter()
+                                .map(|d| (record.key(), d)),
+                        );
                     }
                     if flags.len() >= FLAG_LIMIT {
                         break;
