@@ -80,6 +80,26 @@ test("the same join written another way is proved equivalent, as the CLI says", 
   assert.deepEqual(page.errors, []);
 });
 
+test("a redundant self-join under DISTINCT is proved by containment both ways, as the CLI says; one the NULLs could break is not", async () => {
+  const page = await freshPage();
+  const generated = "SELECT DISTINCT t1.title FROM movies t1 JOIN movies t2 ON t1.genre = t2.genre WHERE t1.genre = 'Drama'";
+  const expected = "SELECT DISTINCT title FROM movies WHERE genre = 'Drama'";
+  await pair(page, generated, expected);
+  await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
+  await waitForText(page, "[data-testid=equivalence-explanation]", /^Proved equivalent: both are DISTINCT select-project-join queries and each is contained in the other/);
+  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
+  const dir = await mkdtemp(join(tmpdir(), "qeval-containment-e2e-"));
+  const pairs = join(dir, "pairs.jsonl");
+  await writeFile(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.equal(card.metrics.equivalence.explanation, explained);
+  // Joined on year instead, the self-join drops the movies without a year: no proof.
+  await setQuery(page, "generated", generated.replace("t1.genre = t2.genre", "t1.year = t2.year"));
+  await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent under an assumption");
+  await waitForText(page, "[data-testid=equivalence-assumption]", /`movies\.year` is never NULL/);
+  assert.deepEqual(page.errors, []);
+});
+
 test("a sum exactly on its threshold: the boundary search builds the database the generated ones miss, as the CLI's does", async () => {
   const page = await freshPage();
   const generated = "SELECT dept FROM staff GROUP BY dept HAVING SUM(hours) > 120 AND MAX(hours) < 50";

@@ -9,7 +9,7 @@
 //! verdict says so and names the constraint that would make them equivalent.
 
 use qeval_core::{
-    CompareOptions, Mode, ParseLimits, Schema, SqlDialect, compare_results, counted,
+    CompareOptions, Mode, ParseLimits, ProofKind, Schema, SqlDialect, compare_results, counted,
     hints_for_schema, infer_schema, orders_its_output, parse_sql, read_result, to_sqlite,
 };
 use serde_json::{Value, json};
@@ -370,7 +370,7 @@ pub fn check_equivalence(
 }
 
 /// A proof that the queries are equivalent, where one exists and the mode compares results as
-/// multisets or sets: isomorphic queries return the same rows, not always in the same order.
+/// multisets or sets: proved queries return the same rows, not always in the same order.
 fn proof(expected: &str, generated: &str, options: &EquivalenceOptions) -> Option<String> {
     let order_ignored = matches!(
         options.mode,
@@ -379,13 +379,16 @@ fn proof(expected: &str, generated: &str, options: &EquivalenceOptions) -> Optio
     if !order_ignored {
         return None;
     }
-    let proved = qeval_core::isomorphism_proof(expected, generated, options.dialect)?;
-    Some(format!(
-        "both are the same select-project-join query ({}, {}{}) up to aliases, the order of tables and conditions, and the sides of each comparison, so they return the same rows on every database",
-        counted(proved.tables, "table"),
-        counted(proved.conditions, "condition"),
-        if proved.distinct { ", DISTINCT" } else { "" }
-    ))
+    let proved = qeval_core::spj_proof(expected, generated, options.dialect)?;
+    Some(match proved.kind {
+        ProofKind::Isomorphic => format!(
+            "both are the same select-project-join query ({}, {}{}) up to aliases, the order of tables and conditions, and the sides of each comparison, so they return the same rows on every database",
+            counted(proved.tables, "table"),
+            counted(proved.conditions, "condition"),
+            if proved.distinct { ", DISTINCT" } else { "" }
+        ),
+        ProofKind::MutuallyContained => "both are DISTINCT select-project-join queries and each is contained in the other: a mapping of either one's tables onto the other's carries its columns onto the other's and each of its conditions onto one the other's rows meet, so they return the same set of rows on every database".to_string(),
+    })
 }
 
 /// A sample of each column's values in a loaded database, to mix into the generated ones.

@@ -152,8 +152,9 @@ pub struct EquivalenceReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Why the two queries are provably equivalent, beyond the generated databases' evidence:
-    /// only for select-project-join queries that are the same query up to renaming
-    /// (`qeval_core::isomorphism_proof`), under a mode that ignores row order.
+    /// only for select-project-join queries that are the same query up to renaming, or both
+    /// `DISTINCT` and each contained in the other (`qeval_core::spj_proof`), under a mode that
+    /// ignores row order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<String>,
     /// The boundary search, when it ran: after every generated database agreed, and no proof.

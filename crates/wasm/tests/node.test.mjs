@@ -171,7 +171,7 @@ test("checkEquivalence: the same seed gives the CLI's verdict and counterexample
   assert.deepEqual(native.metrics.equivalence, card.metrics.equivalence);
 });
 
-test("checkEquivalence proves the same join written another way, and says evidence for the rest, as the CLI does", () => {
+test("checkEquivalence proves the same join written another way, and a redundant self-join under DISTINCT, and says evidence for the rest, as the CLI does", () => {
   const expected = "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.id WHERE o.total > 10";
   const generated = "SELECT a.name FROM orders AS b, users AS a WHERE 10 < b.total AND a.id = b.user_id";
   const report = qeval.checkEquivalence(expected, generated);
@@ -184,6 +184,15 @@ test("checkEquivalence proves the same join written another way, and says eviden
   const native = JSON.parse(execFileSync(cli, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
   assert.equal(native.metrics.equivalence.explanation, report.explanation);
   assert.equal(native.metrics.equivalence.details.proof, report.proof);
+  // Both DISTINCT, a redundant self-join: proved by containment both ways, as the CLI says.
+  const contained = qeval.checkEquivalence(
+    "SELECT DISTINCT title FROM movies WHERE genre = 'Drama'",
+    "SELECT DISTINCT t1.title FROM movies t1 JOIN movies t2 ON t1.genre = t2.genre WHERE t1.genre = 'Drama'",
+  );
+  assert.match(contained.proof, /^both are DISTINCT select-project-join queries and each is contained in the other/);
+  writeFileSync(pairs, JSON.stringify({ generated_sql: "SELECT DISTINCT t1.title FROM movies t1 JOIN movies t2 ON t1.genre = t2.genre WHERE t1.genre = 'Drama'", expected_sql: "SELECT DISTINCT title FROM movies WHERE genre = 'Drama'" }) + "\n");
+  const nativeContained = JSON.parse(execFileSync(cli, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.equal(nativeContained.metrics.equivalence.details.proof, contained.proof);
   // Not the same query: evidence, said as such, and no proof.
   const other = qeval.checkEquivalence("SELECT name FROM users WHERE id IN (SELECT user_id FROM orders)", "SELECT name FROM users");
   assert.equal(other.proof, undefined);

@@ -1,22 +1,33 @@
-//! Proofs of equivalence for the fragment where one is cheap and sound: two select-project-join
-//! queries that are the same query up to renaming. Each query must be one `SELECT` (with or
-//! without `DISTINCT`) of column references from base tables, inner or cross joined, filtered by
-//! a conjunction of comparisons between columns and literals; nothing else (no `*`, grouping,
-//! aggregates, subqueries, outer joins, `OR`, `ORDER BY`, `LIMIT`, set operations or CTEs).
+//! Proofs of equivalence for the fragment where one is sound and cheap: select-project-join
+//! queries. Each query must be one `SELECT` (with or without `DISTINCT`) of column references
+//! from base tables, inner or cross joined, filtered by a conjunction of comparisons between
+//! columns and literals; nothing else (no `*`, grouping, aggregates, subqueries, outer joins,
+//! `OR`, `ORDER BY`, `LIMIT`, set operations or CTEs).
 //!
-//! Two such queries are proved equivalent when a one-to-one mapping of their tables (same table,
-//! any alias, any order in `FROM`) carries one's output columns onto the other's, in order, and
-//! its conditions onto the other's exactly (any order, either side of a comparison, in `ON` or
-//! `WHERE`). Such queries are isomorphic, so they return the same multiset of rows on every
-//! database, NULLs included: under bag semantics, equivalence of conjunctive queries is exactly
-//! this (Chaudhuri and Vardi, 1993).
+//! Two proofs, one per semantics:
+//! - **Bag semantics (isomorphism).** A one-to-one mapping of the tables (same table, any alias,
+//!   any order in `FROM`) carries one query's output columns onto the other's, in order, and its
+//!   conditions onto the other's exactly (any order, either side of a comparison, in `ON` or
+//!   `WHERE`). Such queries return the same multiset of rows on every database, NULLs included:
+//!   under bag semantics, equivalence of conjunctive queries is exactly this (Chaudhuri and
+//!   Vardi, 1993).
+//! - **Set semantics (containment both ways).** When both queries are `DISTINCT`, each is
+//!   contained in the other: a mapping of one query's tables onto the other's same-named tables,
+//!   several onto one allowed (a homomorphism), carries its output columns onto the other's, in
+//!   order, and each of its conditions onto a condition that holds in the other. For any row the
+//!   other query returns, the first query's tables can take the rows their images took, so it
+//!   returns that row too (Chandra and Merlin, 1977). This proves a redundant self-join under
+//!   `DISTINCT`.
 //!
-//! Not proved here, on purpose: containment both ways under set semantics (a redundant self-join
-//! under `DISTINCT`). The textbook homomorphism argument assumes two-valued logic and transitive
-//! equality; SQL's NULLs break the first (`a.x = b.x` drops the rows where `x` is NULL, so the
-//! join is not redundant) and SQLite's comparison affinities the second (`'1' = 1` and
-//! `1 = '1.0'` without `'1' = '1.0'`). Conditions are therefore compared as written, never closed
-//! under transitivity, and such pairs keep the evidence of generated databases.
+//! The textbook homomorphism argument assumes two-valued logic and transitive equality; SQL
+//! breaks both, so "holds in the other" is narrower here. A condition holds when the other query
+//! has it as written (after the mapping, either side of a comparison): it then compares the same
+//! values, with the same affinities, so it is true where that one is. Besides, `c = c`, `c <= c`
+//! and `c >= c` hold where the other query compares `c` at all, since a comparison is true only
+//! when its operands are not NULL (`a.x = b.x` with both sides mapped to `t.x` does not hold
+//! in `SELECT DISTINCT x FROM t`: the self-join drops the rows where `x` is NULL). Conditions are
+//! never closed under transitivity: SQLite's comparison affinities break it (`'1' = 1` and
+//! `1 = '1.0'` without `'1' = '1.0'`).
 
 use sqlparser::ast::{
     BinaryOperator, Distinct, Expr, JoinConstraint, JoinOperator, ObjectName, Query, SelectItem,
@@ -54,42 +65,63 @@ struct Spj {
     conditions: Vec<Predicate>,
 }
 
-/// Two queries proved the same: the size of the query they both are.
+/// At most this many mappings of tables are tried for one containment: a query whose tables
+/// all share a name has many, and beyond this the search is not worth its time.
+const MAX_MAPPINGS: usize = 50_000;
+
+/// How two queries of the fragment were proved to return the same rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Isomorphism {
+pub enum ProofKind {
+    /// The same query up to renaming: the same multiset of rows.
+    Isomorphic,
+    /// Both `DISTINCT`, each contained in the other: the same set of rows.
+    MutuallyContained,
+}
+
+/// Two queries proved equivalent: how, and the size of the expected query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpjProof {
+    pub kind: ProofKind,
     pub tables: usize,
     pub conditions: usize,
     pub distinct: bool,
 }
 
-/// The queries' isomorphism, when they are provably the same query; `None` outside the fragment
-/// or when no mapping of tables makes them the same.
-pub fn isomorphism_proof(
-    expected: &str,
-    generated: &str,
-    dialect: SqlDialect,
-) -> Option<Isomorphism> {
+/// A proof that the queries return the same rows on every database, when both are in the
+/// fragment and one of the two proofs applies; `None` otherwise.
+pub fn spj_proof(expected: &str, generated: &str, dialect: SqlDialect) -> Option<SpjProof> {
     let blank = blank_select()?;
     let a = spj(expected, dialect, &blank)?;
     let b = spj(generated, dialect, &blank)?;
-    if a.distinct != b.distinct
-        || a.head.len() != b.head.len()
-        || a.conditions.len() != b.conditions.len()
-        || a.tables.len() != b.tables.len()
-        || a.tables.len() > MAX_TABLES
-    {
+    if a.head.len() != b.head.len() || a.tables.len() > MAX_TABLES || b.tables.len() > MAX_TABLES {
         return None;
     }
-    let mut mapping = vec![usize::MAX; a.tables.len()];
-    let mut used = vec![false; b.tables.len()];
-    if !search(&a, &b, 0, &mut mapping, &mut used) {
+    let kind = if isomorphic(&a, &b) {
+        ProofKind::Isomorphic
+    } else if a.distinct && b.distinct && contained(&a, &b) && contained(&b, &a) {
+        ProofKind::MutuallyContained
+    } else {
         return None;
-    }
-    Some(Isomorphism {
+    };
+    Some(SpjProof {
+        kind,
         tables: a.tables.len(),
         conditions: a.conditions.len(),
         distinct: a.distinct,
     })
+}
+
+/// Whether a one-to-one mapping of the tables makes the two queries the same.
+fn isomorphic(a: &Spj, b: &Spj) -> bool {
+    if a.distinct != b.distinct
+        || a.conditions.len() != b.conditions.len()
+        || a.tables.len() != b.tables.len()
+    {
+        return false;
+    }
+    let mut mapping = vec![usize::MAX; a.tables.len()];
+    let mut used = vec![false; b.tables.len()];
+    search(a, b, 0, &mut mapping, &mut used)
 }
 
 /// Tries every mapping of `a`'s tables from `at` on onto `b`'s same-named unused tables.
@@ -137,6 +169,66 @@ fn canonical(left: Term, op: &'static str, right: Term) -> Predicate {
         _ => (left, op, right),
     };
     Predicate { left, op, right }
+}
+
+/// Whether every row `a` returns, `b` returns too: some mapping of `b`'s tables onto `a`'s
+/// same-named tables carries `b` onto `a` (see the module's documentation).
+fn contained(a: &Spj, b: &Spj) -> bool {
+    let compared: Vec<&Term> = a
+        .conditions
+        .iter()
+        .flat_map(|c| [&c.left, &c.right])
+        .collect();
+    let mut mapping = vec![usize::MAX; b.tables.len()];
+    let mut budget = MAX_MAPPINGS;
+    homomorphism(b, a, &compared, 0, &mut mapping, &mut budget)
+}
+
+/// Tries every mapping of `from`'s tables from `at` on onto `onto`'s same-named tables, several
+/// onto one allowed, until one carries `from` onto `onto` or the budget is spent.
+fn homomorphism(
+    from: &Spj,
+    onto: &Spj,
+    compared: &[&Term],
+    at: usize,
+    mapping: &mut [usize],
+    budget: &mut usize,
+) -> bool {
+    if at == from.tables.len() {
+        *budget = budget.saturating_sub(1);
+        return lands(from, onto, compared, mapping);
+    }
+    for candidate in 0..onto.tables.len() {
+        if *budget == 0 {
+            return false;
+        }
+        if onto.tables[candidate] != from.tables[at] {
+            continue;
+        }
+        mapping[at] = candidate;
+        if homomorphism(from, onto, compared, at + 1, mapping, budget) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `mapping` carries `from`'s output columns onto `onto`'s, in order, and each of its
+/// conditions onto one that holds in `onto`: written there, or a column compared with itself by
+/// `=`, `<=` or `>=` where `onto` compares that column (so it is not NULL).
+fn lands(from: &Spj, onto: &Spj, compared: &[&Term], mapping: &[usize]) -> bool {
+    let map = |term: &Term| match term {
+        Term::Column(table, column) => Term::Column(mapping[*table], column.clone()),
+        literal => literal.clone(),
+    };
+    from.head.iter().map(map).eq(onto.head.iter().cloned())
+        && from.conditions.iter().all(|c| {
+            let mapped = canonical(map(&c.left), c.op, map(&c.right));
+            let reflexive = mapped.left == mapped.right
+                && matches!(mapped.op, "=" | "<=")
+                && compared.contains(&&mapped.left);
+            reflexive || onto.conditions.binary_search(&mapped).is_ok()
+        })
 }
 
 /// The query as the fragment's form (its comparisons sorted), or `None` when it is not one.
@@ -345,8 +437,12 @@ fn term(expr: &Expr, names: &[String]) -> Option<Term> {
 mod tests {
     use super::*;
 
+    fn proof(a: &str, b: &str) -> Option<ProofKind> {
+        spj_proof(a, b, SqlDialect::Generic).map(|p| p.kind)
+    }
+
     fn proved(a: &str, b: &str) -> bool {
-        isomorphism_proof(a, b, SqlDialect::Generic).is_some()
+        proof(a, b).is_some()
     }
 
     #[test]
@@ -363,6 +459,78 @@ mod tests {
         assert!(proved(
             "SELECT a.x FROM t a JOIN t b ON a.y = b.z",
             "SELECT q.x FROM t p JOIN t q ON q.y = p.z",
+        ));
+    }
+
+    #[test]
+    fn distinct_queries_each_contained_in_the_other_are_proved() {
+        // A redundant self-join: t2 maps onto t1, and `t1.genre = t2.genre` becomes genre
+        // compared with itself, which holds because `genre = 'Drama'` keeps it from being NULL.
+        assert_eq!(
+            proof(
+                "SELECT DISTINCT t1.title FROM movies t1 JOIN movies t2 ON t1.genre = t2.genre \
+                 WHERE t1.genre = 'Drama'",
+                "SELECT DISTINCT title FROM movies WHERE genre = 'Drama'",
+            ),
+            Some(ProofKind::MutuallyContained)
+        );
+        // A join repeated under another alias.
+        assert_eq!(
+            proof(
+                "SELECT DISTINCT m.title FROM movies m JOIN studios s ON m.studio = s.studio \
+                 JOIN studios s2 ON m.studio = s2.studio",
+                "SELECT DISTINCT m.title FROM movies m JOIN studios s ON s.studio = m.studio",
+            ),
+            Some(ProofKind::MutuallyContained)
+        );
+        // A table joined with itself and nothing asked of the second copy.
+        assert_eq!(
+            proof(
+                "SELECT DISTINCT a.x FROM t a, t b",
+                "SELECT DISTINCT x FROM t"
+            ),
+            Some(ProofKind::MutuallyContained)
+        );
+        // The same query is still the stronger proof.
+        assert_eq!(
+            proof("SELECT DISTINCT x FROM t", "SELECT DISTINCT t.x FROM t"),
+            Some(ProofKind::Isomorphic)
+        );
+    }
+
+    #[test]
+    fn containment_is_not_claimed_where_the_rows_can_differ() {
+        // Without DISTINCT the self-join repeats rows.
+        assert!(!proved(
+            "SELECT t1.title FROM movies t1 JOIN movies t2 ON t1.genre = t2.genre \
+             WHERE t1.genre = 'Drama'",
+            "SELECT title FROM movies WHERE genre = 'Drama'",
+        ));
+        // A table only one query reads may be empty.
+        assert!(!proved(
+            "SELECT DISTINCT a.x FROM t a, u b",
+            "SELECT DISTINCT x FROM t"
+        ));
+        // A condition only one query has.
+        assert!(!proved(
+            "SELECT DISTINCT x FROM t WHERE y > 1",
+            "SELECT DISTINCT x FROM t"
+        ));
+        // `a.x <> b.x` mapped onto one row is never true.
+        assert!(!proved(
+            "SELECT DISTINCT a.x FROM t a, t b WHERE a.x <> b.x",
+            "SELECT DISTINCT x FROM t",
+        ));
+        // `a.y = b.y` mapped onto one row holds only where y is not NULL, which the other
+        // query does not say (it compares x, not y) ...
+        assert!(!proved(
+            "SELECT DISTINCT a.x FROM t a, t b WHERE a.y = b.y AND a.x > 0",
+            "SELECT DISTINCT x FROM t WHERE x > 0",
+        ));
+        // ... and does say once it compares y.
+        assert!(proved(
+            "SELECT DISTINCT a.x FROM t a, t b WHERE a.y = b.y AND a.y > 0",
+            "SELECT DISTINCT x FROM t WHERE y > 0",
         ));
     }
 

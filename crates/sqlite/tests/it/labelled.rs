@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use qeval_core::{
-    CompareOptions, Mode, ParseLimits, SqlDialect, compare_results, order_matters_for, read_result,
-    to_sqlite,
+    CompareOptions, Mode, ParseLimits, ProofKind, SqlDialect, compare_results, order_matters_for,
+    read_result, to_sqlite,
 };
 use qeval_sqlite::{
     Database, EquivalenceOptions, EquivalenceReport, EquivalenceVerdict, Limits, SchemaChoice,
@@ -333,21 +333,23 @@ fn holds_to_the_labels(pairs: &[LabelledPair], at_least: usize) {
 
 /// A proof is claimed only where the labels (checked on SQLite by `verify_labels.py`) say
 /// equivalent, in every labelled set; the provable class's plain rewrites (join order, aliases,
-/// commuted comparisons, a cross join filtered in `WHERE`) are proved, while its pairs that need
-/// transitivity, a redundant condition or self-join, or another column order keep the evidence.
+/// commuted comparisons, a cross join filtered in `WHERE`) are proved, and so are its redundant
+/// self-joins under `DISTINCT` (containment both ways), while its pairs that need transitivity,
+/// a redundant condition, a self-join without `DISTINCT`, or another column order keep the
+/// evidence.
 #[test]
 fn proofs_are_claimed_only_for_pairs_labelled_equivalent() {
-    let mut claimed = Vec::new();
+    let (mut claimed, mut contained) = (Vec::new(), Vec::new());
     for file in ["pairs.jsonl", "heldout.jsonl", "classes.jsonl"] {
         for pair in pairs(file) {
-            let proof = qeval_core::isomorphism_proof(
-                &pair.expected_sql,
-                &pair.generated_sql,
-                pair.dialect,
-            );
+            let proof =
+                qeval_core::spj_proof(&pair.expected_sql, &pair.generated_sql, pair.dialect);
             if proof.is_some() {
                 assert_eq!(pair.label, "equivalent", "{} is proved: {proof:?}", pair.id);
                 claimed.push((pair.class.clone(), pair.category.clone()));
+                if proof.is_some_and(|p| p.kind == ProofKind::MutuallyContained) {
+                    contained.push(pair.id.clone());
+                }
             }
         }
     }
@@ -357,9 +359,15 @@ fn proofs_are_claimed_only_for_pairs_labelled_equivalent() {
         .map(|(_, category)| category)
         .collect();
     println!(
-        "proofs: {} in all, {} in the provable class: {provable:?}",
+        "proofs: {} in all, {} in the provable class: {provable:?}; by containment: {contained:?}",
         claimed.len(),
         provable.len()
     );
     assert!(provable.len() >= 5, "{provable:?}");
+    for id in ["cls-0115", "cls-0117", "cls-0127", "cls-0129"] {
+        assert!(
+            contained.iter().any(|c| c == id),
+            "{id} not proved: {contained:?}"
+        );
+    }
 }
