@@ -1047,7 +1047,37 @@ class Generator:
             if self.boundary is not None:
                 rows = self.toward_boundary(t, rows, kinds, uniques)
             data[t.name] = rows
+        self.keep_references(data)
         return data
+
+    def keep_references(self, data):
+        """Assumed foreign keys ("t.c always names a u.d"): a value of t.c that u.d lacks becomes
+        one of u.d's values, or NULL when u.d has none; a row that cannot keep the assumption
+        (t.c never NULL, or unique) is dropped."""
+        for t in self.tables:
+            for i, c in enumerate(t.cols):
+                kinds = self.assume.get((t.name.lower(), c.name.lower()), ())
+                for kind in kinds:
+                    if not isinstance(kind, tuple):
+                        continue
+                    _, un, dn = kind
+                    parent = next(p for p in self.tables if p.name.lower() == un)
+                    j = next(k for k, pc in enumerate(parent.cols) if pc.name.lower() == dn)
+                    values = sorted({r[j] for r in data.get(parent.name, []) if r[j] is not None}, key=repr)
+                    rows, seen = [], set()
+                    for row in data.get(t.name, []):
+                        if row[i] is not None and row[i] not in values:
+                            row = list(row)
+                            row[i] = self.rng.choice(values) if values else None
+                            row = tuple(row)
+                        if row[i] is None and "notnull" in kinds:
+                            continue
+                        if "unique" in kinds and row[i] is not None:
+                            if row[i] in seen:
+                                continue
+                            seen.add(row[i])
+                        rows.append(row)
+                    data[t.name] = rows
 
     def toward_boundary(self, t, rows, kinds, uniques):
         """The boundary class: sometimes more rows in one group (up to 12), and an integer column
@@ -1120,12 +1150,23 @@ ASSUME_KINDS = {"never null": "notnull", "unique": "unique", "an integer": "inte
 def parse_assumption_full(text):
     """An assumption is parts joined with " and ": "t.c is never NULL", "t.c is unique",
     "t.c is an integer" (a part without "t.c is" continues the previous column, as in
-    "t.c is unique and never NULL"), and "t has no other columns". Returns
-    ({(t, c): {'notnull', 'unique', 'integer'}}, {t with no other columns}, all parts understood)."""
+    "t.c is unique and never NULL"), "t.c always names a u.d" (a foreign key: every value of t.c
+    that is not NULL is a value of u.d), and "t has no other columns". Returns
+    ({(t, c): {'notnull', 'unique', 'integer', ('references', u, d)}}, {t with no other columns},
+    all parts understood)."""
     cols, tables = {}, set()
     subject = None
     ok = bool(text and text.strip())
     for part in re.split(r"\s+and\s+", (text or "").strip()):
+        m = re.fullmatch(r"(?:(\w+)\.(\w+) )?always names an? (\w+)\.(\w+)", part.strip())
+        if m:
+            if m.group(1):
+                subject = (m.group(1).lower(), m.group(2).lower())
+            if subject is None:
+                ok = False
+                continue
+            cols.setdefault(subject, set()).add(("references", m.group(3).lower(), m.group(4).lower()))
+            continue
         m = re.fullmatch(r"(\w+)\.(\w+) is (.+)", part.strip())
         if m:
             subject = (m.group(1).lower(), m.group(2).lower())
@@ -1252,6 +1293,9 @@ def check_pair(pair, vschemas, scale=1.0):
     for key, kinds in assume.items():
         if key not in known:
             return False, "assumption names %s.%s, which is not in the schema" % key, {}
+        for kind in kinds:
+            if isinstance(kind, tuple) and kind[1:] not in known:
+                return False, "assumption names %s.%s, which is not in the schema" % kind[1:], {}
         if "integer" in kinds and known[key].kind == "text":
             return False, "assumption: %s.%s is a text column" % key, {}
     # "t has no other columns": the databases satisfying it have only the columns of t that the

@@ -123,7 +123,7 @@ pub use sql::infer::{ColumnKey, Hints, Literal, hints_for_schema, infer_schema, 
 pub use sql::normalize::normalize;
 pub use sql::parse::{MAX_OPERATORS, ParseError, ParseLimits, parse as parse_sql};
 pub use sql::safety::{Place, SafetyReport, ViolationKind, check_read_only as check_sql_read_only};
-pub use sql::schema::{ColumnType, Schema, SchemaColumn, SchemaTable, quote_ident};
+pub use sql::schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
 pub use sql::spj::{ProofKind, SpjProof, spj_proof};
 pub use sql::sqlite_text::{orders_its_output, to_sqlite};
 pub use sql::tables::{TableName, extract_tables};

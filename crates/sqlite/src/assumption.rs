@@ -1,20 +1,22 @@
 //! Constraints the queries cannot show, stated as assumptions.
 //!
 //! Two queries checked on a schema inferred from them can differ only because the inferred
-//! schema promises nothing: any column may be NULL, repeat, or hold a fraction, and a table read
-//! with `*` may have columns the queries do not name. When they differ, this looks for the
+//! schema promises nothing: any column may be NULL, repeat, hold a fraction, or name a row of
+//! another table that is not there, and a table read with `*` may have columns the queries do
+//! not name. When they differ, this looks for the
 //! smallest set of such constraints under which they agree on a fresh suite of twice the
 //! databases, and states it ("`t.k` is unique and never NULL"), with the schema that declares
 //! it. Differences no constraint removes stay differences.
 //!
 //! The candidates are: every column never NULL (unless a query tests it for NULL outside a
-//! join), identifier columns and join keys unique, columns a query casts to an integer type
-//! holding whole numbers, and every table read with `*` having no other columns. The search first checks all of them at once (one suite: if the queries still
-//! differ, no assumption can help), then drops them, least plausible first, keeping each only
-//! if the queries differ without it. What is kept is minimal: dropping any one of it brings a
+//! join), a table's own key unique, a join column that meets another table's own key referring
+//! to it (a foreign key), columns a query casts to an integer type holding whole numbers, and
+//! every table read with `*` having no other columns. The search first checks all of them at
+//! once (one suite: if the queries still differ, no assumption can help), then drops them,
+//! least plausible first, keeping each only if the queries differ without it. What is kept is minimal: dropping any one of it brings a
 //! difference back.
 
-use qeval_core::{ColumnKey, ColumnType, Hints, Schema};
+use qeval_core::{ColumnKey, ColumnType, ForeignKey, Hints, Schema};
 
 use crate::generate::{Plan, id_like};
 use crate::report::Assumption;
@@ -27,6 +29,9 @@ enum Constraint {
     WholeNumbers(usize, usize),
     /// The table's column for what `*` may hold beyond the named columns is dropped.
     NoOtherColumns(usize, usize),
+    /// The first column's values (when not NULL) are all values of the second, another table's
+    /// own key: a foreign key.
+    References(usize, usize, usize, usize),
 }
 
 /// The narrowest set of constraints under which `agrees` holds, stated; `None` when even all of
@@ -51,7 +56,7 @@ pub(crate) fn find_assumption(
     }
     // Drop a whole kind at once first (most pairs need one constraint or two), then one by one.
     let mut kept = candidates;
-    for kind in 0..4 {
+    for kind in 0..5 {
         let without: Vec<Constraint> = kept
             .iter()
             .filter(|c| kind_of(c) != kind)
@@ -114,8 +119,33 @@ fn candidates(schema: &Schema, hints: &Hints, unnamed: &[(String, String)]) -> V
     // parent (`orders.customer_id`) is rarely unique, and with one row per price `MAX(price)`
     // agrees with `ORDER BY price DESC LIMIT 1`. On the labelled pairs, uniqueness of every
     // column that is no identifier turned 24 of 160 different pairs into qualified agreements.
-    for (t, c) in own_keys(schema, hints) {
+    let own = own_keys(schema, hints);
+    for &(t, c) in &own {
         list.push(Constraint::Unique(t, c));
+    }
+    // A foreign key, for a join column that meets another table's own key.
+    for (a, b) in &hints.joins {
+        for (child, parent) in [(a, b), (b, a)] {
+            let (Some(ct), Some(pt)) =
+                (schema.table_index(&child.0), schema.table_index(&parent.0))
+            else {
+                continue;
+            };
+            let (Some(cc), Some(pc)) = (
+                schema.tables[ct].column_index(&child.1),
+                schema.tables[pt].column_index(&parent.1),
+            ) else {
+                continue;
+            };
+            let constraint = Constraint::References(ct, cc, pt, pc);
+            if ct != pt
+                && own.contains(&(pt, pc))
+                && !own.contains(&(ct, cc))
+                && !list.contains(&constraint)
+            {
+                list.push(constraint);
+            }
+        }
     }
     // Within a kind, identifier columns and join keys are dropped last.
     let key_column = |t: usize, c: usize| {
@@ -137,10 +167,11 @@ fn candidates(schema: &Schema, hints: &Hints, unnamed: &[(String, String)]) -> V
 /// numbers, then NULLs.
 fn kind_of(constraint: &Constraint) -> u8 {
     match constraint {
-        Constraint::Unique(..) => 0,
-        Constraint::NoOtherColumns(..) => 1,
-        Constraint::WholeNumbers(..) => 2,
-        Constraint::NotNull(..) => 3,
+        Constraint::References(..) => 0,
+        Constraint::Unique(..) => 1,
+        Constraint::NoOtherColumns(..) => 2,
+        Constraint::WholeNumbers(..) => 3,
+        Constraint::NotNull(..) => 4,
     }
 }
 
@@ -149,7 +180,8 @@ fn column_of(constraint: &Constraint) -> (usize, usize) {
         Constraint::NotNull(t, c)
         | Constraint::Unique(t, c)
         | Constraint::WholeNumbers(t, c)
-        | Constraint::NoOtherColumns(t, c) => (t, c),
+        | Constraint::NoOtherColumns(t, c)
+        | Constraint::References(t, c, ..) => (t, c),
     }
 }
 
@@ -174,6 +206,14 @@ fn apply(schema: &Schema, plan: &Plan, set: &[Constraint]) -> (Schema, Plan) {
                 ));
             }
             Constraint::NoOtherColumns(t, c) => dropped.push((t, c)),
+            Constraint::References(t, c, pt, pc) => {
+                let foreign_key = ForeignKey {
+                    columns: vec![schema.tables[t].columns[c].name.clone()],
+                    table: schema.tables[pt].name.clone(),
+                    referred: vec![schema.tables[pt].columns[pc].name.clone()],
+                };
+                schema.tables[t].foreign_keys.push(foreign_key);
+            }
         }
     }
     // Removed last, so that the other constraints' indices still hold.
@@ -184,7 +224,7 @@ fn apply(schema: &Schema, plan: &Plan, set: &[Constraint]) -> (Schema, Plan) {
     (schema, plan)
 }
 
-/// "`t.k` is unique and never NULL, and `u` has no other columns".
+/// "`t.k` is unique and never NULL, `t.f` always names a `u.k`, and `v` has no other columns".
 fn describe(schema: &Schema, set: &[Constraint]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut columns: Vec<(usize, usize)> = set
@@ -209,11 +249,26 @@ fn describe(schema: &Schema, set: &[Constraint]) -> String {
             what.push("never NULL");
         }
         let table = &schema.tables[t];
+        let mut said = Vec::new();
+        if !what.is_empty() {
+            said.push(format!("is {}", what.join(" and ")));
+        }
+        for k in set {
+            if let Constraint::References(ct, cc, pt, pc) = *k
+                && (ct, cc) == (t, c)
+            {
+                let parent = &schema.tables[pt];
+                said.push(format!(
+                    "always names a `{}.{}`",
+                    parent.name, parent.columns[pc].name
+                ));
+            }
+        }
         parts.push(format!(
-            "`{}.{}` is {}",
+            "`{}.{}` {}",
             table.name,
             table.columns[c].name,
-            what.join(" and ")
+            said.join(" and ")
         ));
     }
     for constraint in set {

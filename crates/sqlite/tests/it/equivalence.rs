@@ -151,6 +151,43 @@ fn a_difference_only_through_nulls_in_a_key_is_equivalence_under_an_assumption()
 }
 
 #[test]
+fn a_join_that_only_a_missing_parent_row_breaks_is_equivalence_under_a_foreign_key() {
+    // The expected query keeps a repo whose owner is missing from users, with a NULL login; the
+    // join drops it. A foreign key from repos.owner_id to users' key (with no NULL owner and one
+    // user per id) is the assumption under which they agree.
+    let (expected, generated) = (
+        "SELECT r.repo_name, (SELECT u.login FROM users u WHERE u.user_id = r.owner_id) FROM repos r",
+        "SELECT r.repo_name, u.login FROM repos r JOIN users u ON u.user_id = r.owner_id",
+    );
+    let options = EquivalenceOptions::default();
+    let report = check_equivalence(expected, generated, SchemaChoice::Infer, &options);
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::EquivalentUnderAssumption,
+        "{report:#?}"
+    );
+    let assumption = report.assumption.clone().expect("an assumption");
+    assert_eq!(
+        assumption.text,
+        "`repos.owner_id` is never NULL and always names a `users.user_id` and `users.user_id` is unique"
+    );
+    assert!(
+        assumption
+            .schema
+            .contains("FOREIGN KEY (owner_id) REFERENCES users (user_id)"),
+        "{}",
+        assumption.schema
+    );
+    let written = SchemaChoice::Written(&assumption.schema);
+    let report = check_equivalence(expected, generated, written, &options);
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::Equivalent,
+        "{report:#?}"
+    );
+}
+
+#[test]
 fn no_verdict_when_the_expected_query_cannot_run_and_zero_when_only_the_generated_one_fails() {
     let report = check_equivalence(
         "SELECT no_such_function(name) FROM singer",
