@@ -382,7 +382,7 @@ fn key_like(name: &str) -> bool {
 /// it contains it, 0 otherwise.
 fn ownership(table: &str, column: &str) -> u8 {
     let (table, column) = (table.to_lowercase(), column.to_lowercase());
-    let stem = table.trim_end_matches('s');
+    let stem = &singular(&table);
     let prefix = KEY_ENDINGS
         .iter()
         .find_map(|ending| column.strip_suffix(ending))
@@ -403,6 +403,25 @@ fn ownership(table: &str, column: &str) -> u8 {
     }
 }
 
+/// A table's name made singular as English plurals are usually made: `cities` is `city`,
+/// `addresses` `address`, `singers` `singer`; `class` stays `class`.
+fn singular(name: &str) -> String {
+    if let Some(stem) = name.strip_suffix("ies")
+        && !stem.is_empty()
+    {
+        return format!("{stem}y");
+    }
+    for ending in ["sses", "xes", "ches", "shes"] {
+        if name.ends_with(ending) {
+            return name[..name.len() - 2].to_string();
+        }
+    }
+    match name.strip_suffix('s') {
+        Some(stem) if !name.ends_with("ss") => stem.to_string(),
+        _ => name.to_string(),
+    }
+}
+
 /// `dept` for `department`, `emp` for `employee`: same first letter, the rest in order.
 fn abbreviates(short: &str, long: &str) -> bool {
     let mut long_chars = long.chars();
@@ -415,7 +434,7 @@ fn referenced_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
     let mut keys = Vec::new();
     for (a, b) in &hints.joins {
         for (referencing, referenced) in [(a, b), (b, a)] {
-            let stem = referenced.0.trim_end_matches('s');
+            let stem = singular(&referenced.0);
             let named = [
                 format!("{}_{}", referenced.0, referenced.1),
                 format!("{stem}_{}", referenced.1),
@@ -447,5 +466,10 @@ mod tests {
         assert_eq!(ownership("emp", "empno"), 3);
         assert_eq!(ownership("emp", "deptno"), 0);
         assert_eq!(ownership("dept", "deptno"), 3);
+        // Plurals in -ies and -es, and a name that ends in ss.
+        assert_eq!(ownership("cities", "city_id"), 3);
+        assert_eq!(ownership("addresses", "address_id"), 3);
+        assert_eq!(ownership("class", "class_id"), 3);
+        assert_eq!(ownership("countries", "city_id"), 0);
     }
 }

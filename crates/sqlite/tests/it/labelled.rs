@@ -128,9 +128,9 @@ fn the_check_agrees_with_the_held_out_labels() {
 /// differences at a boundary. Each class is held to its own floor at seeds 1, 2 and 3, with
 /// its agreement, wrong verdicts and no-verdicts printed, and the pairs missed at seed 1: the
 /// constraint class is labelled with every constraint that removes the difference, while the
-/// check offers uniqueness only for a table's own key and whole numbers only for a column cast
-/// to an integer (offered everywhere, they turn real differences into qualified agreements: see
-/// `assumption.rs`). What the boundary search adds to the boundary class is held below.
+/// check offers uniqueness and foreign keys only toward a table's own key and whole numbers only
+/// for a column cast to an integer (offered everywhere, they turn real differences into
+/// qualified agreements: see `assumption.rs`). What the boundary search adds to the boundary class is held below.
 #[test]
 fn the_check_agrees_with_the_labels_of_each_class() {
     let pairs = pairs("classes.jsonl");
@@ -139,7 +139,7 @@ fn the_check_agrees_with_the_labels_of_each_class() {
         ("construct", 1.0),
         ("star", 1.0),
         ("provable", 1.0),
-        ("constraint", 0.55),
+        ("constraint", 0.5),
         ("boundary", 1.0),
     ];
     let mut failures = Vec::new();
