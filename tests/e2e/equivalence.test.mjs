@@ -31,6 +31,13 @@ async function pair(page, generated, expected) {
   await setQuery(page, "expected", expected);
 }
 
+// The CLI's scorecard for the same pair, from a pairs file as a user would write it.
+async function cliScorecard(generated, expected) {
+  const pairs = join(await mkdtemp(join(tmpdir(), "qeval-eq-e2e-")), "pairs.jsonl");
+  await writeFile(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  return JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+}
+
 const NEAR_MISS = ["SELECT name FROM singer WHERE age >= 30", "SELECT name FROM singer WHERE age > 30"];
 
 test("two pasted queries with no database: inferred schema, verdict and a counterexample that matches the CLI", async () => {
@@ -52,10 +59,7 @@ test("two pasted queries with no database: inferred schema, verdict and a counte
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), script);
 
   // The CLI, with the same seed, gives the same verdict and the same counterexample.
-  const dir = await mkdtemp(join(tmpdir(), "qeval-eq-e2e-"));
-  const pairs = join(dir, "pairs.jsonl");
-  await writeFile(pairs, JSON.stringify({ generated_sql: NEAR_MISS[0], expected_sql: NEAR_MISS[1] }) + "\n");
-  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  const card = await cliScorecard(NEAR_MISS[0], NEAR_MISS[1]);
   assert.equal(card.metrics.equivalence.explanation, explained);
   assert.equal(card.metrics.equivalence.details.counterexample.script, script);
   assert.deepEqual(page.errors, []);
@@ -69,10 +73,7 @@ test("the same join written another way is proved equivalent, as the CLI says", 
   await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
   await waitForText(page, "[data-testid=equivalence-explanation]", /^Proved equivalent: both are the same select-project-join query \(2 tables, 2 conditions\)/);
   const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
-  const dir = await mkdtemp(join(tmpdir(), "qeval-proof-e2e-"));
-  const pairs = join(dir, "pairs.jsonl");
-  await writeFile(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
-  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  const card = await cliScorecard(generated, expected);
   assert.equal(card.metrics.equivalence.explanation, explained);
   // One condition more is another query: evidence again, or a difference.
   await setQuery(page, "generated", generated + " AND a.active = 1");
@@ -88,10 +89,7 @@ test("a redundant self-join under DISTINCT is proved by containment both ways, a
   await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
   await waitForText(page, "[data-testid=equivalence-explanation]", /^Proved equivalent: both are DISTINCT select-project-join queries and each is contained in the other/);
   const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
-  const dir = await mkdtemp(join(tmpdir(), "qeval-containment-e2e-"));
-  const pairs = join(dir, "pairs.jsonl");
-  await writeFile(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
-  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  const card = await cliScorecard(generated, expected);
   assert.equal(card.metrics.equivalence.explanation, explained);
   // Joined on year instead, the self-join drops the movies without a year: no proof.
   await setQuery(page, "generated", generated.replace("t1.genre = t2.genre", "t1.year = t2.year"));
@@ -109,10 +107,7 @@ test("a sum exactly on its threshold: the boundary search builds the database th
   await waitForText(page, "[data-testid=equivalence-explanation]", /^Different results on a database the boundary search built from generated database \d+ \(candidate \d+ of 200; /);
   const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
   const script = await page.locator("[data-testid=counterexample-script]").textContent();
-  const dir = await mkdtemp(join(tmpdir(), "qeval-search-e2e-"));
-  const pairs = join(dir, "pairs.jsonl");
-  await writeFile(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
-  const card = JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  const card = await cliScorecard(generated, expected);
   assert.equal(card.metrics.equivalence.explanation, explained);
   assert.equal(card.metrics.equivalence.details.counterexample.script, script);
   assert.deepEqual(page.errors, []);

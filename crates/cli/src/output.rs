@@ -31,7 +31,7 @@ pub fn write_error(err: io::Error) -> String {
 }
 
 /// Text for the terminal: the core's one terminal escaper.
-pub use qeval_core::terminal;
+pub use qeval_core::escape_terminal as terminal;
 
 /// `eprintln!` with [`terminal`] applied: every message qeval writes to standard error.
 macro_rules! say {

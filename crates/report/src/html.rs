@@ -2,7 +2,7 @@
 //! `escape::markup`), and data for scripts through `json_for_script`.
 
 /// `text` safe inside an element or a double-quoted attribute: the core's one markup escaper.
-pub use qeval_core::markup as escape;
+pub use qeval_core::escape_markup as escape;
 
 /// JSON safe inside a `<script type="application/json">` element: no `<`, `>` or `&` can end
 /// the element or start markup (they are written as `\u003c` ... inside strings, the only place

@@ -126,7 +126,7 @@ pub fn normalize(
     #[wasm_bindgen(unchecked_optional_param_type = "Options")] options: JsValue,
 ) -> Result<String, JsError> {
     let options = Options::read(options)?;
-    Ok(qeval_core::normalize(sql_text, options.dialect()?))
+    Ok(qeval_core::normalize_sql(sql_text, options.dialect()?))
 }
 
 /// Table accuracy of `sql` against a list of expected table names:

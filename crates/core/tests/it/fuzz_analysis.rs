@@ -8,7 +8,7 @@
 
 use qeval_core::{
     CompareOptions, Language, Mode, PairInput, ParseLimits, ScoreOptions, SplitMix64 as Rng,
-    SqlDialect, compare_results, extract_tables, normalize, parse_sql, read_result, score_pair,
+    SqlDialect, compare_results, extract_tables, normalize_sql, parse_sql, read_result, score_pair,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -157,10 +157,10 @@ fn floor_char(text: &str, mut at: usize) -> usize {
 }
 
 fn check(sql: &str, dialect: SqlDialect) {
-    let normalized = normalize(sql, dialect);
+    let normalized = normalize_sql(sql, dialect);
     assert_eq!(
         normalized,
-        normalize(sql, dialect),
+        normalize_sql(sql, dialect),
         "normalization is deterministic"
     );
     if let Ok(statements) = parse_sql(sql, dialect, ParseLimits::default()) {
