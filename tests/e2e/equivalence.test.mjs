@@ -88,6 +88,7 @@ test("a redundant self-join under DISTINCT is proved by containment both ways, a
   await pair(page, generated, expected);
   await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
   await waitForText(page, "[data-testid=equivalence-explanation]", /^Proved equivalent: both are DISTINCT select-project-join queries and each is contained in the other/);
+  await page.screenshot({ path: join(artifacts, "equivalence-containment.png"), fullPage: true });
   const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
   const card = await cliScorecard(generated, expected);
   assert.equal(card.metrics.equivalence.explanation, explained);

@@ -387,7 +387,7 @@ fn proof(expected: &str, generated: &str, options: &EquivalenceOptions) -> Optio
             counted(proved.conditions, "condition"),
             if proved.distinct { ", DISTINCT" } else { "" }
         ),
-        ProofKind::MutuallyContained => "both are DISTINCT select-project-join queries and each is contained in the other: a mapping of either one's tables onto the other's carries its columns onto the other's and each of its conditions onto one the other's rows meet, so they return the same set of rows on every database".to_string(),
+        ProofKind::MutuallyContained => "both are DISTINCT select-project-join queries and each is contained in the other (a mapping of either one's tables onto the other's carries its columns onto the other's and its conditions onto ones that hold there), so they return the same set of rows on every database".to_string(),
     })
 }
 
