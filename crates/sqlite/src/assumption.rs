@@ -3,18 +3,17 @@
 //! Two queries checked on a schema inferred from them can differ only because the inferred
 //! schema promises nothing: any column may be NULL, repeat, hold a fraction, or name a row of
 //! another table that is not there, and a table read with `*` may have columns the queries do
-//! not name. When they differ, this looks for the
-//! smallest set of such constraints under which they agree on a fresh suite of twice the
-//! databases, and states it ("`t.k` is unique and never NULL"), with the schema that declares
-//! it. Differences no constraint removes stay differences.
+//! not name. When they differ, this looks for the smallest set of such constraints under which
+//! they agree on a fresh suite of twice the databases, and states it ("`t.k` is unique and never
+//! NULL"), with the schema that declares it. Differences no constraint removes stay differences.
 //!
 //! The candidates are: every column never NULL (unless a query tests it for NULL outside a
 //! join), a table's own key unique, a join column that meets another table's own key referring
 //! to it (a foreign key), columns a query casts to an integer type holding whole numbers, and
 //! every table read with `*` having no other columns. The search first checks all of them at
 //! once (one suite: if the queries still differ, no assumption can help), then drops them,
-//! least plausible first, keeping each only if the queries differ without it. What is kept is minimal: dropping any one of it brings a
-//! difference back.
+//! least plausible first, keeping each only if the queries differ without it. What is kept is
+//! minimal: dropping any one of it brings a difference back.
 
 use qeval_core::{ColumnKey, ColumnType, ForeignKey, Hints, Schema};
 
@@ -163,8 +162,8 @@ fn candidates(schema: &Schema, hints: &Hints, unnamed: &[(String, String)]) -> V
     list
 }
 
-/// The kinds in the order they are dropped: uniqueness, the columns `*` may hold, whole
-/// numbers, then NULLs.
+/// The kinds in the order they are dropped: foreign keys, uniqueness, the columns `*` may hold,
+/// whole numbers, then NULLs.
 fn kind_of(constraint: &Constraint) -> u8 {
     match constraint {
         Constraint::References(..) => 0,
