@@ -38,6 +38,16 @@ async function cliScorecard(generated, expected) {
   return JSON.parse(execFileSync(CLI, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
 }
 
+// The page proves the pair equivalent, with `explanation`, and its metric says what the CLI's does.
+async function provedAsTheCliSays(page, generated, expected, explanation) {
+  await pair(page, generated, expected);
+  await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
+  await waitForText(page, "[data-testid=equivalence-explanation]", explanation);
+  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
+  const card = await cliScorecard(generated, expected);
+  assert.equal(card.metrics.equivalence.explanation, explained);
+}
+
 const NEAR_MISS = ["SELECT name FROM singer WHERE age >= 30", "SELECT name FROM singer WHERE age > 30"];
 
 test("two pasted queries with no database: inferred schema, verdict and a counterexample that matches the CLI", async () => {
@@ -69,12 +79,7 @@ test("the same join written another way is proved equivalent, as the CLI says", 
   const page = await freshPage();
   const generated = "SELECT a.name FROM orders AS b, users AS a WHERE 10 < b.total AND a.id = b.user_id";
   const expected = "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.id WHERE o.total > 10";
-  await pair(page, generated, expected);
-  await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
-  await waitForText(page, "[data-testid=equivalence-explanation]", /^Proved equivalent: both are the same select-project-join query \(2 tables, 2 conditions\)/);
-  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
-  const card = await cliScorecard(generated, expected);
-  assert.equal(card.metrics.equivalence.explanation, explained);
+  await provedAsTheCliSays(page, generated, expected, /^Proved equivalent: both are the same select-project-join query \(2 tables, 2 conditions\)/);
   // One condition more is another query: evidence again, or a difference.
   await setQuery(page, "generated", generated + " AND a.active = 1");
   await waitForText(page, "[data-testid=equivalence-badge]", /^(Different|Equivalent under an assumption|Equivalent)$/);
@@ -85,13 +90,8 @@ test("a redundant self-join under DISTINCT is proved by containment both ways, a
   const page = await freshPage();
   const generated = "SELECT DISTINCT t1.title FROM movies t1 JOIN movies t2 ON t1.genre = t2.genre WHERE t1.genre = 'Drama'";
   const expected = "SELECT DISTINCT title FROM movies WHERE genre = 'Drama'";
-  await pair(page, generated, expected);
-  await waitForText(page, "[data-testid=equivalence-badge]", "Proved equivalent");
-  await waitForText(page, "[data-testid=equivalence-explanation]", /^Proved equivalent: both are DISTINCT select-project-join queries and each is contained in the other/);
+  await provedAsTheCliSays(page, generated, expected, /^Proved equivalent: both are DISTINCT select-project-join queries and each is contained in the other/);
   await page.screenshot({ path: join(artifacts, "equivalence-containment.png"), fullPage: true });
-  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
-  const card = await cliScorecard(generated, expected);
-  assert.equal(card.metrics.equivalence.explanation, explained);
   // Joined on year instead, the self-join drops the movies without a year: no proof.
   await setQuery(page, "generated", generated.replace("t1.genre = t2.genre", "t1.year = t2.year"));
   await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent under an assumption");
