@@ -119,45 +119,118 @@ fn isomorphic(a: &Spj, b: &Spj) -> bool {
     {
         return false;
     }
-    let mut mapping = vec![usize::MAX; a.tables.len()];
-    let mut used = vec![false; b.tables.len()];
-    search(a, b, 0, &mut mapping, &mut used)
+    let mut sorted = Vec::with_capacity(a.conditions.len());
+    any_mapping(a, b, true, |mapping| {
+        if !carries_head(a, b, mapping) {
+            return false;
+        }
+        sorted.clear();
+        sorted.extend(a.conditions.iter().map(|c| carried(c, mapping)));
+        sorted.sort();
+        sorted == b.conditions
+    })
 }
 
-/// Tries every mapping of `a`'s tables from `at` on onto `b`'s same-named unused tables.
-fn search(a: &Spj, b: &Spj, at: usize, mapping: &mut [usize], used: &mut [bool]) -> bool {
-    if at == a.tables.len() {
-        return same_under(a, b, mapping);
+/// Whether every row `a` returns, `b` returns too: some mapping of `b`'s tables onto `a`'s
+/// same-named tables carries `b` onto `a` (see the module's documentation): its output columns
+/// onto `a`'s, in order, and each of its conditions onto one that holds in `a`: written there,
+/// or a column compared with itself by `=`, `<=` or `>=` where `a` compares that column (so it
+/// is not NULL).
+fn contained(a: &Spj, b: &Spj) -> bool {
+    let compared: Vec<&Term> = a
+        .conditions
+        .iter()
+        .flat_map(|c| [&c.left, &c.right])
+        .collect();
+    any_mapping(b, a, false, |mapping| {
+        carries_head(b, a, mapping)
+            && b.conditions.iter().all(|c| {
+                let mapped = carried(c, mapping);
+                let reflexive = mapped.left == mapped.right
+                    && matches!(mapped.op, "=" | "<=")
+                    && compared.contains(&&mapped.left);
+                reflexive || a.conditions.binary_search(&mapped).is_ok()
+            })
+    })
+}
+
+/// Whether some mapping of `from`'s tables onto `onto`'s same-named tables (`one_to_one`, or
+/// several onto one allowed) satisfies `fits`, trying at most [`MAX_MAPPINGS`] of them. A
+/// one-to-one mapping of at most [`MAX_TABLES`] tables has at most 8! = 40,320 candidates, so
+/// the bound only ever cuts the search for containment.
+fn any_mapping(
+    from: &Spj,
+    onto: &Spj,
+    one_to_one: bool,
+    mut fits: impl FnMut(&[usize]) -> bool,
+) -> bool {
+    let mut mapping = vec![usize::MAX; from.tables.len()];
+    let mut budget = MAX_MAPPINGS;
+    extend_mapping(
+        from,
+        onto,
+        one_to_one,
+        0,
+        &mut mapping,
+        &mut budget,
+        &mut fits,
+    )
+}
+
+/// Tries every image for `from`'s tables from `at` on, until a whole mapping fits or the
+/// budget is spent.
+fn extend_mapping(
+    from: &Spj,
+    onto: &Spj,
+    one_to_one: bool,
+    at: usize,
+    mapping: &mut [usize],
+    budget: &mut usize,
+    fits: &mut impl FnMut(&[usize]) -> bool,
+) -> bool {
+    if at == from.tables.len() {
+        *budget = budget.saturating_sub(1);
+        return fits(mapping);
     }
-    for candidate in 0..b.tables.len() {
-        if used[candidate] || b.tables[candidate] != a.tables[at] {
+    for candidate in 0..onto.tables.len() {
+        if *budget == 0 {
+            return false;
+        }
+        if onto.tables[candidate] != from.tables[at]
+            || (one_to_one && mapping[..at].contains(&candidate))
+        {
             continue;
         }
-        used[candidate] = true;
         mapping[at] = candidate;
-        if search(a, b, at + 1, mapping, used) {
+        if extend_mapping(from, onto, one_to_one, at + 1, mapping, budget, fits) {
             return true;
         }
-        used[candidate] = false;
     }
     false
 }
 
-fn same_under(a: &Spj, b: &Spj, mapping: &[usize]) -> bool {
-    let map = |term: &Term| match term {
+/// Whether `mapping` carries `from`'s output columns onto `onto`'s, in order.
+fn carries_head(from: &Spj, onto: &Spj, mapping: &[usize]) -> bool {
+    from.head
+        .iter()
+        .map(|term| carried_term(term, mapping))
+        .eq(onto.head.iter().cloned())
+}
+
+/// A condition with its columns' tables replaced by their images, in canonical form.
+fn carried(condition: &Predicate, mapping: &[usize]) -> Predicate {
+    canonical(
+        carried_term(&condition.left, mapping),
+        condition.op,
+        carried_term(&condition.right, mapping),
+    )
+}
+
+fn carried_term(term: &Term, mapping: &[usize]) -> Term {
+    match term {
         Term::Column(table, column) => Term::Column(mapping[*table], column.clone()),
         literal => literal.clone(),
-    };
-    if a.head.iter().map(map).ne(b.head.iter().cloned()) {
-        return false;
     }
-    let mut mapped: Vec<Predicate> = a
-        .conditions
-        .iter()
-        .map(|c| canonical(map(&c.left), c.op, map(&c.right)))
-        .collect();
-    mapped.sort();
-    mapped == b.conditions
 }
 
 /// The comparison with `>` and `>=` turned round, and the sides of `=` and `<>` in order.
@@ -169,66 +242,6 @@ fn canonical(left: Term, op: &'static str, right: Term) -> Predicate {
         _ => (left, op, right),
     };
     Predicate { left, op, right }
-}
-
-/// Whether every row `a` returns, `b` returns too: some mapping of `b`'s tables onto `a`'s
-/// same-named tables carries `b` onto `a` (see the module's documentation).
-fn contained(a: &Spj, b: &Spj) -> bool {
-    let compared: Vec<&Term> = a
-        .conditions
-        .iter()
-        .flat_map(|c| [&c.left, &c.right])
-        .collect();
-    let mut mapping = vec![usize::MAX; b.tables.len()];
-    let mut budget = MAX_MAPPINGS;
-    homomorphism(b, a, &compared, 0, &mut mapping, &mut budget)
-}
-
-/// Tries every mapping of `from`'s tables from `at` on onto `onto`'s same-named tables, several
-/// onto one allowed, until one carries `from` onto `onto` or the budget is spent.
-fn homomorphism(
-    from: &Spj,
-    onto: &Spj,
-    compared: &[&Term],
-    at: usize,
-    mapping: &mut [usize],
-    budget: &mut usize,
-) -> bool {
-    if at == from.tables.len() {
-        *budget = budget.saturating_sub(1);
-        return lands(from, onto, compared, mapping);
-    }
-    for candidate in 0..onto.tables.len() {
-        if *budget == 0 {
-            return false;
-        }
-        if onto.tables[candidate] != from.tables[at] {
-            continue;
-        }
-        mapping[at] = candidate;
-        if homomorphism(from, onto, compared, at + 1, mapping, budget) {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether `mapping` carries `from`'s output columns onto `onto`'s, in order, and each of its
-/// conditions onto one that holds in `onto`: written there, or a column compared with itself by
-/// `=`, `<=` or `>=` where `onto` compares that column (so it is not NULL).
-fn lands(from: &Spj, onto: &Spj, compared: &[&Term], mapping: &[usize]) -> bool {
-    let map = |term: &Term| match term {
-        Term::Column(table, column) => Term::Column(mapping[*table], column.clone()),
-        literal => literal.clone(),
-    };
-    from.head.iter().map(map).eq(onto.head.iter().cloned())
-        && from.conditions.iter().all(|c| {
-            let mapped = canonical(map(&c.left), c.op, map(&c.right));
-            let reflexive = mapped.left == mapped.right
-                && matches!(mapped.op, "=" | "<=")
-                && compared.contains(&&mapped.left);
-            reflexive || onto.conditions.binary_search(&mapped).is_ok()
-        })
 }
 
 /// The query as the fragment's form (its comparisons sorted), or `None` when it is not one.
