@@ -17,7 +17,7 @@
 
 use qeval_core::{ColumnKey, ColumnType, ForeignKey, Hints, Schema};
 
-use crate::generate::{Plan, id_like};
+use crate::generate::{Plan, column_at, id_like};
 use crate::report::Assumption;
 
 /// One constraint the inferred schema does not have.
@@ -125,15 +125,9 @@ fn candidates(schema: &Schema, hints: &Hints, unnamed: &[(String, String)]) -> V
     // A foreign key, for a join column that meets another table's own key.
     for (a, b) in &hints.joins {
         for (child, parent) in [(a, b), (b, a)] {
-            let (Some(ct), Some(pt)) =
-                (schema.table_index(&child.0), schema.table_index(&parent.0))
+            let (Some((ct, cc)), Some((pt, pc))) =
+                (column_at(schema, child), column_at(schema, parent))
             else {
-                continue;
-            };
-            let (Some(cc), Some(pc)) = (
-                schema.tables[ct].column_index(&child.1),
-                schema.tables[pt].column_index(&parent.1),
-            ) else {
                 continue;
             };
             let constraint = Constraint::References(ct, cc, pt, pc);
@@ -345,9 +339,8 @@ fn own_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
         } else {
             owners
         };
-        for (table, column) in sides {
-            if let Some(t) = schema.table_index(table)
-                && let Some(c) = schema.tables[t].column_index(column)
+        for key in sides {
+            if let Some((t, c)) = column_at(schema, key)
                 && !own.iter().any(|(owner, _)| *owner == t)
             {
                 own.push((t, c));
@@ -440,8 +433,7 @@ fn referenced_keys(schema: &Schema, hints: &Hints) -> Vec<(usize, usize)> {
                 format!("{stem}{}", referenced.1),
             ];
             if named.contains(&referencing.1)
-                && let Some(t) = schema.table_index(&referenced.0)
-                && let Some(c) = schema.tables[t].column_index(&referenced.1)
+                && let Some((t, c)) = column_at(schema, referenced)
                 && !keys.contains(&(t, c))
             {
                 keys.push((t, c));
