@@ -106,12 +106,8 @@ pub fn equivalence_check(args: &DbArgs) -> Result<Option<PairCheck>, String> {
         ));
     }
     let search = search_tries(args)?;
-    let schema = schema_text(args)?
-        // Names only (JSON) say nothing of types and keys: the databases come from the schema
-        // inferred from the queries, and the names serve schema validity.
-        .filter(|text| !text.trim_start().starts_with(['{', '[']));
     Ok(Some(PairCheck {
-        schema,
+        schema: schema_text(args)?,
         databases,
         seed: args.seed,
         budget_ms: args.check_budget * 1000.0,

@@ -103,11 +103,15 @@ fn candidates(schema: &Schema, hints: &Hints, unnamed: &[(String, String)]) -> V
             if !hints.null_tested.contains(&key) || joined {
                 list.push(Constraint::NotNull(t, c));
             }
-            // Whole numbers only where a query casts the column to an integer type. Offered
-            // for every column compared with whole numbers, it would turn `rating > 3` against
+            // Whole numbers only for a number a query casts to an integer type, alone or in
+            // what the cast computes (`CAST(SUM(sal) * n AS INTEGER)`). Offered for every
+            // column compared with whole numbers, it would turn `rating > 3` against
             // `rating >= 4` into a qualified agreement: 3 of the 85 different held-out pairs
             // were called equivalent under it.
-            if hints.cast_to_integer.contains(&key) && !id_like(&column.name) {
+            if hints.cast_to_integer.contains(&key)
+                && column.kind.is_numeric()
+                && !id_like(&column.name)
+            {
                 list.push(Constraint::WholeNumbers(t, c));
             }
         }
@@ -369,9 +373,9 @@ fn key_like(name: &str) -> bool {
             .any(|ending| name.len() > ending.len() + 1 && name.ends_with(ending))
 }
 
-/// How well a table's name matches an identifier column's (`department` for `dept_id`): 3 for
-/// `id` or the table's own name, 2 when the table's name starts with the column's stem, 1 when
-/// it contains it, 0 otherwise.
+/// How well a table's name matches an identifier column's (`department` for `dept_id`, `itm`
+/// for `itemno`): 3 for `id` or the table's own name, 2 when the table's name starts with the
+/// column's stem or either abbreviates the other, 1 when it contains it, 0 otherwise.
 fn ownership(table: &str, column: &str) -> u8 {
     let (table, column) = (table.to_lowercase(), column.to_lowercase());
     let stem = &singular(&table);
@@ -386,7 +390,7 @@ fn ownership(table: &str, column: &str) -> u8 {
         // `invoice_lines.invoice_id`, `singer_in_concert.singer_id`: a child table's reference
         // to its parent, not its own key.
         0
-    } else if stem.starts_with(prefix) || abbreviates(prefix, stem) {
+    } else if stem.starts_with(prefix) || abbreviates(prefix, stem) || abbreviates(stem, prefix) {
         2
     } else if stem.contains(prefix) {
         1
@@ -456,6 +460,9 @@ mod tests {
         assert_eq!(ownership("anything", "id"), 3);
         assert_eq!(ownership("emp", "empno"), 3);
         assert_eq!(ownership("emp", "deptno"), 0);
+        // A table named by an abbreviation of its key's stem, as the literature writes them.
+        assert_eq!(ownership("itm", "itemno"), 2);
+        assert_eq!(ownership("itp", "itemno"), 0);
         assert_eq!(ownership("dept", "deptno"), 3);
         // Plurals in -ies and -es, and a name that ends in ss.
         assert_eq!(ownership("cities", "city_id"), 3);

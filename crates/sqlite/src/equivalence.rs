@@ -121,12 +121,23 @@ impl PairCheck {
             ..EquivalenceOptions::default()
         }
         .for_pair(pair, options);
-        let schema = match &self.schema {
+        // The pair's own schema before the run's; names only (JSON) say nothing of types and
+        // keys, so they leave the schema to inference and serve schema validity alone.
+        let written = [pair.schema.as_deref(), self.schema.as_deref()]
+            .into_iter()
+            .flatten()
+            .find(|text| !is_names_only(text));
+        let schema = match written {
             Some(text) => SchemaChoice::Written(text),
             None => SchemaChoice::Infer,
         };
         Some(check_equivalence(expected, &pair.generated_sql, schema, &check).metric())
     }
+}
+
+/// A schema given as table and column names (JSON) rather than `CREATE TABLE` statements.
+fn is_names_only(schema: &str) -> bool {
+    schema.trim_start().starts_with(['{', '['])
 }
 
 impl EquivalenceOptions {

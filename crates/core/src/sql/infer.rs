@@ -249,6 +249,8 @@ struct Derived {
     columns: Option<Vec<String>>,
     /// The base column each output column passes through, when it is one (`home_id AS club`).
     origins: Vec<Option<(usize, String)>>,
+    /// The base columns each output column is computed from (`SUM(sal) AS total` reads `sal`).
+    reads: Vec<Vec<(usize, String)>>,
     sources: Vec<usize>,
 }
 
@@ -262,6 +264,15 @@ impl Derived {
             .iter()
             .position(|c| c.eq_ignore_ascii_case(column))?;
         Some(self.origins.get(index).cloned().flatten())
+    }
+
+    /// The base columns its column `column` is computed from.
+    fn reads_of(&self, column: &str) -> Vec<(usize, String)> {
+        self.columns
+            .as_ref()
+            .and_then(|columns| columns.iter().position(|c| c.eq_ignore_ascii_case(column)))
+            .and_then(|index| self.reads.get(index).cloned())
+            .unwrap_or_default()
     }
 }
 
@@ -321,6 +332,9 @@ struct Walker<'a> {
     depth: usize,
     /// Base tables (catalog indices) a query reads with `*` or `t.*`.
     starred: Vec<usize>,
+    /// The base columns read by the expressions being walked, one list per expression that
+    /// asks (an output column, an integer cast's operand), innermost last.
+    reading: Vec<Vec<(usize, String)>>,
 }
 
 impl<'a> Walker<'a> {
@@ -337,6 +351,27 @@ impl<'a> Walker<'a> {
             notes: Vec::new(),
             depth: 0,
             starred: Vec::new(),
+            reading: Vec::new(),
+        }
+    }
+
+    /// Walks `expr` and gives, besides its type, the base columns it reads, through derived
+    /// tables' and CTEs' computed columns too.
+    fn expr_reading(&mut self, expr: &Expr) -> Result<(ExprType, Vec<(usize, String)>), String> {
+        self.reading.push(Vec::new());
+        let operand = self.expr(expr);
+        let read = self.reading.pop().unwrap_or_default();
+        Ok((operand?, read))
+    }
+
+    /// Notes that the expressions being walked read `columns`.
+    fn read(&mut self, columns: &[(usize, String)]) {
+        for list in &mut self.reading {
+            for column in columns {
+                if !list.contains(column) {
+                    list.push(column.clone());
+                }
+            }
         }
     }
 
@@ -431,6 +466,7 @@ impl<'a> Walker<'a> {
                 let placeholder = Derived {
                     columns: (!listed.is_empty()).then(|| listed.clone()),
                     origins: Vec::new(),
+                    reads: Vec::new(),
                     sources: Vec::new(),
                 };
                 self.ctes.insert((block, index), placeholder);
@@ -592,18 +628,28 @@ impl<'a> Walker<'a> {
                 .push(i64::try_from(*n).unwrap_or(i64::MAX));
         }
         let mut operands = Vec::new();
+        let mut reads = Vec::new();
         let mut names = Some(Vec::new());
+        // An output alias names nothing inside the select list itself: `SELECT name AS name`
+        // and `SELECT deptno + 1 AS deptno` read the table's column.
+        let aliases = self
+            .scopes
+            .last_mut()
+            .map(|scope| std::mem::take(&mut scope.output_aliases));
         for item in &select.projection {
             match item {
                 SelectItem::UnnamedExpr(e) => {
-                    let op = self.expr(e)?;
+                    let (op, read) = self.expr_reading(e)?;
                     if let Some(names) = &mut names {
                         names.push(output_name(e));
                     }
                     operands.push(op);
+                    reads.push(read);
                 }
                 SelectItem::ExprWithAlias { expr, alias } => {
-                    operands.push(self.expr(expr)?);
+                    let (op, read) = self.expr_reading(expr)?;
+                    operands.push(op);
+                    reads.push(read);
                     if let Some(names) = &mut names {
                         names.push(alias.value.to_lowercase());
                     }
@@ -622,6 +668,9 @@ impl<'a> Walker<'a> {
                 }
                 _ => names = None,
             }
+        }
+        if let (Some(scope), Some(aliases)) = (self.scopes.last_mut(), aliases) {
+            scope.output_aliases = aliases;
         }
         if let Some(selection) = &select.selection {
             self.expr(selection)?;
@@ -672,6 +721,7 @@ impl<'a> Walker<'a> {
             Derived {
                 columns: names,
                 origins,
+                reads,
                 sources,
             },
         ))
@@ -800,7 +850,13 @@ impl<'a> Walker<'a> {
         match found? {
             TableShape::Base(table) => self.column(table, column),
             TableShape::Derived(derived) => match &derived.columns {
-                Some(_) if derived.origin(column).is_some() => derived.origin(column).flatten(),
+                Some(_) if derived.origin(column).is_some() => {
+                    let origin = derived.origin(column).flatten();
+                    if origin.is_none() {
+                        self.read(&derived.reads_of(column));
+                    }
+                    origin
+                }
                 // `SELECT *` from a base table passes that table's columns through.
                 _ => {
                     let source = derived
@@ -829,6 +885,11 @@ impl<'a> Walker<'a> {
                     TableShape::Base(t) if self.catalog.has_column(*t, column) => known.push(*t),
                     TableShape::Derived(d) => {
                         if let Some(origin) = d.origin(&lower) {
+                            let reads = match origin {
+                                None => d.reads_of(&lower),
+                                Some(_) => Vec::new(),
+                            };
+                            self.read(&reads);
                             return origin;
                         }
                         if d.columns.is_none()
@@ -1059,7 +1120,10 @@ impl<'a> Walker<'a> {
     fn expr_inner(&mut self, expr: &Expr) -> Result<ExprType, String> {
         Ok(match expr {
             Expr::Identifier(_) | Expr::CompoundIdentifier(_) => match self.resolve(expr) {
-                Some((t, c)) => ExprType::Column(t, c),
+                Some((t, c)) => {
+                    self.read(&[(t, c.clone())]);
+                    ExprType::Column(t, c)
+                }
                 None => ExprType::Other,
             },
             Expr::Value(v) => match &v.value {
@@ -1214,12 +1278,20 @@ impl<'a> Walker<'a> {
             Expr::Cast {
                 expr, data_type, ..
             } => {
-                if let ExprType::Column(t, c) = self.expr(expr)?
-                    && integer_type(data_type)
-                    && !self.learning
-                {
-                    let key = self.key(t, &c);
-                    self.hints.cast_to_integer.push(key);
+                // Every base column the cast's operand is computed from, as `CAST(SUM(sal) *
+                // n AS INTEGER)` changes nothing when `sal` holds whole numbers.
+                let (operand, read) = self.expr_reading(expr)?;
+                // A column cast to a number holds numbers, or the query would not cast it.
+                if numeric_type(data_type) {
+                    self.vote(&operand, ColumnType::Real);
+                }
+                if integer_type(data_type) && !self.learning {
+                    for (t, c) in read {
+                        let key = self.key(t, &c);
+                        if !self.hints.cast_to_integer.contains(&key) {
+                            self.hints.cast_to_integer.push(key);
+                        }
+                    }
                 }
                 ExprType::Other
             }
@@ -1491,6 +1563,25 @@ fn integer_type(data_type: &sqlparser::ast::DataType) -> bool {
         || matches!(base, "SIGNED" | "UNSIGNED")
 }
 
+/// The integer types, and `REAL`, `DOUBLE PRECISION`, `FLOAT`, `DECIMAL(p, s)`, `NUMERIC`...
+fn numeric_type(data_type: &sqlparser::ast::DataType) -> bool {
+    let name = data_type.to_string().to_ascii_uppercase();
+    let base = name.split(['(', ' ']).next().unwrap_or_default();
+    integer_type(data_type)
+        || matches!(
+            base,
+            "REAL"
+                | "DOUBLE"
+                | "FLOAT"
+                | "FLOAT4"
+                | "FLOAT8"
+                | "DECIMAL"
+                | "DEC"
+                | "NUMERIC"
+                | "NUMBER"
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1599,6 +1690,17 @@ mod tests {
             "{:?}",
             columns(&i, "singer")
         );
+    }
+
+    #[test]
+    fn an_alias_names_nothing_inside_its_own_select_list() {
+        let i = infer(
+            "SELECT name AS name, COUNT(*) AS c FROM dept GROUP BY name HAVING name = 'x'",
+            "SELECT t.deptno FROM (SELECT ename, deptno + 1 AS deptno FROM emp) AS t",
+        );
+        assert_eq!(columns(&i, "dept").len(), 1, "{:?}", columns(&i, "dept"));
+        assert!(columns(&i, "dept").iter().any(|(c, _)| c == "name"));
+        assert!(columns(&i, "emp").iter().any(|(c, _)| c == "deptno"));
     }
 
     #[test]

@@ -84,6 +84,7 @@ pub fn parse(
         .tokenize_with_location()
         .map_err(|err| from_parser_error(err.into(), sql, limits))?;
     check_operator_count(&tokens)?;
+    dollar_names(&mut tokens);
     if matches!(dialect, SqlDialect::Sqlite | SqlDialect::Generic) {
         tokens = sqlite_is_operator(tokens);
     }
@@ -100,6 +101,25 @@ pub fn parse(
         });
     }
     Ok(statements)
+}
+
+/// A name that starts with `$` (`$f0`, as Calcite names the columns it makes up) is a name, not
+/// a parameter: the tokenizer reads `$` and a letter as a placeholder, which no query to be
+/// scored carries. It becomes a quoted name, so it is printed back as `"$f0"`, which SQLite too
+/// reads as a name. Positional parameters (`$1`) stay placeholders.
+fn dollar_names(tokens: &mut [TokenWithSpan]) {
+    for token in tokens {
+        if let Token::Placeholder(text) = &token.token
+            && let Some(rest) = text.strip_prefix('$')
+            && rest.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        {
+            token.token = Token::Word(sqlparser::tokenizer::Word {
+                value: text.clone(),
+                quote_style: Some('"'),
+                keyword: Keyword::NoKeyword,
+            });
+        }
+    }
 }
 
 /// SQLite's `a IS b` and `a IS NOT b` compare any two values, NULL equal to NULL: the

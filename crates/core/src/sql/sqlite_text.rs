@@ -56,7 +56,9 @@ pub fn to_sqlite(
         },
     };
     let _ = statements.visit(&mut spelling);
-    if !spelling.changed {
+    // A name that starts with `$` was read as a name (`parse`); SQLite reads it as a parameter
+    // unless it is printed again, quoted.
+    if !spelling.changed && !sql.contains('$') {
         return Ok(sql.to_string());
     }
     Ok(statements
@@ -164,10 +166,22 @@ impl VisitorMut for Spelling {
                     self.changed = true;
                 }
             }
+            Expr::TypedString(typed) if is_date_or_time(&typed.data_type) => {
+                // `DATE '2020-12-11'`: SQLite has no typed literals and keeps dates as text.
+                *expr = Expr::Value(typed.value.clone());
+                self.changed = true;
+            }
             _ => {}
         }
         ControlFlow::Continue(())
     }
+}
+
+fn is_date_or_time(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Date | DataType::Time(..) | DataType::Timestamp(..) | DataType::Datetime(_)
+    )
 }
 
 /// A CAST whose meaning outside SQLite SQLite's CAST does not give, as the SQLite that gives it:
@@ -262,13 +276,39 @@ fn offset_without_rows(query: &mut Query, changed: &mut bool) {
 /// Rewrites the multiset operations of a query's body, innermost first (subqueries are queries
 /// of their own, visited apart).
 fn rewrite_set_operations(body: &mut SetExpr, spelling: &mut Spelling) {
+    // Counted before either side is rewritten: a rewritten side reads `SELECT *`.
+    let names = set_operation_names(body);
     if let SetExpr::SetOperation { left, right, .. } = body {
-        rewrite_set_operations(left, spelling);
-        rewrite_set_operations(right, spelling);
+        for side in [left, right] {
+            rewrite_set_operations(side, spelling);
+            if let Some(rewritten) = unparenthesized(side) {
+                **side = rewritten;
+                spelling.changed = true;
+            }
+        }
     }
-    if let Some(rewritten) = multiset_operation(body, spelling) {
+    if let Some(rewritten) = names.and_then(|names| multiset_operation(body, names, spelling)) {
         *body = rewritten;
         spelling.changed = true;
+    }
+}
+
+/// `(SELECT ... ORDER BY x LIMIT 3) UNION ALL ...`: SQLite reads no parenthesis around a set
+/// operation's side, so the side becomes `SELECT * FROM (...)`, which keeps its order, limit
+/// and grouping with the other sides.
+fn unparenthesized(side: &SetExpr) -> Option<SetExpr> {
+    let SetExpr::Query(query) = side else {
+        return None;
+    };
+    let mut statements = parse(
+        &format!("SELECT * FROM ({query})"),
+        SqlDialect::Generic,
+        ParseLimits::default(),
+    )
+    .ok()?;
+    match statements.pop() {
+        Some(Statement::Query(query)) => Some(*query.body),
+        _ => None,
     }
 }
 
@@ -370,7 +410,11 @@ fn derived_with_columns(factor: &TableFactor) -> Option<TableFactor> {
 /// duplicates (`ROW_NUMBER() OVER (PARTITION BY every column)`), so that the set operation on
 /// (row, number) keeps a row as many times as the multiset operation does; then the number is
 /// dropped. Needs the left side's columns counted: a `*` there leaves it as written.
-fn multiset_operation(body: &SetExpr, spelling: &mut Spelling) -> Option<SetExpr> {
+fn multiset_operation(
+    body: &SetExpr,
+    names: Vec<Option<Ident>>,
+    spelling: &mut Spelling,
+) -> Option<SetExpr> {
     let SetExpr::SetOperation {
         op,
         set_quantifier: SetQuantifier::All,
@@ -385,7 +429,6 @@ fn multiset_operation(body: &SetExpr, spelling: &mut Spelling) -> Option<SetExpr
         SetOperator::Except | SetOperator::Minus => "EXCEPT",
         _ => return None,
     };
-    let names = output_names(left)?;
     let columns: Vec<String> = (1..=names.len()).map(|i| format!("qeval_c{i}")).collect();
     let list = columns.join(", ");
     let (l, r) = (spelling.fresh("left"), spelling.fresh("right"));
@@ -413,6 +456,15 @@ fn multiset_operation(body: &SetExpr, spelling: &mut Spelling) -> Option<SetExpr
         Some(Statement::Query(query)) => Some(*query.body),
         _ => None,
     }
+}
+
+/// A set operation's output columns (see [`output_names`]); when a `*` on the left leaves them
+/// unknown, the right side still tells how many there are.
+fn set_operation_names(body: &SetExpr) -> Option<Vec<Option<Ident>>> {
+    let SetExpr::SetOperation { left, right, .. } = body else {
+        return None;
+    };
+    output_names(left).or_else(|| output_names(right).map(|names| vec![None; names.len()]))
 }
 
 /// The output columns of a set operation's first query, each with its name when it has a plain
