@@ -324,6 +324,7 @@ pub fn check_equivalence(
         generated_failure_differs: source != SchemaSource::Inferred,
         deadline_ms: (options.limits.now)() + options.budget_ms,
         budget_ms: options.budget_ms,
+        rows_seen: std::cell::Cell::new(false),
     };
     let mut report = EquivalenceReport::start(source, schema.to_sql(), notes, options);
     let plan = Plan {
@@ -359,22 +360,26 @@ pub fn check_equivalence(
         // Twice the databases and the boundary search, none of the loaded values: calling a pair
         // equivalent under an assumption needs more evidence than finding it different.
         let agrees = |candidate: &Schema, plan: &Plan| {
+            check.rows_seen.set(false);
             let suite = generate(candidate, &hints, &Vec::new(), plan);
-            matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
+            let agree = matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
                 && check
                     .search(candidate, &hints, &suite, plan, options.search)
                     .found
-                    .is_none()
+                    .is_none();
+            agree.then(|| check.rows_seen.get())
         };
         let doubled = Plan {
             databases: options.databases * 2,
             ..plan.clone()
         };
         if source == SchemaSource::Inferred
-            && let Some(assumption) = find_assumption(&schema, &hints, &unnamed, &doubled, &agrees)
+            && let Some(found) = find_assumption(&schema, &hints, &unnamed, &doubled, &agrees)
         {
-            report.verdict = EquivalenceVerdict::EquivalentUnderAssumption;
-            report.assumption = Some(assumption);
+            if found.assumed {
+                report.verdict = EquivalenceVerdict::EquivalentUnderAssumption;
+            }
+            report.assumption = Some(found.assumption);
         }
     }
     report
@@ -468,6 +473,8 @@ struct CheckState<'a> {
     /// When the pair's budget ends, on `limits.now`'s clock.
     deadline_ms: f64,
     budget_ms: f64,
+    /// Whether a database the queries agreed on gave them a row to agree on.
+    rows_seen: std::cell::Cell<bool>,
 }
 
 type Ran = Result<QueryOutput, String>;
@@ -628,6 +635,9 @@ impl CheckState<'_> {
             ));
         }
         if self.same(&expected, &generated) {
+            if !expected.rows.is_empty() {
+                self.rows_seen.set(true);
+            }
             return DatabaseOutcome::Agree;
         }
         // Is the difference one the queries do not determine? Run both again with unordered

@@ -214,7 +214,7 @@ impl EquivalenceReport {
                     .search
                     .as_ref()
                     .and_then(|s| s.found_at.map(|at| (at, s.tries)));
-                match found {
+                let different = match found {
                     Some((at, tries)) => format!(
                         "Different results on a database the boundary search built from generated database {which} (candidate {at} of {tries}; {} generated databases agreed, seed {}){}",
                         self.databases,
@@ -227,6 +227,14 @@ impl EquivalenceReport {
                         self.seed,
                         detail.unwrap_or_default()
                     ),
+                };
+                match &self.assumption {
+                    // Stated, not assumed: see `assumption::Found::assumed`.
+                    Some(assumption) => format!(
+                        "{different}; they agree if {} (a column that is neither a key nor joined to another table is not assumed never NULL: state it in the schema if your data has it)",
+                        assumption.text
+                    ),
+                    None => different,
                 }
             }
             EquivalenceVerdict::NoVerdict => format!(

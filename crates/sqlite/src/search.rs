@@ -19,6 +19,8 @@
 //! - **set**: one value set to a target: a literal, a neighbour, or a sum, difference, product or
 //!   quotient of two literals (`3 * price BETWEEN 10 AND 21`: 7); now and then zero, a small
 //!   negative number or a literal's negation (`FLOOR(x)` against `CAST(x AS INTEGER)`: -2.5);
+//! - **meet**: one row given another table's row's values in every column they are joined on,
+//!   so they meet through a `NATURAL JOIN` or a join on several columns;
 //! - **regroup**: one row moved into another row's group.
 //!
 //! A candidate takes one to three edits (one boundary at a time, and several together), is kept
@@ -91,6 +93,9 @@ struct Targets {
     partners: BTreeMap<ColumnAt, Vec<ColumnAt>>,
     /// Values the quantities are driven to.
     numbers: Vec<f64>,
+    /// Per column, the numbers the queries compare it (or its `SUM`, `MAX`...) with, and their
+    /// neighbours: what a split of that column aims at first.
+    column_numbers: BTreeMap<ColumnAt, Vec<f64>>,
     /// Zero and negative values, for `set` now and then.
     signs: Vec<f64>,
     /// Offsets for `align`: 0 and each literal, both signs.
@@ -99,6 +104,9 @@ struct Targets {
     counts: Vec<usize>,
     /// Per table and column: may it hold a fraction.
     fractional: Vec<Vec<bool>>,
+    /// The tables edits touch: the ones the queries read (of a written schema's, perhaps
+    /// many), or every table when that is not known.
+    tables: Vec<usize>,
 }
 
 /// Builds and runs up to `tries` candidates from `suite`; `run` runs one.
@@ -156,7 +164,15 @@ pub(crate) fn search(
 
 impl Targets {
     fn new(schema: &Schema, hints: &Hints, plan: &Plan) -> Targets {
-        let (group_columns, partners) = groups_and_partners(schema, hints);
+        let read: Vec<usize> = (0..schema.tables.len())
+            .filter(|&t| hints.tables.contains(&schema.tables[t].name.to_lowercase()))
+            .collect();
+        let tables = if read.is_empty() {
+            (0..schema.tables.len()).collect()
+        } else {
+            read
+        };
+        let (group_columns, partners) = groups_and_partners(schema, hints, &tables);
         let literals: Vec<f64> = hints
             .literals
             .iter()
@@ -192,32 +208,90 @@ impl Targets {
             .collect();
         counts.sort_unstable();
         counts.dedup();
+        let column_numbers = hints
+            .values
+            .iter()
+            .filter_map(|(key, literals)| {
+                let numbers: Vec<f64> = literals
+                    .iter()
+                    .filter_map(|l| match l {
+                        Literal::Number(text) => text.parse::<f64>().ok(),
+                        Literal::Text(_) => None,
+                    })
+                    .filter(|x| x.is_finite() && x.abs() < 1e9)
+                    .flat_map(|x| [x, x - 1.0, x + 1.0])
+                    .collect();
+                Some((column_at(schema, key)?, distinct(numbers)))
+            })
+            .filter(|(_, numbers)| !numbers.is_empty())
+            .collect();
         Targets {
-            columns: target_columns(schema, hints),
+            columns: target_columns(schema, hints)
+                .into_iter()
+                .filter(|(t, _)| tables.contains(t))
+                .collect(),
             group_columns,
             partners,
             numbers: combined(&literals),
+            column_numbers,
             signs,
             offsets,
             counts,
             fractional: fraction_columns(schema, plan),
+            tables,
         }
     }
 
     /// One edit, chosen at random; whether it changed the database.
     fn edit(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
-        match random.below(5) {
+        match random.below(6) {
             0 => self.repeat(schema, db, random),
             1 => self.align(schema, db, random),
             2 => self.split(schema, db, random),
             3 => self.set(schema, db, random),
+            4 => self.meet(db, random),
             _ => self.regroup(db, random),
         }
     }
 
+    /// One row given another table's row's values in every column the two are joined on, so
+    /// that they meet through a join on several columns at once (`NATURAL JOIN`, `USING (a,
+    /// b)`), which one aligned value at a time rarely reaches.
+    fn meet(&self, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some((t, r)) = self.pick_row(db, random) else {
+            return false;
+        };
+        let links: Vec<(usize, ColumnAt)> = self.group_columns[t]
+            .iter()
+            .flat_map(|&c| {
+                self.partners
+                    .get(&(t, c))
+                    .into_iter()
+                    .flatten()
+                    .filter(|(pt, _)| *pt != t)
+                    .map(move |&partner| (c, partner))
+            })
+            .collect();
+        let Some(&(_, (other, _))) = pick(&links, random) else {
+            return false;
+        };
+        let Some(o) = index_below(db.tables[other].len(), random) else {
+            return false;
+        };
+        let mut changed = false;
+        for &(c, (pt, pc)) in links.iter().filter(|(_, (pt, _))| *pt == other) {
+            let value = db.tables[pt][o][pc].clone();
+            if value != Cell::Null && self.holds(t, c, &value) && db.tables[t][r][c] != value {
+                db.tables[t][r][c] = value;
+                changed = true;
+            }
+        }
+        changed
+    }
+
     /// Copies of a row until the rows sharing its group value number one of `counts`.
     fn repeat(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
-        let Some((t, r)) = pick_row(db, random) else {
+        let Some((t, r)) = self.pick_row(db, random) else {
             return false;
         };
         let mut row = db.tables[t][r].clone();
@@ -316,13 +390,24 @@ impl Targets {
 
     /// A group's values (one numeric column) set to add up to a target.
     fn split(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        // Mostly a column the queries compare with a number (its `SUM`, `MAX`...): of a written
+        // schema's many numeric columns, the one a threshold is about.
+        let compared = random.chance(75);
         let numeric: Vec<&ColumnAt> = self
             .columns
             .iter()
             .filter(|(t, c)| schema.tables[*t].columns[*c].kind.is_numeric())
+            .filter(|column| !compared || self.column_numbers.contains_key(column))
             .collect();
-        let (Some(&&(t, c)), Some(&total)) = (pick(&numeric, random), pick(&self.numbers, random))
-        else {
+        let Some(&&(t, c)) = pick(&numeric, random) else {
+            return false;
+        };
+        // Half the time a number the queries compare this very column with (`SUM(x) > 100`).
+        let totals = match self.column_numbers.get(&(t, c)) {
+            Some(own) if random.chance(50) => own,
+            _ => &self.numbers,
+        };
+        let Some(&total) = pick(totals, random) else {
             return false;
         };
         let Some(r) = index_below(db.tables[t].len(), random) else {
@@ -338,7 +423,21 @@ impl Targets {
             copy_row(schema, db, t, &row, size - members);
         }
         let members = group_of(&db.tables[t], group, &row);
+        // A group of one row here (its column unique, say) can still be several rows through a
+        // join: half the time a partner table's matching row is copied instead, so the sum is
+        // this value times their count.
+        if let (1, Some(g)) = (members.len(), group)
+            && random.chance(50)
+        {
+            self.grow_partner(schema, db, (t, g), &row[g], size, random);
+        }
         let m = members.len() as f64;
+        // Half the time the sum is taken through the joins: each value here is counted once
+        // per matching row of every partner table, so the share shrinks by their product.
+        let total = match group {
+            Some(g) if random.chance(50) => total / self.join_multiplier(db, t, g, &row[g]),
+            _ => total,
+        };
         let share = if self.fractional[t][c] {
             total / m
         } else {
@@ -355,6 +454,66 @@ impl Targets {
             }
         }
         true
+    }
+
+    /// Copies a row of a partner table of column `g` of table `t` that holds `value`, until
+    /// `size` of its rows hold it.
+    fn grow_partner(
+        &self,
+        schema: &Schema,
+        db: &mut TestDatabase,
+        (t, g): ColumnAt,
+        value: &Cell,
+        size: usize,
+        random: &mut SplitMix64,
+    ) {
+        let partners: Vec<ColumnAt> = self
+            .partners
+            .get(&(t, g))
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&(pt, pc)| pt != t && db.tables[pt].iter().any(|o| o[pc] == *value))
+            .collect();
+        let Some(&(pt, pc)) = pick(&partners, random) else {
+            return;
+        };
+        let matching: Vec<usize> = (0..db.tables[pt].len())
+            .filter(|&o| db.tables[pt][o][pc] == *value)
+            .collect();
+        if let Some(&first) = matching.first()
+            && matching.len() < size
+        {
+            let partner = db.tables[pt][first].clone();
+            copy_row(schema, db, pt, &partner, size - matching.len());
+        }
+    }
+
+    /// A row of a table the edits touch.
+    fn pick_row(&self, db: &TestDatabase, random: &mut SplitMix64) -> Option<(usize, usize)> {
+        let tables: Vec<usize> = self
+            .tables
+            .iter()
+            .copied()
+            .filter(|&t| !db.tables[t].is_empty())
+            .collect();
+        let &t = pick(&tables, random)?;
+        Some((t, random.below(db.tables[t].len())))
+    }
+
+    /// How many times a row of table `t` whose column `g` holds `value` is counted through the
+    /// joins: the product, over the partner tables, of their rows that hold it too (1 when
+    /// none does).
+    fn join_multiplier(&self, db: &TestDatabase, t: usize, g: usize, value: &Cell) -> f64 {
+        let mut tables: Vec<ColumnAt> = self.partners.get(&(t, g)).cloned().unwrap_or_default();
+        tables.sort_unstable();
+        tables.dedup_by_key(|(pt, _)| *pt);
+        tables
+            .iter()
+            .filter(|(pt, _)| *pt != t)
+            .map(|&(pt, pc)| db.tables[pt].iter().filter(|o| o[pc] == *value).count())
+            .filter(|&n| n > 0)
+            .product::<usize>() as f64
     }
 
     /// One value set to a target number.
@@ -382,7 +541,7 @@ impl Targets {
 
     /// One row moved into another row's group.
     fn regroup(&self, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
-        let Some((t, r)) = pick_row(db, random) else {
+        let Some((t, r)) = self.pick_row(db, random) else {
             return false;
         };
         let (Some(&g), Some(other)) = (
@@ -457,18 +616,19 @@ fn target_columns(schema: &Schema, hints: &Hints) -> Vec<ColumnAt> {
 fn groups_and_partners(
     schema: &Schema,
     hints: &Hints,
+    tables: &[usize],
 ) -> (Vec<Vec<usize>>, BTreeMap<ColumnAt, Vec<ColumnAt>>) {
-    let index = |key: &ColumnKey| column_at(schema, key);
+    let index = |key: &ColumnKey| column_at(schema, key).filter(|(t, _)| tables.contains(t));
     let mut partners: BTreeMap<ColumnAt, Vec<ColumnAt>> = BTreeMap::new();
     let compared = hints.links.iter().chain(&hints.joins);
     for (a, b) in compared.filter_map(|(a, b)| Some((index(a)?, index(b)?))) {
         partners.entry(a).or_default().push(b);
         partners.entry(b).or_default().push(a);
     }
-    for (t, table) in schema.tables.iter().enumerate() {
-        for (c, column) in table.columns.iter().enumerate() {
-            for (other, o) in schema.tables.iter().enumerate() {
-                if let Some(oc) = o.column_index(&column.name).filter(|_| other != t) {
+    for &t in tables {
+        for (c, column) in schema.tables[t].columns.iter().enumerate() {
+            for &other in tables.iter().filter(|&&other| other != t) {
+                if let Some(oc) = schema.tables[other].column_index(&column.name) {
                     partners.entry((t, c)).or_default().push((other, oc));
                 }
             }
@@ -600,15 +760,6 @@ fn pick<'a, T>(items: &'a [T], random: &mut SplitMix64) -> Option<&'a T> {
 
 fn index_below(n: usize, random: &mut SplitMix64) -> Option<usize> {
     (n > 0).then(|| random.below(n))
-}
-
-/// A random row of a table that has one: `(table, row)`.
-fn pick_row(db: &TestDatabase, random: &mut SplitMix64) -> Option<(usize, usize)> {
-    let tables: Vec<usize> = (0..db.tables.len())
-        .filter(|&t| !db.tables[t].is_empty())
-        .collect();
-    let &t = pick(&tables, random)?;
-    Some((t, random.below(db.tables[t].len())))
 }
 
 fn distinct(mut numbers: Vec<f64>) -> Vec<f64> {

@@ -56,6 +56,8 @@ pub struct Hints {
     /// Columns cast to an integer type (`CAST(x AS INT)`): a cast that changes nothing when the
     /// column holds whole numbers, which the queries cannot show.
     pub cast_to_integer: Vec<ColumnKey>,
+    /// The tables the queries read (lowercased): of a written schema's, the ones worth editing.
+    pub tables: Vec<String>,
 }
 
 /// A schema inferred from two queries, with the hints and what the inference had to guess.
@@ -409,6 +411,15 @@ impl<'a> Walker<'a> {
 
     /// The table's index, adding it in inference.
     fn table(&mut self, name: &str) -> Option<usize> {
+        if !self.learning
+            && !self
+                .hints
+                .tables
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(name))
+        {
+            self.hints.tables.push(name.to_lowercase());
+        }
         if let Some(i) = self
             .catalog
             .tables()
@@ -1069,6 +1080,15 @@ impl<'a> Walker<'a> {
                     };
                     values.push(Literal::Number(text));
                 }
+            }
+            (column @ ExprType::Column(t, c), ExprType::Count)
+            | (ExprType::Count, column @ ExprType::Column(t, c)) => {
+                // `qoh = (SELECT COUNT(*) ...)`: a count, often of nothing; the column holds
+                // whole numbers, 0 among them.
+                self.vote(column, ColumnType::Integer);
+                let key = self.key(*t, c);
+                let values = self.hints.values.entry(key).or_default();
+                values.extend(["0", "1", "2"].map(|n| Literal::Number(n.to_string())));
             }
             (ExprType::Count, ExprType::Literal(Literal::Number(n)))
             | (ExprType::Literal(Literal::Number(n)), ExprType::Count) => {

@@ -98,7 +98,7 @@ pub fn EquivalencePanel(props: &Props) -> Html {
                 </p>
                 if let Some(assumption) = &report.assumption {
                     <p class="note" data-testid="equivalence-assumption">
-                        { format!("They differ only if {} does not hold. ", assumption.text) }
+                        { assumption_note(report.verdict, &assumption.text) }
                         <button type="button" onclick={props.on_schema.reform({ let s = assumption.schema.clone(); move |_| s.clone() })}>
                             { "Add this constraint to the schema" }
                         </button>
@@ -143,4 +143,15 @@ fn verdict_badge(report: &EquivalenceReport) -> Html {
         EquivalenceVerdict::NoVerdict => ("badge", "No verdict"),
     };
     html! { <span class={class} data-testid="equivalence-badge">{ text }</span> }
+}
+
+/// The sentence beside the button that adds the assumption to the schema: the condition the
+/// verdict rests on, or, beside *different*, the one the check states but does not assume.
+fn assumption_note(verdict: EquivalenceVerdict, assumption: &str) -> String {
+    match verdict {
+        EquivalenceVerdict::Different => format!(
+            "They agree if {assumption}, which is not assumed of a column that is neither a key nor joined to another table. "
+        ),
+        _ => format!("They differ only if {assumption} does not hold. "),
+    }
 }
