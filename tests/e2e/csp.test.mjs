@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { dist } from "./harness.mjs";
-import { secure } from "../../www/assemble.mjs";
+import { secure } from "../../www/post-build.mjs";
 
 function securePage(html) {
   try {

@@ -1,7 +1,8 @@
 // Bundles the query editors (src/main.js and CodeMirror) into one script for the page:
-// target/editor/qeval-editor.js, which www/assemble.mjs places in the page. `cargo xtask` runs it
-// before each web build; its packages come from this folder's package-lock.json (`cargo xtask setup` installs
-// them).
+// target/editor/qeval-editor.js, which www/index.html names. Trunk runs it before each build
+// (Trunk.toml's pre-build hook); its packages come from this folder's package-lock.json, which
+// `cargo xtask setup` installs, and this script too when they are missing (a plain `trunk serve`).
+import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10,7 +11,9 @@ let esbuild;
 try {
   esbuild = await import("esbuild");
 } catch {
-  throw new Error("www/editor/build.mjs: esbuild is not installed; run `cargo xtask setup` (npm ci in www/editor)");
+  console.error("www/editor/build.mjs: installing CodeMirror and esbuild from www/editor/package-lock.json (npm ci)");
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: here, stdio: "inherit" });
+  esbuild = await import("esbuild");
 }
 await esbuild.build({
   entryPoints: [join(here, "src", "main.js")],

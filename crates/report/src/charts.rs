@@ -298,7 +298,7 @@ mod tests {
                 "charts.css recolors {ink}"
             );
         }
-        // The exported page carries it (the app's sheet gets it from www/assemble.mjs).
+        // The exported page carries it (the app loads it too: www/index.html links it).
         assert!(crate::STYLE.ends_with(sheet));
     }
 

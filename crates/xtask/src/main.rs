@@ -26,17 +26,17 @@ const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  setup              install what the other commands need (wasm target, qeval-bindgen, clang,
-                     wasm-opt, Playwright, CodeMirror, chromium), skipping what is already there
+  setup              install what the other commands need (wasm target, qeval-bindgen, Trunk,
+                     clang, wasm-opt, Playwright, CodeMirror, chromium), skipping what is there
   serve [--port N] [--release]
-                     build the web app (a dev build unless --release), serve it on
-                     http://127.0.0.1:N (default 8080), and rebuild when a source changes
+                     `trunk serve`: build the web app (a dev build unless --release), serve it
+                     on http://127.0.0.1:N (default 8080), and rebuild when a source changes
   test               setup, then fmt check, clippy, native tests, wasm32 checks, the supply
-                     chain (sources, licences, duplicate versions), the npm package, the Python
-                     package and its tests, the release web build and the browser tests: what CI
-                     runs
+                     chain (sources, licences, duplicate versions), the release web build
+                     (trunk), then the browser tests beside the equivalence labels, the npm
+                     package and the Python package and its tests: what CI runs
   python             build the Python package into target/python-venv and run its tests
-  dist               build the release web app into dist/ and print its size
+  dist               `trunk build --release` into dist/, and print its size
   js [--out DIR]     build the npm package: qeval-wasm for Node with its TypeScript declarations
                      and package.json, into DIR (default target/js/qeval); `npm install DIR`
   supply-chain       check Cargo.lock's dependencies: from crates.io, licences allowed, no crate
@@ -209,6 +209,15 @@ fn test(steps: &mut Steps) -> Result<(), String> {
         || run::native_test_build().status_ok("cargo test"),
     )?;
     steps.run(
+        "bindgen tests",
+        "cargo test -p qeval-bindgen in the tool profile setup built it in (Trunk's arguments, the version it says)",
+        || {
+            run::cargo()
+                .args(["test", "--locked", "--profile", "tool", "-p", "qeval-bindgen"])
+                .status_ok("cargo test -p qeval-bindgen")
+        },
+    )?;
+    steps.run(
         "wasm32 check",
         "core and wasm bindings for wasm32, warnings denied (about 30 s the first time)",
         || {
@@ -238,6 +247,32 @@ fn test(steps: &mut Steps) -> Result<(), String> {
         "sources, licences and duplicate versions in Cargo.lock (cargo metadata)",
         supply_chain::check,
     )?;
+    web::build(steps, web::WebBuild::Release)?;
+    // The browser tests spend most of their time waiting on the page, so the steps after them
+    // run beside them: on two cores that takes minutes off a cold run.
+    let mut browser = None;
+    steps.run(
+        "browser test tools",
+        "the command line and the LLM providers' test double the browser tests compare with",
+        || {
+            browser = Some(run::BrowserTests::build()?);
+            Ok(())
+        },
+    )?;
+    let browser = browser.ok_or("the browser tests' tools were not built")?;
+    let beside = steps.spawn(
+        "browser tests",
+        "Playwright + chromium against dist/ on 127.0.0.1 (about 3 minutes)",
+        root().join("target").join("browser-tests.log"),
+        move |log| browser.run(log),
+    );
+    let rest = the_rest(steps);
+    let browser = steps.join(beside);
+    rest.and(browser)
+}
+
+/// What `test` runs beside the browser tests.
+fn the_rest(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "equivalence labels",
         "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite (about 1.5 minutes)",
@@ -252,14 +287,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
         wasm_pkg::node_tests(&pkg)
     })?;
-    python_package(steps)?;
-    web::build(steps, web::WebBuild::Release)?;
-    steps.run(
-        "browser tests",
-        "Playwright + chromium against dist/ on 127.0.0.1 (about 3 minutes)",
-        run::browser_tests,
-    )?;
-    Ok(())
+    python_package(steps)
 }
 
 /// Fuzzing, split between three fuzz tests: the analysis, scoring and file readers (qeval-core,

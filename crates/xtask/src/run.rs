@@ -16,9 +16,15 @@ pub fn node_bin() -> PathBuf {
         .join(".bin")
 }
 
-/// PATH with the project's npm tools first, so the pinned versions win.
+/// Where `cargo xtask setup` installs the programs it builds: Trunk, and qeval-bindgen under
+/// the name Trunk calls, `wasm-bindgen`.
+pub fn tools_bin() -> PathBuf {
+    root().join("target").join("tools").join("bin")
+}
+
+/// PATH with the project's tools first, so the pinned versions win.
 pub fn path_with_tools() -> OsString {
-    let mut paths = vec![node_bin()];
+    let mut paths = vec![tools_bin(), node_bin()];
     if let Some(path) = std::env::var_os("PATH") {
         paths.extend(std::env::split_paths(&path));
     }
@@ -101,22 +107,25 @@ pub fn wasm32_artifact(profile_dir: &str, name: &str) -> PathBuf {
         .join(format!("{name}.wasm"))
 }
 
+/// `qeval-bindgen` as `tools::setup` builds it.
+pub fn bindgen_binary() -> PathBuf {
+    root()
+        .join("target")
+        .join("tool")
+        .join(executable("qeval-bindgen"))
+}
+
 /// Binds `wasm` with `qeval-bindgen` (built by `tools::setup`) for a wasm-bindgen `target`
-/// (`web`, `no-modules`, `nodejs`) into `out` as `<name>.js` and `<name>_bg.wasm`.
+/// (`nodejs`, the npm package) into `out` as `<name>.js` and `<name>_bg.wasm`.
 pub fn bind_wasm(target: &str, name: &str, wasm: &Path, out: &Path) -> Result<(), String> {
-    program(
-        root()
-            .join("target")
-            .join("tool")
-            .join(executable("qeval-bindgen")),
-    )
-    .args(["--target", target, "--out-name", name, "--out-dir"])
-    .args([out, wasm])
-    .status_ok(&format!("qeval-bindgen --target {target} {name}"))
+    program(bindgen_binary())
+        .args(["--target", target, "--out-name", name, "--out-dir"])
+        .args([out, wasm])
+        .status_ok(&format!("qeval-bindgen --target {target} {name}"))
 }
 
 /// A program's file name on this system (`.exe` on Windows).
-fn executable(name: &str) -> String {
+pub fn executable(name: &str) -> String {
     format!("{name}{}", std::env::consts::EXE_SUFFIX)
 }
 
@@ -142,6 +151,17 @@ impl Cmd {
     pub fn env(mut self, key: &str, value: impl AsRef<OsStr>) -> Cmd {
         self.command.env(key, value);
         self
+    }
+
+    /// Sends standard output and error to `file` instead of the terminal.
+    pub fn output_to(mut self, file: &Path) -> Result<Cmd, String> {
+        let out = std::fs::File::create(file)
+            .map_err(|err| format!("cannot create {}: {err}", file.display()))?;
+        let err = out
+            .try_clone()
+            .map_err(|err| format!("cannot share {}: {err}", file.display()))?;
+        self.command.stdout(out).stderr(err);
+        Ok(self)
     }
 
     pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Cmd {
@@ -197,7 +217,8 @@ pub fn native_test_build() -> Cmd {
     cargo().args([
         "test",
         "--workspace",
-        // qeval-bindgen has no tests; building it in the dev profile would only cost time.
+        // qeval-bindgen is tested in the tool profile setup builds it in (`bindgen tests`);
+        // building it in the dev profile too would only cost time.
         "--exclude",
         "qeval-bindgen",
         "--locked",
@@ -221,15 +242,31 @@ pub fn judge_double() -> Result<PathBuf, String> {
 }
 
 /// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
-/// LLM providers' test double and the CLI (to compare verdicts with) built for them.
-pub fn browser_tests() -> Result<(), String> {
-    let cli = debug_cli()?;
-    let double = judge_double()?;
-    let e2e = root().join("tests").join("e2e");
-    node_test_files(&e2e)?
-        .env("QEVAL_DIST", root().join("dist"))
-        .env("QEVAL_JUDGE_DOUBLE", double)
-        .env("QEVAL_CLI", cli)
-        .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
-        .status_ok("the browser tests")
+/// LLM providers' test double and the CLI (to compare verdicts with) built for them. Built
+/// first, by the caller: the build needs cargo's lock on `target/`, which the steps beside
+/// them take.
+pub struct BrowserTests {
+    cli: PathBuf,
+    double: PathBuf,
+}
+
+impl BrowserTests {
+    pub fn build() -> Result<BrowserTests, String> {
+        Ok(BrowserTests {
+            cli: debug_cli()?,
+            double: judge_double()?,
+        })
+    }
+
+    /// Runs them, their output into `log`.
+    pub fn run(self, log: &Path) -> Result<(), String> {
+        let e2e = root().join("tests").join("e2e");
+        node_test_files(&e2e)?
+            .env("QEVAL_DIST", root().join("dist"))
+            .env("QEVAL_JUDGE_DOUBLE", self.double)
+            .env("QEVAL_CLI", self.cli)
+            .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
+            .output_to(log)?
+            .status_ok("the browser tests")
+    }
 }

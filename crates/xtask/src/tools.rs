@@ -1,9 +1,10 @@
 //! Installing the tools the project needs, at pinned versions, only when missing.
 //!
-//! Nothing is downloaded from GitHub releases: wasm-bindgen is our own `qeval-bindgen`, built from
-//! wasm-bindgen's library at the version in `Cargo.lock`; npm packages come from the lockfiles of
-//! `tests/e2e` (browser tests, wasm-opt) and `www/editor` (CodeMirror, esbuild), the browser and
-//! clang from Debian.
+//! Nothing is downloaded from GitHub releases: Trunk is built from crates.io (`cargo install
+//! --locked`, its own lockfile); wasm-bindgen is our own `qeval-bindgen`, built from
+//! wasm-bindgen's library at the version in `Cargo.lock` and installed beside Trunk as
+//! `wasm-bindgen`; npm packages come from the lockfiles of `tests/e2e` (browser tests, wasm-opt)
+//! and `www/editor` (CodeMirror, esbuild), the browser and clang from Debian.
 
 use std::path::Path;
 
@@ -44,6 +45,18 @@ pub fn setup(steps: &mut Steps, needs: Needs) -> Result<(), String> {
             },
         )?;
         steps.run(
+            "wasm-bindgen",
+            "qeval-bindgen as the wasm-bindgen Trunk calls, in target/tools/bin",
+            install_bindgen_for_trunk,
+        )?;
+        steps.run(
+            "trunk",
+            &format!(
+                "Trunk {TRUNK_VERSION} from crates.io into target/tools (about 2 minutes on 2 cores the first time)"
+            ),
+            ensure_trunk,
+        )?;
+        steps.run(
             "clang",
             "Debian's clang, for SQLite's C in wasm",
             ensure_clang,
@@ -62,6 +75,49 @@ pub fn setup(steps: &mut Steps, needs: Needs) -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// The Trunk that builds the page. 0.22 needs a newer rustc than `rust-toolchain.toml`'s.
+pub const TRUNK_VERSION: &str = "0.21.14";
+
+/// Trunk as `ensure_trunk` installs it.
+pub fn trunk() -> std::path::PathBuf {
+    run::tools_bin().join(run::executable("trunk"))
+}
+
+/// Trunk from crates.io at [`TRUNK_VERSION`], with its own lockfile. A tool that only drives the
+/// build: without TLS (it downloads nothing, `TRUNK_OFFLINE`), and in the dev profile without
+/// debug information, which compiles in a third of its release build's time (fat LTO, one
+/// codegen unit) and runs fast enough for what it does.
+fn ensure_trunk() -> Result<(), String> {
+    let installed = program(trunk())
+        .args(["--version"])
+        .output_text()
+        .unwrap_or_default();
+    if installed.trim() == format!("trunk {TRUNK_VERSION}") {
+        println!("    already installed");
+        return Ok(());
+    }
+    let tools = root().join("target").join("tools");
+    run::cargo()
+        .args(["install", "--locked", "trunk", "--version", TRUNK_VERSION])
+        .args(["--no-default-features", "--debug", "--force", "--root"])
+        .args([&tools])
+        .env("CARGO_PROFILE_DEV_DEBUG", "0")
+        .env("CARGO_TARGET_DIR", tools.join("build"))
+        .status_ok("cargo install trunk")
+}
+
+/// Copies qeval-bindgen (built by the step before) to `target/tools/bin/wasm-bindgen`, where
+/// Trunk finds it on PATH; it says the version Trunk.toml asks for.
+fn install_bindgen_for_trunk() -> Result<(), String> {
+    let bin = run::tools_bin();
+    std::fs::create_dir_all(&bin)
+        .map_err(|err| format!("cannot create {}: {err}", bin.display()))?;
+    let to = bin.join(run::executable("wasm-bindgen"));
+    std::fs::copy(run::bindgen_binary(), &to)
+        .map(|_| ())
+        .map_err(|err| format!("cannot copy qeval-bindgen to {}: {err}", to.display()))
 }
 
 fn ensure_wasm_target() -> Result<(), String> {
