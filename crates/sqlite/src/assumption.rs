@@ -35,7 +35,7 @@ enum Constraint {
 
 /// What the assumption search found: the narrowest set of constraints under which the queries
 /// agree, and whether a real schema can be taken to have it.
-pub(crate) struct Found {
+pub(crate) struct StatedAssumption {
     pub assumption: Assumption,
     /// Whether every constraint in it is one a real schema is taken to declare: all but "never
     /// NULL" of a column that is neither named as a key nor joins another table. A column like
@@ -55,7 +55,7 @@ pub(crate) fn find_assumption(
     unnamed: &[(String, String)],
     plan: &Plan,
     agrees: &dyn Fn(&Schema, &Plan) -> Option<bool>,
-) -> Option<Found> {
+) -> Option<StatedAssumption> {
     let candidates = candidates(schema, hints, unnamed);
     if candidates.is_empty() {
         return None;
@@ -85,21 +85,21 @@ pub(crate) fn find_assumption(
             }))
             .find_map(|set| holds(&set).map(|rows| (set, rows)))?
     };
-    // Drop every plain column's "never NULL" at once first, then a whole kind at once (most
-    // pairs need one constraint or two), then one by one.
-    // Whether the queries returned a row under `kept`, judged on the set that stays: the
-    // constraints dropped on the way (a foreign key that empties `NOT IN`) may have emptied it.
+    // `rows`: whether the queries returned a row under `kept`, judged on the set that stays, as
+    // the constraints dropped on the way (a foreign key that empties `NOT IN`) may have emptied
+    // every result.
     let (mut kept, mut rows) = start;
-    let groups: [&dyn Fn(&Constraint) -> bool; 6] = [
-        &|c| plain_not_null(schema, hints, c),
-        &|c| kind_of(c) == 0,
-        &|c| kind_of(c) == 1,
-        &|c| kind_of(c) == 2,
-        &|c| kind_of(c) == 3,
-        &|c| kind_of(c) == 4,
-    ];
-    for dropped in groups {
-        let without: Vec<Constraint> = kept.iter().filter(|c| !dropped(c)).cloned().collect();
+    // Drop every plain column's "never NULL" at once first (`None`), then a whole kind at once
+    // (most pairs need one constraint or two), then one by one.
+    for group in std::iter::once(None).chain((0..5).map(Some)) {
+        let without: Vec<Constraint> = kept
+            .iter()
+            .filter(|c| match group {
+                None => !plain_not_null(schema, hints, c),
+                Some(kind) => kind_of(c) != kind,
+            })
+            .cloned()
+            .collect();
         if without.len() < kept.len()
             && let Some(seen) = holds(&without)
         {
@@ -120,7 +120,7 @@ pub(crate) fn find_assumption(
         return None;
     }
     let (candidate, _) = apply(schema, plan, &kept);
-    Some(Found {
+    Some(StatedAssumption {
         assumption: Assumption {
             text: describe(schema, &kept),
             schema: candidate.to_sql(),

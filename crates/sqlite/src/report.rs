@@ -229,7 +229,7 @@ impl EquivalenceReport {
                     ),
                 };
                 match &self.assumption {
-                    // Stated, not assumed: see `assumption::Found::assumed`.
+                    // Stated, not assumed: see `assumption::StatedAssumption::assumed`.
                     Some(assumption) => format!(
                         "{different}; they agree if {} (a column that is neither a key nor joined to another table is not assumed never NULL: state it in the schema if your data has it)",
                         assumption.text

@@ -35,7 +35,16 @@ impl Steps {
         println!("\n==> {name}: {what}");
         let started = Instant::now();
         let result = work();
-        let took = started.elapsed();
+        self.record(name, started.elapsed(), result)
+    }
+
+    /// Keeps a step's time and outcome for the summary, and says them.
+    fn record(
+        &mut self,
+        name: &str,
+        took: Duration,
+        result: Result<(), String>,
+    ) -> Result<(), String> {
         self.done.push((name.to_string(), took, result.is_ok()));
         match result {
             Ok(()) => {
@@ -78,7 +87,6 @@ impl Steps {
             .join()
             .unwrap_or_else(|_| Err("its thread panicked".to_string()));
         let took = step.started.elapsed();
-        let name = format!("{} (beside)", step.name);
         println!(
             "\n--- {}: its output ({}) ---",
             step.name,
@@ -88,17 +96,7 @@ impl Steps {
             Ok(text) => print!("{text}"),
             Err(err) => println!("(cannot read it: {err})"),
         }
-        self.done.push((name.clone(), took, result.is_ok()));
-        match result {
-            Ok(()) => {
-                println!("<== {name}: ok ({})", seconds(took));
-                Ok(())
-            }
-            Err(message) => {
-                println!("<== {name}: FAILED after {}", seconds(took));
-                Err(format!("step `{name}` failed: {message}"))
-            }
-        }
+        self.record(&format!("{} (beside)", step.name), took, result)
     }
 
     /// A table of every step run, with times, when there was more than one.

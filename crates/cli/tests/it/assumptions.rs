@@ -27,6 +27,13 @@ fn equivalence(card: &serde_json::Value) -> (String, String) {
     (explanation, schema)
 }
 
+/// The explanation `qeval score --schema` gives `pair` with `schema` written to a file in `dir`.
+fn on_schema(dir: &std::path::Path, schema: &str, pair: &serde_json::Value) -> String {
+    let file = dir.join("schema.sql");
+    std::fs::write(&file, schema).expect("writes the schema");
+    equivalence(&score(&["--schema", file.to_str().expect("a path")], pair)).0
+}
+
 #[test]
 fn differences_only_a_constraint_removes_are_stated_and_the_schema_settles_them() {
     let cases = [
@@ -79,10 +86,7 @@ fn differences_only_a_constraint_removes_are_stated_and_the_schema_settles_them(
             explanation.starts_with(&format!("Equivalent if {stated}:")),
             "{generated}: {explanation}"
         );
-        let file = dir.join("schema.sql");
-        std::fs::write(&file, &schema).expect("writes the schema");
-        let (explanation, _) =
-            equivalence(&score(&["--schema", file.to_str().expect("a path")], &pair));
+        let explanation = on_schema(&dir, &schema, &pair);
         assert!(
             explanation.starts_with("Same results on all"),
             "{generated} on its stated schema: {explanation}"
@@ -108,10 +112,7 @@ fn differences_only_a_constraint_removes_are_stated_and_the_schema_settles_them(
             && explanation.contains("they agree if `singer.age` is never NULL"),
         "{explanation}"
     );
-    let file = dir.join("schema.sql");
-    std::fs::write(&file, &schema).expect("writes the schema");
-    let (explanation, _) =
-        equivalence(&score(&["--schema", file.to_str().expect("a path")], &pair));
+    let explanation = on_schema(&dir, &schema, &pair);
     assert!(
         explanation.starts_with("Same results on all"),
         "{explanation}"
