@@ -32,9 +32,9 @@ commands:
                      `trunk serve`: build the web app (a dev build unless --release), serve it
                      on http://127.0.0.1:N (default 8080), and rebuild when a source changes
   test               setup, then fmt check, clippy, native tests, wasm32 checks, the supply
-                     chain (sources, licences, duplicate versions), the release web build
-                     (trunk), then the browser tests beside the equivalence labels, the npm
-                     package and the Python package and its tests: what CI runs
+                     chain (sources, licences, duplicate versions), the equivalence labels,
+                     the npm package, the Python package and its tests, the release web build
+                     (trunk) and the browser tests: what CI runs
   python             build the Python package into target/python-venv and run its tests
   dist               `trunk build --release` into dist/, and print its size
   js [--out DIR]     build the npm package: qeval-wasm for Node with its TypeScript declarations
@@ -247,32 +247,6 @@ fn test(steps: &mut Steps) -> Result<(), String> {
         "sources, licences and duplicate versions in Cargo.lock (cargo metadata)",
         supply_chain::check,
     )?;
-    web::build(steps, web::WebBuild::Release)?;
-    // The browser tests spend most of their time waiting on the page, so the steps after them
-    // run beside them: on two cores that takes minutes off a cold run.
-    let mut browser = None;
-    steps.run(
-        "browser test tools",
-        "the command line and the LLM providers' test double the browser tests compare with",
-        || {
-            browser = Some(run::BrowserTests::build()?);
-            Ok(())
-        },
-    )?;
-    let browser = browser.ok_or("the browser tests' tools were not built")?;
-    let beside = steps.spawn(
-        "browser tests",
-        "Playwright + chromium against dist/ on 127.0.0.1 (about 3 minutes)",
-        root().join("target").join("browser-tests.log"),
-        move |log| browser.run(log),
-    );
-    let rest = the_rest(steps);
-    let browser = steps.join(beside);
-    rest.and(browser)
-}
-
-/// What `test` runs beside the browser tests.
-fn the_rest(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "equivalence labels",
         "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite (about 1.5 minutes)",
@@ -287,7 +261,15 @@ fn the_rest(steps: &mut Steps) -> Result<(), String> {
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
         wasm_pkg::node_tests(&pkg)
     })?;
-    python_package(steps)
+    python_package(steps)?;
+    web::build(steps, web::WebBuild::Release)?;
+    // Alone: one browser test holds the page's main thread to no task over 50 ms while a query
+    // runs in its worker, which a build beside it on two cores breaks (it was tried).
+    steps.run(
+        "browser tests",
+        "Playwright + chromium against dist/ on 127.0.0.1 (about 5 minutes)",
+        run::browser_tests,
+    )
 }
 
 /// Fuzzing, split between three fuzz tests: the analysis, scoring and file readers (qeval-core,

@@ -153,17 +153,6 @@ impl Cmd {
         self
     }
 
-    /// Sends standard output and error to `file` instead of the terminal.
-    pub fn output_to(mut self, file: &Path) -> Result<Cmd, String> {
-        let out = std::fs::File::create(file)
-            .map_err(|err| format!("cannot create {}: {err}", file.display()))?;
-        let err = out
-            .try_clone()
-            .map_err(|err| format!("cannot share {}: {err}", file.display()))?;
-        self.command.stdout(out).stderr(err);
-        Ok(self)
-    }
-
     pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Cmd {
         self.command.current_dir(dir.into());
         self
@@ -242,31 +231,15 @@ pub fn judge_double() -> Result<PathBuf, String> {
 }
 
 /// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
-/// LLM providers' test double and the CLI (to compare verdicts with) built for them. Built
-/// first, by the caller: the build needs cargo's lock on `target/`, which the steps beside
-/// them take.
-pub struct BrowserTests {
-    cli: PathBuf,
-    double: PathBuf,
-}
-
-impl BrowserTests {
-    pub fn build() -> Result<BrowserTests, String> {
-        Ok(BrowserTests {
-            cli: debug_cli()?,
-            double: judge_double()?,
-        })
-    }
-
-    /// Runs them, their output into `log`.
-    pub fn run(self, log: &Path) -> Result<(), String> {
-        let e2e = root().join("tests").join("e2e");
-        node_test_files(&e2e)?
-            .env("QEVAL_DIST", root().join("dist"))
-            .env("QEVAL_JUDGE_DOUBLE", self.double)
-            .env("QEVAL_CLI", self.cli)
-            .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
-            .output_to(log)?
-            .status_ok("the browser tests")
-    }
+/// LLM providers' test double and the CLI (to compare verdicts with) built for them.
+pub fn browser_tests() -> Result<(), String> {
+    let cli = debug_cli()?;
+    let double = judge_double()?;
+    let e2e = root().join("tests").join("e2e");
+    node_test_files(&e2e)?
+        .env("QEVAL_DIST", root().join("dist"))
+        .env("QEVAL_JUDGE_DOUBLE", double)
+        .env("QEVAL_CLI", cli)
+        .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))
+        .status_ok("the browser tests")
 }
