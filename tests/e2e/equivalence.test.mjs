@@ -135,6 +135,24 @@ test("equivalent rewrites pass with the caveat; editing the schema updates the v
   assert.deepEqual(page.errors, []);
 });
 
+test("an average written as an integer division: accepting the engine's whole-number AVG checks in SQL Server's dialect, and they agree", async () => {
+  const page = await freshPage();
+  const generated = "SELECT name, CAST(SUM(deptno) / COUNT(*) AS INTEGER) FROM dept GROUP BY name";
+  const expected = "SELECT name, AVG(deptno) FROM dept GROUP BY name";
+  await pair(page, generated, expected);
+  await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent under an assumption");
+  await waitForText(page, "[data-testid=equivalence-assumption]", /the engine's `AVG` of whole numbers is a whole number \(as in SQL Server;/);
+  const explained = await page.locator("[data-testid=metric-equivalence-explanation]").textContent();
+  const card = await cliScorecard(generated, expected);
+  assert.equal(card.metrics.equivalence.explanation, explained);
+  assert.equal(card.metrics.equivalence.details.assumption.dialect, "mssql");
+  await page.getByRole("button", { name: "Add it to the schema and check as SQL Server (T-SQL)" }).click();
+  await waitForValue(page, "#dialect", /^mssql$/);
+  await waitForText(page, "[data-testid=equivalence-badge]", "Equivalent");
+  await waitForText(page, "[data-testid=equivalence-explanation]", /^Same results on all 40 generated databases/);
+  assert.deepEqual(page.errors, []);
+});
+
 test("a query that cannot run on the inferred schema gives no verdict, not a guess", async () => {
   const page = await freshPage();
   await pair(page, "SELECT name FROM singer", "SELECT no_such_function(name) FROM singer");

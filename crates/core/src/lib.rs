@@ -125,7 +125,7 @@ pub use sql::parse::{MAX_OPERATORS, ParseError, ParseLimits, parse as parse_sql}
 pub use sql::safety::{Place, SafetyReport, ViolationKind, check_read_only as check_sql_read_only};
 pub use sql::schema::{ColumnType, ForeignKey, Schema, SchemaColumn, SchemaTable, quote_ident};
 pub use sql::spj::{ProofKind, SpjProof, spj_proof};
-pub use sql::sqlite_text::{orders_its_output, to_sqlite};
+pub use sql::sqlite_text::{orders_its_output, to_sqlite, to_sqlite_whole_average};
 pub use sql::tables::{TableName, extract_tables};
 pub use words::{counted, json_kind, plural};
 

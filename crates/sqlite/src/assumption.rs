@@ -15,7 +15,7 @@
 //! least plausible first, keeping each only if the queries differ without it. What is kept is
 //! minimal: dropping any one of it brings a difference back.
 
-use qeval_core::{ColumnKey, ColumnType, ForeignKey, Hints, Schema};
+use qeval_core::{ColumnKey, ColumnType, ForeignKey, Hints, Schema, SqlDialect};
 
 use crate::generate::{Plan, column_at, id_like};
 use crate::report::Assumption;
@@ -42,6 +42,40 @@ pub(crate) struct StatedAssumption {
     /// that may well hold NULLs, so a pair that agrees only when it does not (`COUNT(*)` against
     /// `COUNT(b)`, a self-join on `a` against none) is different, the assumption stated beside.
     pub assumed: bool,
+}
+
+/// What an engine whose `AVG` of whole numbers is a whole number (cut toward zero) adds to an
+/// assumption: SQL Server's and Calcite's is, SQLite's, PostgreSQL's and MySQL's is not, so
+/// `AVG(n)` and `CAST(SUM(n) / COUNT(n) AS INTEGER)` agree only there.
+const WHOLE_AVERAGE: &str = "the engine's `AVG` of whole numbers is a whole number (as in SQL Server; not in SQLite, PostgreSQL or MySQL)";
+
+impl StatedAssumption {
+    /// No constraint of the data, only the engine's whole-number `AVG` (see [`WHOLE_AVERAGE`]),
+    /// with the schema it was checked on.
+    pub(crate) fn whole_average_alone(schema: &Schema) -> StatedAssumption {
+        StatedAssumption {
+            assumption: Assumption {
+                text: String::new(),
+                schema: schema.to_sql(),
+                dialect: None,
+            },
+            assumed: true,
+        }
+        .with_whole_average()
+    }
+
+    /// The assumption, and the engine's whole-number `AVG` with it; checked in SQL Server's
+    /// dialect, whose engine has it.
+    pub(crate) fn with_whole_average(mut self) -> StatedAssumption {
+        let text = &mut self.assumption.text;
+        *text = if text.is_empty() {
+            WHOLE_AVERAGE.to_string()
+        } else {
+            format!("{text}, and {WHOLE_AVERAGE}")
+        };
+        self.assumption.dialect = Some(SqlDialect::Mssql);
+        self
+    }
 }
 
 /// The narrowest set of constraints under which `agrees` holds, stated; `None` when even all of
@@ -124,6 +158,7 @@ pub(crate) fn find_assumption(
         assumption: Assumption {
             text: describe(schema, &kept),
             schema: candidate.to_sql(),
+            dialect: None,
         },
         assumed: kept.iter().all(|k| !plain_not_null(schema, hints, k)),
     })

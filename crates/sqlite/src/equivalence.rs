@@ -11,10 +11,11 @@
 use qeval_core::{
     CompareOptions, Mode, ParseLimits, ProofKind, Schema, SqlDialect, compare_results, counted,
     hints_for_schema, infer_schema, orders_its_output, parse_sql, read_result, to_sqlite,
+    to_sqlite_whole_average,
 };
 use serde_json::{Value, json};
 
-use crate::assumption::find_assumption;
+use crate::assumption::{StatedAssumption, find_assumption};
 use crate::database::{Database, Limits};
 use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate};
 use crate::output::QueryOutput;
@@ -357,24 +358,8 @@ pub fn check_equivalence(
     };
     if let Some((database, number)) = difference {
         check.record_difference(&mut report, &schema, &database, number);
-        // Twice the databases and the boundary search, none of the loaded values: calling a pair
-        // equivalent under an assumption needs more evidence than finding it different.
-        let agrees = |candidate: &Schema, plan: &Plan| {
-            check.rows_seen.set(false);
-            let suite = generate(candidate, &hints, &Vec::new(), plan);
-            let agree = matches!(check.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
-                && check
-                    .search(candidate, &hints, &suite, plan, options.search)
-                    .found
-                    .is_none();
-            agree.then(|| check.rows_seen.get())
-        };
-        let doubled = Plan {
-            databases: options.databases * 2,
-            ..plan.clone()
-        };
         if source == SchemaSource::Inferred
-            && let Some(found) = find_assumption(&schema, &hints, &unnamed, &doubled, &agrees)
+            && let Some(found) = check.assumption(&schema, &hints, &unnamed, &plan, options)
         {
             if found.assumed {
                 report.verdict = EquivalenceVerdict::EquivalentUnderAssumption;
@@ -479,7 +464,96 @@ struct CheckState<'a> {
 
 type Ran = Result<QueryOutput, String>;
 
-impl CheckState<'_> {
+impl<'a> CheckState<'a> {
+    /// The same check of two other texts of the queries.
+    fn of_queries<'b>(&self, expected: &'b str, generated: &'b str) -> CheckState<'b> {
+        CheckState {
+            expected,
+            generated,
+            compare: self.compare.clone(),
+            rows_seen: std::cell::Cell::new(false),
+            ..*self
+        }
+    }
+
+    /// What the queries, different on the inferred `schema`, agree under: constraints of the
+    /// data (`assumption.rs`), or else, when either query averages and the dialect does not
+    /// say which engine runs it, an engine whose `AVG` of whole numbers is a whole number, with
+    /// such constraints or none (Calcite's rewrites of `AVG` into `SUM / COUNT`).
+    fn assumption(
+        &self,
+        schema: &Schema,
+        hints: &qeval_core::Hints,
+        unnamed: &[(String, String)],
+        plan: &Plan,
+        options: &EquivalenceOptions,
+    ) -> Option<StatedAssumption> {
+        let doubled = Plan {
+            databases: options.databases * 2,
+            ..plan.clone()
+        };
+        let agrees = |check: &CheckState<'_>, candidate: &Schema, plan: &Plan| {
+            check.agrees(candidate, hints, plan, options.search)
+        };
+        if let Some(found) =
+            find_assumption(schema, hints, unnamed, &doubled, &|c, p| agrees(self, c, p))
+        {
+            return Some(found);
+        }
+        if options.dialect != SqlDialect::Generic {
+            return None;
+        }
+        // Only where the queries average differently (`AVG(n)` in one, `SUM(n) / COUNT(n)` in
+        // the other): where both take the same averages, the engine's meaning of `AVG` is not
+        // what separates them, and agreeing once it is changed is luck (`HAVING AVG(c) > 2 AND
+        // COUNT(b) = 2` against `>= 2`, a refuted literature pair, agreed so at two seeds).
+        let whole =
+            |sql: &str| to_sqlite_whole_average(sql, options.dialect, ParseLimits::default()).ok();
+        let (Some((expected, mut in_expected)), Some((generated, mut in_generated))) =
+            (whole(self.expected), whole(self.generated))
+        else {
+            return None;
+        };
+        for averages in [&mut in_expected, &mut in_generated] {
+            averages.iter_mut().for_each(|a| a.make_ascii_lowercase());
+            averages.sort();
+        }
+        if in_expected == in_generated {
+            return None;
+        }
+        let averaged = self.of_queries(&expected, &generated);
+        match agrees(&averaged, schema, &doubled) {
+            Some(true) => Some(StatedAssumption::whole_average_alone(schema)),
+            // No row to agree on is no answer, with constraints or without.
+            Some(false) => None,
+            None => find_assumption(schema, hints, unnamed, &doubled, &|c, p| {
+                agrees(&averaged, c, p)
+            })
+            .map(StatedAssumption::with_whole_average),
+        }
+    }
+
+    /// Whether the queries agree on a fresh suite generated by `plan` on `candidate` and on the
+    /// boundary search from it, none of a loaded database's values: calling a pair equivalent
+    /// under an assumption needs more evidence than finding it different. When they agree:
+    /// whether they returned a row.
+    fn agrees(
+        &self,
+        candidate: &Schema,
+        hints: &qeval_core::Hints,
+        plan: &Plan,
+        tries: usize,
+    ) -> Option<bool> {
+        self.rows_seen.set(false);
+        let suite = generate(candidate, hints, &Vec::new(), plan);
+        let agree = matches!(self.suite(candidate, &suite, None).1, SuiteOutcome::Agree)
+            && self
+                .search(candidate, hints, &suite, plan, tries)
+                .found
+                .is_none();
+        agree.then(|| self.rows_seen.get())
+    }
+
     /// Runs the suite until the first difference. Returns how many agreed, and the outcome.
     fn suite(
         &self,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use qeval_core::{Metric, Mode};
+use qeval_core::{Metric, Mode, SqlDialect};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -50,6 +50,10 @@ pub struct Assumption {
     pub text: String,
     /// The inferred schema with the constraint added, to copy into the schema editor.
     pub schema: String,
+    /// When the assumption is also about the engine (its `AVG` of whole numbers is a whole
+    /// number): the dialect whose engine has it, to check the pair in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<SqlDialect>,
 }
 
 /// A table of a counterexample, or a query's result on it.

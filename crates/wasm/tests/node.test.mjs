@@ -303,3 +303,19 @@ test("compareRuns gives qeval compare-runs' statistics", async () => {
   assert.deepEqual(comparison.newly_failing, ["9"]);
   assert.match(comparison.sentence, /^Pass rate 67\.6% → 73\.5%: \+5\.9 points .*McNemar exact p = 0\.625\): within what chance gives\.$/);
 });
+
+test("checkEquivalence states the engine's whole-number AVG as the CLI does, and agrees in SQL Server's dialect", () => {
+  const expected = "SELECT name, AVG(deptno) FROM dept GROUP BY name";
+  const generated = "SELECT name, CAST(SUM(deptno) / COUNT(*) AS INTEGER) FROM dept GROUP BY name";
+  const report = qeval.checkEquivalence(expected, generated);
+  assert.equal(report.verdict, "equivalent_under_assumption");
+  assert.equal(report.assumption.dialect, "mssql");
+  const cli = resolve(process.env.QEVAL_CLI ?? "../../../target/debug/qeval");
+  const pairs = join(mkdtempSync(join(tmpdir(), "qeval-node-avg-")), "pairs.jsonl");
+  writeFileSync(pairs, JSON.stringify({ generated_sql: generated, expected_sql: expected }) + "\n");
+  const native = JSON.parse(execFileSync(cli, ["score", "--pairs", pairs], { stdio: ["ignore", "pipe", "ignore"] }).toString());
+  assert.deepEqual(native.metrics.equivalence.details.assumption, report.assumption);
+  assert.equal(native.metrics.equivalence.explanation, report.explanation);
+  const accepted = qeval.checkEquivalence(expected, generated, { dialect: "mssql", schema: report.assumption.schema });
+  assert.equal(accepted.verdict, "equivalent", accepted.explanation);
+});

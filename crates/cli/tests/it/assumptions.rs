@@ -117,6 +117,36 @@ fn differences_only_a_constraint_removes_are_stated_and_the_schema_settles_them(
         explanation.starts_with("Same results on all"),
         "{explanation}"
     );
+    // An assumption about the engine: `AVG` of whole numbers whole, as in SQL Server. It names
+    // the dialect to check in, and checked in it with its schema the pair agrees.
+    let pair = serde_json::json!({
+        "generated_sql": "SELECT name, CAST(SUM(deptno) / COUNT(*) AS INTEGER) FROM dept GROUP BY name",
+        "expected_sql": "SELECT name, AVG(deptno) FROM dept GROUP BY name"
+    });
+    let card = score(&[], &pair);
+    let assumption = &card["metrics"]["equivalence"]["details"]["assumption"];
+    assert_eq!(assumption["dialect"], "mssql", "{card}");
+    let (explanation, schema) = equivalence(&card);
+    assert!(
+        explanation.starts_with("Equivalent if `dept.deptno` is a whole number and never NULL, and the engine's `AVG` of whole numbers is a whole number"),
+        "{explanation}"
+    );
+    let file = dir.join("schema.sql");
+    std::fs::write(&file, &schema).expect("writes the schema");
+    let card = score(
+        &[
+            "--schema",
+            file.to_str().expect("a path"),
+            "--dialect",
+            "mssql",
+        ],
+        &pair,
+    );
+    let (explanation, _) = equivalence(&card);
+    assert!(
+        explanation.starts_with("Same results on all"),
+        "{explanation}"
+    );
     // A difference no constraint removes stays a difference.
     let pair = serde_json::json!({
         "generated_sql": "SELECT name FROM singer WHERE age > 30",

@@ -4,15 +4,17 @@
 //! becomes `LIKE` (SQLite's `LIKE` ignores ASCII case), `x::type` becomes `CAST`, a derived
 //! table's column aliases go through a CTE, `INTERSECT ALL`/`EXCEPT ALL` number equal rows,
 //! sized and decimal casts cut or round, date casts use SQLite's date functions, and NULLs sort
-//! where PostgreSQL and DuckDB put them. Backticks and brackets need nothing: SQLite reads them
-//! as quoted names. A query nothing was rewritten in is passed through as written.
+//! where PostgreSQL and DuckDB put them, and SQL Server's `AVG` of whole numbers is a whole
+//! number. Backticks and brackets need nothing: SQLite reads them as quoted names. A query
+//! nothing was rewritten in is passed through as written.
 
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    CastKind, CharacterLength, DataType, ExactNumberInfo, Expr, Ident, LimitClause, OffsetRows,
-    OrderBy, OrderByExpr, OrderByKind, OrderBySort, Query, SelectItem, SetExpr, SetOperator,
-    SetQuantifier, Statement, TableFactor, TopQuantity, VisitMut, VisitorMut, WindowType,
+    CastKind, CharacterLength, DataType, ExactNumberInfo, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArguments, Ident, LimitClause, OffsetRows, OrderBy, OrderByExpr,
+    OrderByKind, OrderBySort, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
+    TableFactor, TopQuantity, VisitMut, VisitorMut, WindowType, visit_expressions_mut,
 };
 
 use super::{ParseError, ParseLimits, SqlDialect, parse};
@@ -34,13 +36,34 @@ pub fn to_sqlite(
     dialect: SqlDialect,
     limits: ParseLimits,
 ) -> Result<String, ParseError> {
+    translate(sql, dialect, limits, dialect == SqlDialect::Mssql).map(|(text, _)| text)
+}
+
+/// [`to_sqlite`] on an engine whose `AVG` of whole numbers is a whole number, cut toward zero
+/// (SQL Server's, Calcite's; not SQLite's, PostgreSQL's or MySQL's), and the `AVG` calls it
+/// changed, as written (none when the query has no `AVG` that could change).
+pub fn to_sqlite_whole_average(
+    sql: &str,
+    dialect: SqlDialect,
+    limits: ParseLimits,
+) -> Result<(String, Vec<String>), ParseError> {
+    translate(sql, dialect, limits, true)
+}
+
+/// The SQLite text, and the `AVG` calls made whole-number averages.
+fn translate(
+    sql: &str,
+    dialect: SqlDialect,
+    limits: ParseLimits,
+    whole_average: bool,
+) -> Result<(String, Vec<String>), ParseError> {
     let passes_through = matches!(
         dialect,
         SqlDialect::Sqlite | SqlDialect::Generic | SqlDialect::Ansi
     );
     let mut statements = match parse(sql, dialect, limits) {
         Ok(statements) => statements,
-        Err(_) if passes_through => return Ok(sql.to_string()),
+        Err(_) if passes_through => return Ok((sql.to_string(), Vec::new())),
         Err(err) => return Err(err),
     };
     let mut spelling = Spelling {
@@ -54,18 +77,21 @@ pub fn to_sqlite(
             SqlDialect::Duckdb => Some(NullsOrder::Last),
             _ => None,
         },
+        whole_average,
+        averages: Vec::new(),
     };
     let _ = statements.visit(&mut spelling);
     // A name that starts with `$` was read as a name (`parse`); SQLite reads it as a parameter
     // unless it is printed again, quoted.
     if !spelling.changed && !sql.contains('$') {
-        return Ok(sql.to_string());
+        return Ok((sql.to_string(), Vec::new()));
     }
-    Ok(statements
+    let text = statements
         .iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
-        .join(";\n"))
+        .join(";\n");
+    Ok((text, spelling.averages))
 }
 
 struct Spelling {
@@ -86,6 +112,10 @@ struct Spelling {
     /// `VARCHAR(n)` or `DECIMAL(p, s)`, a value cut to `n` characters or rounded to `s` places
     /// (SQLite ignores the sizes).
     standard_casts: bool,
+    /// Whether `AVG` of whole numbers is a whole number (see [`whole_average`]).
+    whole_average: bool,
+    /// The `AVG` calls rewritten so, as written.
+    averages: Vec<String>,
 }
 
 impl Spelling {
@@ -127,6 +157,15 @@ impl VisitorMut for Spelling {
     }
 
     fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if self.whole_average
+            && let Expr::Function(function) = expr
+            && let Some(average) = whole_average(function)
+        {
+            self.averages.push(function.to_string());
+            *expr = average;
+            self.changed = true;
+            return ControlFlow::Continue(());
+        }
         match expr {
             Expr::ILike {
                 negated,
@@ -175,6 +214,41 @@ impl VisitorMut for Spelling {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// `AVG(x)` (or `AVG(DISTINCT x)`, not a window's) as an engine computes it whose average of an
+/// integer type is that type: the sum divided by the count in integer arithmetic, cut toward
+/// zero, when every value is a whole number (SQLite's `SUM` of whole numbers is one); the
+/// ordinary average otherwise. SQL Server's `AVG(2, 3)` is 2.
+fn whole_average(function: &Function) -> Option<Expr> {
+    let named_avg =
+        function.name.0.len() == 1 && function.name.to_string().eq_ignore_ascii_case("avg");
+    let plain =
+        function.over.is_none() && function.filter.is_none() && function.within_group.is_empty();
+    let FunctionArguments::List(list) = &function.args else {
+        return None;
+    };
+    let one_value = matches!(
+        list.args.as_slice(),
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(_))]
+    ) && list.clauses.is_empty();
+    if !(named_avg && plain && one_value) {
+        return None;
+    }
+    let mut average =
+        parse_expr("CASE WHEN typeof(SUM(x)) = 'integer' THEN SUM(x) / COUNT(x) ELSE AVG(x) END")
+            .ok()?;
+    // Each of the template's SUM, COUNT and AVG takes the call's own argument (with its
+    // DISTINCT).
+    let _ = visit_expressions_mut(&mut average, |expr| {
+        if let Expr::Function(call) = expr
+            && !call.name.to_string().eq_ignore_ascii_case("typeof")
+        {
+            call.args = function.args.clone();
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    Some(average)
 }
 
 fn is_date_or_time(data_type: &DataType) -> bool {
@@ -541,6 +615,48 @@ mod tests {
             )
             .expect("as is"),
             "select  *  from t"
+        );
+    }
+
+    #[test]
+    fn sql_server_averages_whole_numbers_to_a_whole_number() {
+        let limits = ParseLimits::default();
+        let average = "CASE WHEN typeof(SUM(DISTINCT sal)) = 'integer' THEN SUM(DISTINCT sal) / COUNT(DISTINCT sal) ELSE AVG(DISTINCT sal) END";
+        assert_eq!(
+            to_sqlite(
+                "SELECT AVG(DISTINCT sal) FROM emp",
+                SqlDialect::Mssql,
+                limits
+            )
+            .expect("translates"),
+            format!("SELECT {average} FROM emp")
+        );
+        // Elsewhere only when asked, and a window's average stays as it is.
+        assert_eq!(
+            to_sqlite("SELECT AVG(sal) FROM emp", SqlDialect::Generic, limits).expect("as is"),
+            "SELECT AVG(sal) FROM emp"
+        );
+        assert_eq!(
+            to_sqlite_whole_average(
+                "SELECT AVG(DISTINCT sal) FROM emp",
+                SqlDialect::Generic,
+                limits
+            )
+            .expect("translates"),
+            (
+                format!("SELECT {average} FROM emp"),
+                vec!["AVG(DISTINCT sal)".to_string()]
+            )
+        );
+        assert_eq!(
+            to_sqlite_whole_average(
+                "SELECT AVG(sal) OVER () FROM emp",
+                SqlDialect::Generic,
+                limits
+            )
+            .expect("translates")
+            .1,
+            Vec::<String>::new()
         );
     }
 }

@@ -1,6 +1,7 @@
 //! The equivalence check on generated databases: with a loaded database (test-suite checking),
 //! with a written schema, and with a schema inferred from the queries alone.
 
+use qeval_core::SqlDialect;
 use qeval_sqlite::{
     Database, EquivalenceOptions, EquivalenceVerdict, Limits, SchemaChoice, SchemaSource,
     check_equivalence,
@@ -148,6 +149,73 @@ fn a_difference_only_through_nulls_in_a_key_is_equivalence_under_an_assumption()
         EquivalenceVerdict::Equivalent,
         "{report:#?}"
     );
+}
+
+/// Calcite rewrites `AVG(n)` of an integer column into `CAST(SUM(n) / COUNT(*) AS INTEGER)`:
+/// the same only where `AVG` of whole numbers is a whole number (SQL Server, Calcite), which a
+/// generic query does not say; in SQL Server's dialect it simply is.
+#[test]
+fn an_average_written_as_an_integer_division_agrees_where_avg_is_whole() {
+    let (average, division) = (
+        "SELECT name, AVG(deptno) FROM dept GROUP BY name",
+        "SELECT name, CAST(SUM(deptno) / COUNT(*) AS INTEGER) FROM dept GROUP BY name",
+    );
+    let report = check_equivalence(
+        average,
+        division,
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::EquivalentUnderAssumption,
+        "{report:#?}"
+    );
+    let assumption = report.assumption.clone().expect("an assumption");
+    assert_eq!(assumption.dialect, Some(SqlDialect::Mssql));
+    assert!(
+        assumption.text.ends_with("the engine's `AVG` of whole numbers is a whole number (as in SQL Server; not in SQLite, PostgreSQL or MySQL)"),
+        "{}",
+        assumption.text
+    );
+    // Accepted: its schema, in SQL Server's dialect.
+    let in_sql_server = EquivalenceOptions {
+        dialect: SqlDialect::Mssql,
+        ..EquivalenceOptions::default()
+    };
+    let report = check_equivalence(
+        average,
+        division,
+        SchemaChoice::Written(&assumption.schema),
+        &in_sql_server,
+    );
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::Equivalent,
+        "{report:#?}"
+    );
+    // Where the dialect says the engine, its AVG is what it is: SQLite's is a fraction.
+    let in_sqlite = EquivalenceOptions {
+        dialect: SqlDialect::Sqlite,
+        ..EquivalenceOptions::default()
+    };
+    let report = check_equivalence(average, division, SchemaChoice::Infer, &in_sqlite);
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
+    assert_eq!(report.assumption, None);
+}
+
+/// Two queries that take the same averages differ for some other reason: the engine's `AVG`
+/// is not offered as what would make them agree.
+#[test]
+fn the_same_average_in_both_queries_is_not_why_they_differ() {
+    let report = check_equivalence(
+        "SELECT team FROM scores GROUP BY team HAVING AVG(points) > 2 AND COUNT(*) = 2",
+        "SELECT team FROM scores GROUP BY team HAVING AVG(points) > 2 AND COUNT(*) >= 2",
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
+    assert_eq!(report.assumption, None);
 }
 
 #[test]

@@ -88,6 +88,7 @@ pub fn DatabaseSection(props: &Props) -> Html {
                     on_check={props.pristine.then(|| props.on_check_example.clone())}
                     schema={state.schema.clone()}
                     on_schema={dispatch.reform(PlaygroundAction::SetSchema)}
+                    on_dialect={dispatch.reform(PlaygroundAction::SetDialect)}
                     checks={state.checks}
                     on_checks={dispatch.reform(PlaygroundAction::SetChecks)}
                     seed={state.seed}

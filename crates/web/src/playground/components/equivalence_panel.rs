@@ -1,7 +1,8 @@
 //! The equivalence check without a database: the schema it used (inferred from the queries, or
 //! the user's edit of it), its verdict, and the counterexample that separates the queries.
 
-use qeval_sqlite::{EquivalenceReport, EquivalenceVerdict, SchemaSource};
+use qeval_core::SqlDialect;
+use qeval_sqlite::{Assumption, EquivalenceReport, EquivalenceVerdict, SchemaSource};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -19,6 +20,8 @@ pub struct Props {
     /// The user's schema; empty when the inferred one is used.
     pub schema: AttrValue,
     pub on_schema: Callback<String>,
+    /// Asked for when an assumption holds in another dialect's engine (SQL Server's `AVG`).
+    pub on_dialect: Callback<SqlDialect>,
     pub checks: u32,
     pub on_checks: Callback<u32>,
     pub seed: u64,
@@ -99,8 +102,11 @@ pub fn EquivalencePanel(props: &Props) -> Html {
                 if let Some(assumption) = &report.assumption {
                     <p class="note" data-testid="equivalence-assumption">
                         { assumption_note(report.verdict, &assumption.text) }
-                        <button type="button" onclick={props.on_schema.reform({ let s = assumption.schema.clone(); move |_| s.clone() })}>
-                            { "Add this constraint to the schema" }
+                        <button type="button" data-testid="equivalence-accept" onclick={accept(assumption, &props.on_schema, &props.on_dialect)}>
+                            { match assumption.dialect {
+                                Some(dialect) => format!("Add it to the schema and check as {}", dialect.label()),
+                                None => "Add this constraint to the schema".to_string(),
+                            } }
                         </button>
                     </p>
                 }
@@ -143,6 +149,23 @@ fn verdict_badge(report: &EquivalenceReport) -> Html {
         EquivalenceVerdict::NoVerdict => ("badge", "No verdict"),
     };
     html! { <span class={class} data-testid="equivalence-badge">{ text }</span> }
+}
+
+/// What the assumption's button does: puts the schema with the constraint in the editor and,
+/// when the assumption is about another dialect's engine, checks in that dialect.
+fn accept(
+    assumption: &Assumption,
+    on_schema: &Callback<String>,
+    on_dialect: &Callback<SqlDialect>,
+) -> Callback<MouseEvent> {
+    let (schema, dialect) = (assumption.schema.clone(), assumption.dialect);
+    let (on_schema, on_dialect) = (on_schema.clone(), on_dialect.clone());
+    Callback::from(move |_| {
+        if let Some(dialect) = dialect {
+            on_dialect.emit(dialect);
+        }
+        on_schema.emit(schema.clone());
+    })
 }
 
 /// The sentence beside the button that adds the assumption to the schema: the condition the
