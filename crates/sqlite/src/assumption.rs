@@ -41,6 +41,7 @@ pub(crate) struct StatedAssumption {
     /// NULL" of a column that is neither named as a key nor joins another table. A column like
     /// that may well hold NULLs, so a pair that agrees only when it does not (`COUNT(*)` against
     /// `COUNT(b)`, a self-join on `a` against none) is different, the assumption stated beside.
+    /// The same for the engine's whole-number `AVG`, which most engines do not have.
     pub assumed: bool,
 }
 
@@ -65,7 +66,9 @@ impl StatedAssumption {
     }
 
     /// The assumption, and the engine's whole-number `AVG` with it; checked in SQL Server's
-    /// dialect, whose engine has it.
+    /// dialect, whose engine has it. Stated, never assumed: most engines' `AVG` is a fraction,
+    /// and `SUM(n) / COUNT(n)` against `AVG(n)` is the integer division a model gets wrong on
+    /// SQLite.
     pub(crate) fn with_whole_average(mut self) -> StatedAssumption {
         let text = &mut self.assumption.text;
         *text = if text.is_empty() {
@@ -74,6 +77,7 @@ impl StatedAssumption {
             format!("{text}, and {WHOLE_AVERAGE}")
         };
         self.assumption.dialect = Some(SqlDialect::Mssql);
+        self.assumed = false;
         self
     }
 }

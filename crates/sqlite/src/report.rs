@@ -56,6 +56,17 @@ pub struct Assumption {
     pub dialect: Option<SqlDialect>,
 }
 
+impl Assumption {
+    /// Why the assumption is stated beside the verdict *different* rather than assumed.
+    pub fn why_not_assumed(&self) -> &'static str {
+        if self.dialect.is_some() {
+            "most engines' `AVG` of whole numbers is a fraction, so that is not assumed: check in SQL Server's dialect if the queries run there"
+        } else {
+            "a column that is neither a key nor joined to another table is not assumed never NULL: state it in the schema if your data has it"
+        }
+    }
+}
+
 /// A table of a counterexample, or a query's result on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(
@@ -235,8 +246,9 @@ impl EquivalenceReport {
                 match &self.assumption {
                     // Stated, not assumed: see `assumption::StatedAssumption::assumed`.
                     Some(assumption) => format!(
-                        "{different}; they agree if {} (a column that is neither a key nor joined to another table is not assumed never NULL: state it in the schema if your data has it)",
-                        assumption.text
+                        "{different}; they agree if {} ({})",
+                        assumption.text,
+                        assumption.why_not_assumed()
                     ),
                     None => different,
                 }

@@ -101,7 +101,7 @@ pub fn EquivalencePanel(props: &Props) -> Html {
                 </p>
                 if let Some(assumption) = &report.assumption {
                     <p class="note" data-testid="equivalence-assumption">
-                        { assumption_note(report.verdict, &assumption.text) }
+                        { assumption_note(report.verdict, assumption) }
                         <button type="button" data-testid="equivalence-accept" onclick={accept(assumption, &props.on_schema, &props.on_dialect)}>
                             { match assumption.dialect {
                                 Some(dialect) => format!("Add it to the schema and check as {}", dialect.label()),
@@ -170,11 +170,12 @@ fn accept(
 
 /// The sentence beside the button that adds the assumption to the schema: the condition the
 /// verdict rests on, or, beside *different*, the one the check states but does not assume.
-fn assumption_note(verdict: EquivalenceVerdict, assumption: &str) -> String {
+fn assumption_note(verdict: EquivalenceVerdict, assumption: &Assumption) -> String {
+    let text = &assumption.text;
     match verdict {
-        EquivalenceVerdict::Different => format!(
-            "They agree if {assumption}, which is not assumed of a column that is neither a key nor joined to another table. "
-        ),
-        _ => format!("They differ only if {assumption} does not hold. "),
+        EquivalenceVerdict::Different => {
+            format!("They agree if {text}: {}. ", assumption.why_not_assumed())
+        }
+        _ => format!("They differ only if {text} does not hold. "),
     }
 }
