@@ -169,7 +169,7 @@ fn verify_equivalence_labels() -> Result<(), String> {
 fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run(
         "python package",
-        "maturin wheel (dev profile) into target/python-venv, with pandas, polars, pyarrow and Ray (about a minute the first time)",
+        "maturin wheel (dev profile) into target/python-venv, with pandas, polars, pyarrow and Ray (about 2.5 minutes the first time)",
         || python::install(python::PythonBuild::Test),
     )?;
     steps.run("python tests", "pytest crates/python/tests", python::tests)
@@ -184,7 +184,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     })?;
     steps.run(
         "lint",
-        "cargo clippy --workspace --all-targets -- -D warnings (about 1.5 minutes the first time)",
+        "cargo clippy --workspace --all-targets -- -D warnings (about 3 minutes the first time)",
         || {
             run::cargo()
                 .args([
@@ -205,7 +205,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     )?;
     steps.run(
         "native tests",
-        "cargo test --workspace (about 2 minutes the first time)",
+        "cargo test --workspace (about 6 minutes the first time)",
         || run::native_test_build().status_ok("cargo test"),
     )?;
     steps.run(
@@ -219,7 +219,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     )?;
     steps.run(
         "wasm32 check",
-        "core and wasm bindings for wasm32, warnings denied (about 30 s the first time)",
+        "core and wasm bindings for wasm32, warnings denied (about a minute the first time)",
         || {
             run::cargo()
                 .args([
@@ -249,13 +249,13 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     )?;
     steps.run(
         "equivalence labels",
-        "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite (about 1.5 minutes)",
+        "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite (about 3.5 minutes)",
         verify_equivalence_labels,
     )?;
     let pkg = wasm_pkg::node_dir(wasm_pkg::NodeBuild::Test);
     steps.run(
         "wasm package",
-        "qeval-wasm for Node (wasm-test profile; about 1.5 minutes the first time)",
+        "qeval-wasm for Node (wasm-test profile; about 4 minutes the first time)",
         || wasm_pkg::build_for_node(wasm_pkg::NodeBuild::Test, &pkg),
     )?;
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
@@ -267,7 +267,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     // runs in its worker, which a build beside it on two cores breaks (it was tried).
     steps.run(
         "browser tests",
-        "Playwright + chromium against dist/ on 127.0.0.1 (about 5 minutes)",
+        "Playwright + chromium against dist/ on 127.0.0.1 (about 6 minutes)",
         run::browser_tests,
     )
 }

@@ -51,7 +51,7 @@ pub fn build(steps: &mut Steps, build: WebBuild) -> Result<(), String> {
             "release",
             "trunk build --release: the app and its two workers for wasm32 (profile \
              wasm-release) bound and shrunk with wasm-opt -Oz, the editors, content-named files \
-             and the CSP, into dist/ (about 3 minutes on 2 cores the first time)",
+             and the CSP, into dist/ (about 9 minutes on 2 cores the first time)",
         ),
         WebBuild::Dev => (
             "dev",
