@@ -60,7 +60,7 @@ impl StatedAssumption {
                 schema: schema.to_sql(),
                 dialect: None,
             },
-            assumed: true,
+            assumed: false,
         }
         .with_whole_average()
     }

@@ -464,7 +464,7 @@ struct CheckState<'a> {
 
 type Ran = Result<QueryOutput, String>;
 
-impl<'a> CheckState<'a> {
+impl CheckState<'_> {
     /// The same check of two other texts of the queries.
     fn of_queries<'b>(&self, expected: &'b str, generated: &'b str) -> CheckState<'b> {
         CheckState {
