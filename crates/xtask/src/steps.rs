@@ -25,16 +25,7 @@ impl Steps {
         println!("\n==> {name}: {what}");
         let started = Instant::now();
         let result = work();
-        self.record(name, started.elapsed(), result)
-    }
-
-    /// Keeps a step's time and outcome for the summary, and says them.
-    fn record(
-        &mut self,
-        name: &str,
-        took: Duration,
-        result: Result<(), String>,
-    ) -> Result<(), String> {
+        let took = started.elapsed();
         self.done.push((name.to_string(), took, result.is_ok()));
         match result {
             Ok(()) => {
