@@ -215,6 +215,89 @@ fn the_same_average_in_both_queries_is_not_why_they_differ() {
     assert_eq!(report.assumption, None);
 }
 
+/// `*` over a filter so narrow that the generated databases rarely meet it: the difference
+/// (the `*`'s other column) is found by the boundary search, and the assumption that removes it
+/// is checked on that counterexample too, so that the queries had a row to agree on. Calcite's
+/// rewrite of a filter on constants (VeriEQL's calcite-11), at several seeds.
+#[test]
+fn a_star_over_a_narrow_filter_agrees_once_the_table_has_no_other_columns() {
+    let star = "SELECT * FROM emp WHERE deptno = 7 AND empno = 10 AND mgr IS NULL";
+    let listed = "SELECT 10 AS empno, 7 AS deptno, ename, CAST(NULL AS INTEGER) AS mgr FROM emp \
+                  WHERE deptno = 7 AND empno = 10 AND mgr IS NULL";
+    let mut assumed = 0;
+    for seed in 1..=4 {
+        let options = EquivalenceOptions {
+            seed,
+            ..EquivalenceOptions::default()
+        };
+        let report = check_equivalence(star, listed, SchemaChoice::Infer, &options);
+        if report.verdict == EquivalenceVerdict::Equivalent {
+            // No database met the filter: nothing to tell the `*` from the list by.
+            continue;
+        }
+        assumed += 1;
+        assert_eq!(
+            report.verdict,
+            EquivalenceVerdict::EquivalentUnderAssumption,
+            "seed {seed}: {report:#?}"
+        );
+        let assumption = report.assumption.expect("an assumption");
+        assert_eq!(
+            assumption.text,
+            "`emp` has no columns besides those the queries name"
+        );
+    }
+    assert!(assumed > 0, "no seed met the filter");
+}
+
+/// `*` over a join whose one side is empty, against the columns listed as NULLs: the `*` must
+/// stand for as many columns as the list has, which the inferred table (the named column and
+/// one more) does not. Calcite's rewrite of a join with an empty input (VeriEQL's calcite-96).
+#[test]
+fn a_star_as_wide_as_the_other_querys_list_is_an_assumption_of_its_width() {
+    let star = "SELECT * FROM (SELECT * FROM emp WHERE FALSE) AS t0 \
+                RIGHT JOIN dept ON t0.deptno = dept.deptno";
+    let listed = "SELECT CAST(NULL AS INTEGER) AS empno, CAST(NULL AS VARCHAR(20)) AS ename, \
+                  CAST(NULL AS INTEGER) AS deptno, deptno AS deptno0, name FROM dept";
+    let report = check_equivalence(
+        star,
+        listed,
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::EquivalentUnderAssumption,
+        "{report:#?}"
+    );
+    let assumption = report.assumption.expect("an assumption");
+    assert_eq!(
+        assumption.text,
+        "`emp` has 2 columns besides those the queries name and `dept` has no columns besides those the queries name"
+    );
+    // The schema it gives is the one they agree on.
+    let report = check_equivalence(
+        star,
+        listed,
+        SchemaChoice::Written(&assumption.schema),
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(
+        report.verdict,
+        EquivalenceVerdict::Equivalent,
+        "{report:#?}"
+    );
+    // Where the list leaves out `emp`'s side, no width makes them agree.
+    let short = "SELECT deptno, name FROM dept";
+    let report = check_equivalence(
+        star,
+        short,
+        SchemaChoice::Infer,
+        &EquivalenceOptions::default(),
+    );
+    assert_eq!(report.verdict, EquivalenceVerdict::Different, "{report:#?}");
+}
+
 #[test]
 fn a_join_that_only_a_missing_parent_row_breaks_is_equivalence_under_a_foreign_key() {
     // The expected query keeps a repo whose owner is missing from users, with a NULL login; the
