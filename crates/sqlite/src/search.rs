@@ -21,7 +21,11 @@
 //!   negative number or a literal's negation (`FLOOR(x)` against `CAST(x AS INTEGER)`: -2.5);
 //! - **meet**: one row given another table's row's values in every column they are joined on,
 //!   so they meet through a `NATURAL JOIN` or a join on several columns;
-//! - **regroup**: one row moved into another row's group.
+//! - **regroup**: one row moved into another row's group;
+//! - **connect**: a row of every table the queries read, joined into one chain (the values of
+//!   each join column copied along it, shifted by the number in `d.budget = t.year + 4`), then
+//!   perhaps made all its tables hold, its first row repeated to a count, a sum through it split
+//!   onto a threshold: the boundaries that need several of the edits above on the same rows.
 //!
 //! A candidate takes one to three edits (one boundary at a time, and several together), is kept
 //! to the schema's constraints, and is run like a generated database. The search is seeded and
@@ -90,7 +94,8 @@ struct Targets {
     /// Per table, the columns rows are grouped or joined by.
     group_columns: Vec<Vec<usize>>,
     /// Each joined column's partners in other tables.
-    partners: BTreeMap<ColumnAt, Vec<ColumnAt>>,
+    partners: Partners,
+    shifts: Shifts,
     /// Values the quantities are driven to.
     numbers: Vec<f64>,
     /// Per column, the numbers the queries compare it (or its `SUM`, `MAX`...) with, and their
@@ -175,7 +180,7 @@ impl Targets {
         } else {
             read
         };
-        let (group_columns, partners) = groups_and_partners(schema, hints, &tables);
+        let (group_columns, partners, shifts) = groups_and_partners(schema, hints, &tables);
         // Some table's columns meet one other table's in two or more places.
         let links: BTreeSet<(usize, usize, usize)> = partners
             .iter()
@@ -237,6 +242,7 @@ impl Targets {
                 .collect(),
             group_columns,
             partners,
+            shifts,
             numbers: combined(&literals),
             column_numbers,
             signs,
@@ -250,16 +256,90 @@ impl Targets {
 
     /// One edit, chosen at random; whether it changed the database.
     fn edit(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
-        // `meet` only where two tables are joined on several columns: elsewhere `align` does
-        // its work, and the other edits keep their share.
-        match random.below(if self.several_join_columns { 6 } else { 5 }) {
+        // `connect` only where columns are joined (with twice the share of another edit: it
+        // is the one that lines up several boundaries on the same rows), `meet` only where two
+        // tables are joined on several columns (elsewhere `align` does its work). A query of
+        // one table is edited as before either existed.
+        let kinds = match (self.partners.is_empty(), self.several_join_columns) {
+            (true, _) => 5,
+            (false, false) => 7,
+            (false, true) => 8,
+        };
+        match random.below(kinds) {
             0 => self.repeat(schema, db, random),
             1 => self.align(schema, db, random),
-            2 => self.split(schema, db, random),
+            2 => self.split(schema, db, random, None),
             3 => self.set(schema, db, random),
             4 => self.regroup(db, random),
+            5 | 6 => self.connect(schema, db, random),
             _ => self.meet(db, random),
         }
+    }
+
+    /// A chain of rows, one per table the queries read, that meets through every join: from
+    /// one row, each partner table's row (one picked) takes the values of the columns the two
+    /// are joined on, shifted where one is compared with the other plus a number
+    /// (`d.budget = t.year + 4`). Half the time the chain is then all its tables hold; half
+    /// the time its first row is repeated to a count the queries test; half the time a sum
+    /// through it is split onto a threshold. A group of exactly five rows through a `NATURAL
+    /// JOIN` and a `SUM` through two joins are what edits made one at a time at random rows
+    /// rarely line up.
+    fn connect(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some((first, r)) = self.pick_row(db, random) else {
+            return false;
+        };
+        let mut chain = BTreeMap::from([(first, r)]);
+        let mut queue = vec![first];
+        let mut changed = false;
+        while let Some(t) = queue.pop() {
+            for &c in &self.group_columns[t] {
+                for &(pt, pc) in self.partners.get(&(t, c)).into_iter().flatten() {
+                    if pt == t || db.tables[pt].is_empty() {
+                        continue;
+                    }
+                    let pr = *chain.entry(pt).or_insert_with(|| {
+                        queue.push(pt);
+                        random.below(db.tables[pt].len())
+                    });
+                    let shift = self.shifts.get(&((t, c), (pt, pc)));
+                    let value = match (&db.tables[t][chain[&t]][c], shift) {
+                        (Cell::Int(x), Some(by)) => self.number(pt, pc, *x as f64 + by),
+                        (Cell::Real(x), Some(by)) => self.number(pt, pc, x + by),
+                        (value, _) => Some(value.clone()),
+                    };
+                    if let Some(value) = value
+                        && self.holds(pt, pc, &value)
+                        && db.tables[pt][pr][pc] != value
+                    {
+                        db.tables[pt][pr][pc] = value;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        // Half the time the chain is all its tables hold, so that no other row adds to its
+        // groups: a count through it is then exactly the copies below.
+        if random.chance(50) {
+            for (&t, row) in &mut chain {
+                changed |= db.tables[t].len() > 1;
+                db.tables[t] = vec![db.tables[t][*row].clone()];
+                *row = 0;
+            }
+        }
+        let r = chain[&first];
+        // Copied as it is, so the copies meet the chain too: a group of `count` rows through it.
+        if random.chance(50)
+            && let Some(&count) = pick(&self.counts, random)
+            && count > 1
+        {
+            let row = db.tables[first][r].clone();
+            copy_row(schema, db, first, &row, count - 1);
+            changed = true;
+        }
+        if random.chance(50) {
+            changed |= self.split(schema, db, random, Some(&chain));
+        }
+        changed
     }
 
     /// One row given another table's row's values in every column the two are joined on, so
@@ -396,8 +476,15 @@ impl Targets {
         true
     }
 
-    /// A group's values (one numeric column) set to add up to a target.
-    fn split(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+    /// A group's values (one numeric column) set to add up to a target; the group of a row of
+    /// `chain` (a row per table) when one is given.
+    fn split(
+        &self,
+        schema: &Schema,
+        db: &mut TestDatabase,
+        random: &mut SplitMix64,
+        chain: Option<&BTreeMap<usize, usize>>,
+    ) -> bool {
         // Mostly a column the queries compare with a number (its `SUM`, `MAX`...): of a written
         // schema's many numeric columns, the one a threshold is about.
         let compared = random.chance(75);
@@ -406,19 +493,24 @@ impl Targets {
             .iter()
             .filter(|(t, c)| schema.tables[*t].columns[*c].kind.is_numeric())
             .filter(|column| !compared || self.column_numbers.contains_key(column))
+            .filter(|(t, _)| chain.is_none_or(|chain| chain.contains_key(t)))
             .collect();
         let Some(&&(t, c)) = pick(&numeric, random) else {
             return false;
         };
         // Half the time a number the queries compare this very column with (`SUM(x) > 100`).
+        // Through a chain, always: it was built for the threshold.
         let totals = match self.column_numbers.get(&(t, c)) {
-            Some(own) if random.chance(50) => own,
+            Some(own) if chain.is_some() || random.chance(50) => own,
             _ => &self.numbers,
         };
         let Some(&total) = pick(totals, random) else {
             return false;
         };
-        let Some(r) = index_below(db.tables[t].len(), random) else {
+        let Some(r) = chain
+            .and_then(|chain| chain.get(&t).copied())
+            .or_else(|| index_below(db.tables[t].len(), random))
+        else {
             return false;
         };
         let group = pick(&self.group_columns[t], random).copied();
@@ -443,7 +535,9 @@ impl Targets {
         // Half the time the sum is taken through the joins: each value here is counted once
         // per matching row of every partner table, so the share shrinks by their product.
         let total = match group {
-            Some(g) if random.chance(50) => total / self.join_multiplier(db, t, g, &row[g]),
+            Some(g) if chain.is_some() || random.chance(50) => {
+                total / self.join_multiplier(db, t, g, &row[g])
+            }
             _ => total,
         };
         let share = if self.fractional[t][c] {
@@ -618,20 +712,38 @@ fn target_columns(schema: &Schema, hints: &Hints) -> Vec<ColumnAt> {
         .collect()
 }
 
+/// Each joined column's partners in other tables.
+type Partners = BTreeMap<ColumnAt, Vec<ColumnAt>>;
+
+/// What a partner's value is a column's plus, for columns compared with another plus a number
+/// (`d.budget = t.year + 4`: from `t.year` to `d.budget`, 4; back, -4).
+type Shifts = BTreeMap<(ColumnAt, ColumnAt), f64>;
+
 /// Per table the columns rows are grouped or joined by, and each joined column's partners:
-/// columns compared with each other, and columns of the same name in two tables (what NATURAL
-/// JOIN and USING join on).
+/// columns compared with each other (with the shift between them where one is compared with
+/// the other plus a number), and columns of the same name in two tables (what NATURAL JOIN and
+/// USING join on).
 fn groups_and_partners(
     schema: &Schema,
     hints: &Hints,
     tables: &[usize],
-) -> (Vec<Vec<usize>>, BTreeMap<ColumnAt, Vec<ColumnAt>>) {
+) -> (Vec<Vec<usize>>, Partners, Shifts) {
     let index = |key: &ColumnKey| column_at(schema, key).filter(|(t, _)| tables.contains(t));
-    let mut partners: BTreeMap<ColumnAt, Vec<ColumnAt>> = BTreeMap::new();
+    let mut partners = Partners::new();
     let compared = hints.links.iter().chain(&hints.joins);
     for (a, b) in compared.filter_map(|(a, b)| Some((index(a)?, index(b)?))) {
         partners.entry(a).or_default().push(b);
         partners.entry(b).or_default().push(a);
+    }
+    let mut shifts = Shifts::new();
+    for (a, b, k) in &hints.shifted {
+        let (Some(a), Some(b)) = (index(a), index(b)) else {
+            continue;
+        };
+        for (from, to, by) in [(b, a, *k), (a, b, -*k)] {
+            shifts.insert((from, to), by);
+            partners.entry(from).or_default().push(to);
+        }
     }
     for &t in tables {
         for (c, column) in schema.tables[t].columns.iter().enumerate() {
@@ -649,7 +761,7 @@ fn groups_and_partners(
             group_columns[t].push(c);
         }
     }
-    (group_columns, partners)
+    (group_columns, partners, shifts)
 }
 
 /// The values quantities are driven to: each literal and its neighbours, and the sum,

@@ -53,6 +53,9 @@ pub struct Hints {
     /// Join keys: columns of two tables compared for equality (`ON a.x = b.y`, `x IN (SELECT
     /// y ...)`, `USING`).
     pub joins: Vec<(ColumnKey, ColumnKey)>,
+    /// Columns compared with another plus or minus a number, `(a, b, k)` for `a = b + k`
+    /// (`d.budget = t.year + 4`): rows meet where the two are `k` apart.
+    pub shifted: Vec<(ColumnKey, ColumnKey, f64)>,
     /// Columns cast to an integer type (`CAST(x AS INT)`): a cast that changes nothing when the
     /// column holds whole numbers, which the queries cannot show.
     pub cast_to_integer: Vec<ColumnKey>,
@@ -1057,6 +1060,22 @@ impl<'a> Walker<'a> {
                 }
                 let key = self.key(*t, c);
                 self.hints.values.entry(key).or_default().push(l.clone());
+            }
+            (
+                column @ ExprType::Column(t1, c1),
+                ExprType::Scaled((t2, c2), op @ ('+' | '-'), by),
+            )
+            | (
+                ExprType::Scaled((t2, c2), op @ ('+' | '-'), by),
+                column @ ExprType::Column(t1, c1),
+            ) => {
+                // Compared with a number it is one.
+                self.vote(column, ColumnType::Integer);
+                let (k1, k2) = (self.key(*t1, c1), self.key(*t2, c2));
+                let by = if *op == '+' { *by } else { -*by };
+                if k1 != k2 && by.is_finite() {
+                    self.hints.shifted.push((k1, k2, by));
+                }
             }
             (ExprType::Scaled((t, c), op, by), ExprType::Literal(Literal::Number(n)))
             | (ExprType::Literal(Literal::Number(n)), ExprType::Scaled((t, c), op, by)) => {
