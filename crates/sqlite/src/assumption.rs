@@ -101,7 +101,7 @@ pub(crate) fn find_assumption(
     hints: &Hints,
     unnamed: &[(String, String)],
     plan: &Plan,
-    difference: &Difference<'_>,
+    difference: &Witness<'_>,
     agrees: &Agrees<'_>,
 ) -> Option<StatedAssumption> {
     let candidates = candidates(schema, hints, unnamed);
@@ -363,7 +363,7 @@ fn apply(schema: &Schema, plan: &Plan, set: &[Constraint]) -> (Schema, Plan) {
 fn widenings(
     schema: &Schema,
     widths: &[Constraint],
-    difference: &Difference<'_>,
+    difference: &Witness<'_>,
 ) -> Vec<Vec<Constraint>> {
     let Some((expected, generated)) = difference.columns else {
         return Vec::new();
@@ -407,7 +407,7 @@ const MAX_OTHER_COLUMNS: usize = 64;
 
 /// The counterexample an assumption must remove: its database, and the names of the columns
 /// each query returned on it (expected, generated), when both ran.
-pub(crate) struct Difference<'a> {
+pub(crate) struct Witness<'a> {
     pub database: &'a TestDatabase,
     pub columns: Option<(&'a [String], &'a [String])>,
 }

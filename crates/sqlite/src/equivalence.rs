@@ -15,7 +15,7 @@ use qeval_core::{
 };
 use serde_json::{Value, json};
 
-use crate::assumption::{Difference, StatedAssumption, find_assumption};
+use crate::assumption::{StatedAssumption, Witness, find_assumption};
 use crate::database::{Database, Limits};
 use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate};
 use crate::output::QueryOutput;
@@ -364,7 +364,7 @@ pub fn check_equivalence(
             }
             ran(&shown.expected).zip(ran(&shown.generated))
         });
-        let difference = Difference {
+        let difference = Witness {
             database: &shrunk,
             columns,
         };
@@ -498,7 +498,7 @@ impl CheckState<'_> {
         hints: &qeval_core::Hints,
         unnamed: &[(String, String)],
         plan: &Plan,
-        difference: &Difference<'_>,
+        difference: &Witness<'_>,
         options: &EquivalenceOptions,
     ) -> Option<StatedAssumption> {
         let doubled = Plan {
