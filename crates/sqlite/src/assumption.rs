@@ -412,10 +412,11 @@ pub(crate) struct Witness<'a> {
     pub columns: Option<(&'a [String], &'a [String])>,
 }
 
-/// `database` on the schema with `set` in force: without the columns dropped, or `None` when it
-/// breaks a constraint SQLite does not check as the database is built (whole numbers, foreign
-/// keys: they are off, as the generator keeps them itself). SQLite refuses a NULL or a repeat
-/// where `set` forbids them, and that database then tells nothing.
+/// `database` on the schema with `set` in force: each `*`'s other column dropped or repeated to
+/// its width (each repeat holding the same value), or `None` when it breaks a constraint SQLite
+/// does not check as the database is built (whole numbers, foreign keys: they are off, as the
+/// generator keeps them itself). SQLite refuses a NULL or a repeat where `set` forbids them, and
+/// that database then tells nothing.
 fn kept_under(set: &[Constraint], database: &TestDatabase) -> Option<TestDatabase> {
     let column = |t: usize, c: usize| database.tables[t].iter().map(move |row| &row[c]);
     for constraint in set {
