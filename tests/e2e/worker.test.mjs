@@ -47,8 +47,12 @@ test("while a long query runs the page keeps responding, and Cancel stops it so 
   await setQuery(page, "expected", "SELECT x FROM t");
   await page.locator("[data-testid=expected-error]").waitFor({ state: "detached", timeout: 5_000 });
   assert.match(await page.locator("[data-testid=job-status]").textContent(), /Running/, "the query still runs");
+  // No main-thread task over 100 ms, the time within which a page must answer input to feel
+  // immediate. A query run on the main thread would be one task the length of the run (seconds,
+  // until Cancel). On an idle machine no task passes 50 ms (the long-task line); on two busy
+  // cores, with the worker holding one, a single 64 ms task was seen in CI.
   const longTasks = await page.evaluate(() => window.longTasks);
-  assert.deepEqual(longTasks.filter((ms) => ms > 50), [], `main-thread tasks over 50 ms: ${longTasks}`);
+  assert.deepEqual(longTasks.filter((ms) => ms > 100), [], `main-thread tasks over 100 ms among the long ones: ${longTasks}`);
   await page.screenshot({ path: join(artifacts, "worker-running.png") });
 
   await page.click("#cancel-job");

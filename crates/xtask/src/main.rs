@@ -263,7 +263,7 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     })?;
     python_package(steps)?;
     web::build(steps, web::WebBuild::Release)?;
-    // Alone: one browser test holds the page's main thread to no task over 50 ms while a query
+    // Alone: one browser test holds the page's main thread to no task over 100 ms while a query
     // runs in its worker, which a build beside it on two cores breaks (it was tried).
     steps.run(
         "browser tests",
