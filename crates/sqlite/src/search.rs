@@ -27,10 +27,14 @@
 //!   perhaps made all its tables hold, its first row repeated to a count, a sum through it split
 //!   onto a threshold: the boundaries that need several of the edits above on the same rows.
 //!
-//! A candidate takes one to three edits (one boundary at a time, and several together), is kept
-//! to the schema's constraints, and is run like a generated database. The search is seeded and
-//! counted in candidates, not in time, so the same pair gets the same verdict on every machine;
-//! the pair's time budget still stops it.
+//! Where the queries join columns, **aimed candidates** come first: one per number the queries
+//! compare a column with (its sum over two rows of an isolated chain) and per count they test
+//! (a chain row repeated), so those boundaries do not wait on the seed (`Targets::aims`).
+//!
+//! A random candidate takes one to three edits (one boundary at a time, and several together).
+//! Every candidate is kept to the schema's constraints, and is run like a generated database.
+//! The search is seeded and counted in candidates, not in time, so the same pair gets the same
+//! verdict on every machine; the pair's time budget still stops it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -86,6 +90,15 @@ impl Searched {
     }
 }
 
+/// A boundary an aimed candidate is built for (`Targets::aims`).
+#[derive(Debug, Clone, Copy)]
+enum Aim {
+    /// A group of `count` rows through the chain, its row of table `first` repeated.
+    Count { first: usize, count: usize },
+    /// The chain's sum of a column exactly `total`.
+    Sum { column: ColumnAt, total: f64 },
+}
+
 /// The columns and numbers the edits draw from, read once from the schema and the hints.
 struct Targets {
     /// Columns the queries mention (compared, grouped, joined, ordered) and every numeric
@@ -139,14 +152,38 @@ pub(crate) fn search(
     let targets = Targets::new(schema, hints, plan);
     // A stream of its own: the search never shifts the suite's databases.
     let mut random = SplitMix64::new(plan.seed ^ 0x5ea2_c4b0_0d5a_11e5);
+    let mut aims = targets.aims(schema);
+    // At most half the candidates, so the random edits keep the rest.
+    aims.truncate(tries / 2);
+    // An aimed candidate's chain needs a row in every table the queries read.
+    let full: Vec<usize> = bases
+        .iter()
+        .copied()
+        .filter(|&i| {
+            targets
+                .tables
+                .iter()
+                .all(|&t| !suite[i].tables[t].is_empty())
+        })
+        .collect();
     for attempt in 0..tries {
-        let base = bases[random.below(bases.len())];
+        let from = match aims.get(attempt) {
+            Some(_) if !full.is_empty() => &full,
+            _ => &bases,
+        };
+        let base = from[random.below(from.len())];
         let mut candidate = suite[base].clone();
-        let edits = 1 + random.below(3);
-        let mut changed = false;
-        for _ in 0..edits {
-            changed |= targets.edit(schema, &mut candidate, &mut random);
-        }
+        let changed = match aims.get(attempt) {
+            Some(&aim) => targets.aim(schema, &mut candidate, aim, &mut random),
+            None => {
+                let edits = 1 + random.below(3);
+                let mut changed = false;
+                for _ in 0..edits {
+                    changed |= targets.edit(schema, &mut candidate, &mut random);
+                }
+                changed
+            }
+        };
         if !changed || !keeps_constraints(schema, &candidate) {
             continue;
         }
@@ -287,6 +324,38 @@ impl Targets {
         let Some((first, r)) = self.pick_row(db, random) else {
             return false;
         };
+        let (mut chain, mut changed) = self.link(db, first, r, random);
+        // Half the time the chain is all its tables hold, so that no other row adds to its
+        // groups: a count through it is then exactly the copies below.
+        if random.chance(50) {
+            changed |= isolate(db, &mut chain);
+        }
+        let r = chain[&first];
+        // Copied as it is, so the copies meet the chain too: a group of `count` rows through it.
+        if random.chance(50)
+            && let Some(&count) = pick(&self.counts, random)
+            && count > 1
+        {
+            let row = db.tables[first][r].clone();
+            copy_row(schema, db, first, &row, count - 1);
+            changed = true;
+        }
+        if random.chance(50) {
+            changed |= self.split(schema, db, random, Some(&chain));
+        }
+        changed
+    }
+
+    /// The chain `connect` starts from row `r` of table `first`: a row of each table reached
+    /// through the joins (one picked), given the joined values. The chain (a row per table) and
+    /// whether a value changed.
+    fn link(
+        &self,
+        db: &mut TestDatabase,
+        first: usize,
+        r: usize,
+        random: &mut SplitMix64,
+    ) -> (BTreeMap<usize, usize>, bool) {
         let mut chain = BTreeMap::from([(first, r)]);
         let mut queue = vec![first];
         let mut changed = false;
@@ -316,29 +385,81 @@ impl Targets {
                 }
             }
         }
-        // Half the time the chain is all its tables hold, so that no other row adds to its
-        // groups: a count through it is then exactly the copies below.
-        if random.chance(50) {
-            for (&t, row) in &mut chain {
-                changed |= db.tables[t].len() > 1;
-                db.tables[t] = vec![db.tables[t][*row].clone()];
-                *row = 0;
+        (chain, changed)
+    }
+
+    /// The boundaries the queries name, one aimed candidate each, tried before the random
+    /// edits: through a chain of joined rows that is all its tables hold, each count the
+    /// queries test (its first row repeated, from each table in turn) and each number they
+    /// compare a column with (the column's value split over two rows, so a `SUM` sits on the
+    /// number while a `MAX` stays under it). At random such a boundary takes several edits
+    /// landing together; aimed, it takes one candidate whatever the seed. Only where the
+    /// queries join columns, as `connect`.
+    fn aims(&self, schema: &Schema) -> Vec<Aim> {
+        if self.partners.is_empty() {
+            return Vec::new();
+        }
+        let counts = self.tables.iter().flat_map(|&first| {
+            self.counts
+                .iter()
+                .filter(|&&count| count > 1)
+                .map(move |&count| Aim::Count { first, count })
+        });
+        let sums = self
+            .column_numbers
+            .iter()
+            .filter(|((t, c), _)| {
+                self.tables.contains(t) && schema.tables[*t].columns[*c].kind.is_numeric()
+            })
+            .flat_map(|(&column, numbers)| {
+                numbers.iter().map(move |&total| Aim::Sum { column, total })
+            });
+        // The sums first: a number the queries compare that very column with is the most
+        // particular aim, and where there are more aims than candidates the first are kept.
+        sums.chain(counts).collect()
+    }
+
+    /// One aimed candidate: the chain from a row of the aim's table, alone in its tables, then
+    /// the aim's count or sum.
+    fn aim(
+        &self,
+        schema: &Schema,
+        db: &mut TestDatabase,
+        aim: Aim,
+        random: &mut SplitMix64,
+    ) -> bool {
+        let first = match aim {
+            Aim::Count { first, .. } => first,
+            Aim::Sum { column, .. } => column.0,
+        };
+        let Some(r) = index_below(db.tables[first].len(), random) else {
+            return false;
+        };
+        // No NULL on the chain: a NULL join value meets nothing, and `COUNT(x)` skips one.
+        fill_nulls(schema, db, first, r);
+        let (mut chain, _) = self.link(db, first, r, random);
+        for (&t, &row) in &chain {
+            fill_nulls(schema, db, t, row);
+        }
+        isolate(db, &mut chain);
+        let row = db.tables[first][0].clone();
+        match aim {
+            Aim::Count { count, .. } => copy_row(schema, db, first, &row, count - 1),
+            Aim::Sum {
+                column: (t, c),
+                total,
+            } => {
+                let group = self.group_columns[t].first().copied();
+                copy_row(schema, db, t, &row, 1);
+                let total = match group {
+                    Some(g) => total / self.join_multiplier(db, t, g, &row[g]),
+                    None => total,
+                };
+                let members = group_of(&db.tables[t], group, &row);
+                return self.spread(db, (t, c), total, &members);
             }
         }
-        let r = chain[&first];
-        // Copied as it is, so the copies meet the chain too: a group of `count` rows through it.
-        if random.chance(50)
-            && let Some(&count) = pick(&self.counts, random)
-            && count > 1
-        {
-            let row = db.tables[first][r].clone();
-            copy_row(schema, db, first, &row, count - 1);
-            changed = true;
-        }
-        if random.chance(50) {
-            changed |= self.split(schema, db, random, Some(&chain));
-        }
-        changed
+        true
     }
 
     /// One row given another table's row's values in every column the two are joined on, so
@@ -530,7 +651,6 @@ impl Targets {
         {
             self.grow_partner(schema, db, (t, g), &row[g], size, random);
         }
-        let m = members.len() as f64;
         // Half the time the sum is taken through the joins: each value here is counted once
         // per matching row of every partner table, so the share shrinks by their product.
         let total = match group {
@@ -539,13 +659,25 @@ impl Targets {
             }
             _ => total,
         };
+        self.spread(db, (t, c), total, &members)
+    }
+
+    /// Column `c` of the rows `members` of table `t` set to add up to `total`: every member
+    /// gets an even share but the last, which takes what is left, so the sum is exactly
+    /// `total` and no value is far above the others.
+    fn spread(
+        &self,
+        db: &mut TestDatabase,
+        (t, c): ColumnAt,
+        total: f64,
+        members: &[usize],
+    ) -> bool {
+        let m = members.len() as f64;
         let share = if self.fractional[t][c] {
             total / m
         } else {
             (total / m).floor()
         };
-        // Every member gets the share but the last, which takes what is left: the sum is
-        // exactly `total`, and no value is far above the others.
         let last = total - share * (m - 1.0);
         for (k, &o) in members.iter().enumerate() {
             let x = if k + 1 == members.len() { last } else { share };
@@ -801,6 +933,35 @@ fn fraction_columns(schema: &Schema, plan: &Plan) -> Vec<Vec<bool>> {
                 .collect()
         })
         .collect()
+}
+
+/// Each NULL of row `r` of table `t` given a value its column holds in another row, or a
+/// fresh one.
+fn fill_nulls(schema: &Schema, db: &mut TestDatabase, t: usize, r: usize) {
+    for c in 0..db.tables[t][r].len() {
+        if db.tables[t][r][c] != Cell::Null {
+            continue;
+        }
+        let rows = &db.tables[t];
+        let value = rows
+            .iter()
+            .map(|row| &row[c])
+            .find(|cell| **cell != Cell::Null)
+            .cloned()
+            .unwrap_or_else(|| fresh(rows, c, schema.tables[t].columns[c].kind, 0));
+        db.tables[t][r][c] = value;
+    }
+}
+
+/// Each table of `chain` left holding only its chain row; whether a row went.
+fn isolate(db: &mut TestDatabase, chain: &mut BTreeMap<usize, usize>) -> bool {
+    let mut changed = false;
+    for (&t, row) in chain.iter_mut() {
+        changed |= db.tables[t].len() > 1;
+        db.tables[t] = vec![db.tables[t][*row].clone()];
+        *row = 0;
+    }
+    changed
 }
 
 /// The rows of `rows` in `row`'s group: those holding its value in column `group`, or all of

@@ -503,3 +503,48 @@ fn an_integer_primary_key_holds_whole_numbers() {
     }
     assert!(different >= 2, "found at {different} of 3 seeds");
 }
+
+/// Boundaries through joins that random edits reach at most seeds only: a group of exactly four
+/// rows through a `NATURAL JOIN`, and a `SUM` through two joins exactly on its threshold while
+/// its `MAX` stays under another. The search's aimed candidates (one per count and per number
+/// the queries name, through a chain of joined rows) find both at every seed, within the
+/// search's first 40 candidates.
+#[test]
+fn boundaries_through_joins_are_found_at_every_seed() {
+    let pairs = [
+        (
+            "CREATE TABLE enrolments (student_id INTEGER, course_id INTEGER, term INTEGER);
+             CREATE TABLE sessions (course_id INTEGER, term INTEGER, slot INTEGER);
+             CREATE TABLE students (student_id INTEGER, name TEXT)",
+            "WITH busy AS (SELECT student_id, slot, term FROM enrolments NATURAL JOIN sessions GROUP BY student_id, slot, term HAVING COUNT(slot) > 3) SELECT DISTINCT student_id, name FROM busy NATURAL JOIN students",
+            "WITH busy AS (SELECT student_id, slot, term FROM enrolments NATURAL JOIN sessions GROUP BY student_id, slot, term HAVING COUNT(slot) > 4) SELECT DISTINCT student_id, name FROM busy NATURAL JOIN students",
+        ),
+        (
+            "CREATE TABLE courses (course_id INTEGER, dept TEXT);
+             CREATE TABLE departments (dept TEXT, building TEXT);
+             CREATE TABLE instructors (instructor_id INTEGER, salary INTEGER, dept TEXT)",
+            "SELECT c.dept, SUM(i.salary) FROM courses c JOIN departments d ON c.dept = d.dept JOIN instructors i ON d.dept = i.dept GROUP BY c.dept HAVING SUM(i.salary) > 100 AND MAX(i.salary) < 75",
+            "SELECT c.dept, SUM(i.salary) FROM courses c JOIN departments d ON c.dept = d.dept JOIN instructors i ON d.dept = i.dept GROUP BY c.dept HAVING SUM(i.salary) >= 100 AND MAX(i.salary) < 75",
+        ),
+    ];
+    for (schema, expected, generated) in pairs {
+        for seed in 1..=10 {
+            let report = check_equivalence(
+                expected,
+                generated,
+                SchemaChoice::Written(schema),
+                &EquivalenceOptions {
+                    seed,
+                    search: 40,
+                    ..EquivalenceOptions::default()
+                },
+            );
+            assert_eq!(
+                report.verdict,
+                EquivalenceVerdict::Different,
+                "seed {seed}, {generated}: {}",
+                report.explanation()
+            );
+        }
+    }
+}
