@@ -793,6 +793,18 @@ fn neighbours(literal: &Literal, kind: ColumnType) -> Vec<Cell> {
                 Err(_) => Vec::new(),
             },
         },
+        // A text column compared with a number (`year TEXT` and `year = 2014`, as in Spider's
+        // schemas): SQLite compares the number as text, so the column must hold "2014" as
+        // written; a REAL 2014.0 would be stored as "2014.0" and never meet it.
+        (Literal::Number(n), ColumnType::Text) => {
+            let mut cells = vec![Cell::Text(n.clone())];
+            if let Ok(i) = n.parse::<i64>() {
+                cells.extend(
+                    [i.saturating_sub(1), i.saturating_add(1)].map(|i| Cell::Text(i.to_string())),
+                );
+            }
+            cells
+        }
         (Literal::Number(n), _) => match n.parse::<f64>() {
             Ok(x) => vec![
                 Cell::Real(x),

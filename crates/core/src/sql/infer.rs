@@ -1163,7 +1163,14 @@ impl<'a> Walker<'a> {
                     self.read(&[(t, c.clone())]);
                     ExprType::Column(t, c)
                 }
-                None => ExprType::Other,
+                // SQLite reads a double-quoted name that names no column as a string (Spider's
+                // gold writes `genre = "scifi"`): the value the generator must seed.
+                None => match expr {
+                    Expr::Identifier(ident) if ident.quote_style == Some('"') => {
+                        self.literal(Literal::Text(ident.value.clone()))
+                    }
+                    _ => ExprType::Other,
+                },
             },
             Expr::Value(v) => match &v.value {
                 Value::Number(n, _) => self.literal(Literal::Number(n.clone())),

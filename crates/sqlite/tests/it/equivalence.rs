@@ -548,3 +548,32 @@ fn boundaries_through_joins_are_found_at_every_seed() {
         }
     }
 }
+
+/// Spider's gold queries write strings in double quotes (`genre = "scifi"`, which SQLite reads as
+/// a string when no column has that name) and compare text columns with numbers (`year TEXT`,
+/// `year = 2014`, which SQLite compares as text). With the schema written, both once went
+/// unseeded: no generated row met either value, both queries returned nothing everywhere, and
+/// the pairs below were called equivalent.
+#[test]
+fn spider_style_literals_are_seeded_under_a_written_schema() {
+    let schema = "CREATE TABLE book (book_id INTEGER PRIMARY KEY, title TEXT, genre TEXT);
+        CREATE TABLE concert (concert_id INTEGER PRIMARY KEY, name TEXT, year TEXT)";
+    for (expected, generated) in [
+        (
+            r#"SELECT title FROM book WHERE genre = "scifi""#,
+            r#"SELECT title FROM book WHERE genre = "novel""#,
+        ),
+        (
+            "SELECT name FROM concert WHERE year = 2014",
+            "SELECT name FROM concert WHERE year = 2015",
+        ),
+    ] {
+        let report = check(expected, generated, SchemaChoice::Written(schema));
+        assert_eq!(
+            report.verdict,
+            EquivalenceVerdict::Different,
+            "{generated}: {}",
+            report.explanation()
+        );
+    }
+}
