@@ -364,13 +364,13 @@ pub fn check_equivalence(
             }
             ran(&shown.expected).zip(ran(&shown.generated))
         });
-        let difference = Witness {
+        let witness = Witness {
             database: &shrunk,
             columns,
         };
         if source == SchemaSource::Inferred
             && let Some(found) =
-                check.assumption(&schema, &hints, &unnamed, &plan, &difference, options)
+                check.assumption(&schema, &hints, &unnamed, &plan, &witness, options)
         {
             if found.assumed {
                 report.verdict = EquivalenceVerdict::EquivalentUnderAssumption;
@@ -490,7 +490,7 @@ impl CheckState<'_> {
     /// What the queries, different on the inferred `schema`, agree under: constraints of the
     /// data (`assumption.rs`), or else, when either query averages and the dialect does not
     /// say which engine runs it, an engine whose `AVG` of whole numbers is a whole number, with
-    /// such constraints or none (Calcite's rewrites of `AVG` into `SUM / COUNT`). `difference`
+    /// such constraints or none (Calcite's rewrites of `AVG` into `SUM / COUNT`). `witness`
     /// is the counterexample: whatever is assumed must make the queries agree on it too.
     fn assumption(
         &self,
@@ -498,7 +498,7 @@ impl CheckState<'_> {
         hints: &qeval_core::Hints,
         unnamed: &[(String, String)],
         plan: &Plan,
-        difference: &Witness<'_>,
+        witness: &Witness<'_>,
         options: &EquivalenceOptions,
     ) -> Option<StatedAssumption> {
         let doubled = Plan {
@@ -506,14 +506,9 @@ impl CheckState<'_> {
             ..plan.clone()
         };
         let assumed = |check: &CheckState<'_>| {
-            find_assumption(
-                schema,
-                hints,
-                unnamed,
-                &doubled,
-                difference,
-                &|c, p, also| check.agrees(c, hints, p, also, options.search),
-            )
+            find_assumption(schema, hints, unnamed, &doubled, witness, &|c, p, also| {
+                check.agrees(c, hints, p, also, options.search)
+            })
         };
         if let Some(found) = assumed(self) {
             return Some(found);
@@ -540,7 +535,7 @@ impl CheckState<'_> {
             return None;
         }
         let averaged = self.of_queries(&expected, &generated);
-        let database = Some(difference.database);
+        let database = Some(witness.database);
         match averaged.agrees(schema, hints, &doubled, database, options.search) {
             Some(true) => Some(StatedAssumption::whole_average_alone(schema)),
             // No row to agree on is no answer, with constraints or without.

@@ -160,21 +160,24 @@ pub(crate) fn search(
         .iter()
         .copied()
         .filter(|&i| {
-            targets
-                .tables
-                .iter()
-                .all(|&t| !suite[i].tables[t].is_empty())
+            !aims.is_empty()
+                && targets
+                    .tables
+                    .iter()
+                    .all(|&t| !suite[i].tables[t].is_empty())
         })
         .collect();
     for attempt in 0..tries {
-        let from = match aims.get(attempt) {
-            Some(_) if !full.is_empty() => &full,
-            _ => &bases,
+        let aim = aims.get(attempt).copied();
+        let from = if aim.is_some() && !full.is_empty() {
+            &full
+        } else {
+            &bases
         };
         let base = from[random.below(from.len())];
         let mut candidate = suite[base].clone();
-        let changed = match aims.get(attempt) {
-            Some(&aim) => targets.aim(schema, &mut candidate, aim, &mut random),
+        let changed = match aim {
+            Some(aim) => targets.aim(schema, &mut candidate, aim, &mut random),
             None => {
                 let edits = 1 + random.below(3);
                 let mut changed = false;
