@@ -776,7 +776,7 @@ fn convert(literal: &Literal, kind: ColumnType) -> Cell {
 }
 
 /// A literal and the values just around it, in the column's kind.
-fn neighbours(literal: &Literal, kind: ColumnType) -> Vec<Cell> {
+pub(crate) fn neighbours(literal: &Literal, kind: ColumnType) -> Vec<Cell> {
     match (literal, kind) {
         (Literal::Number(n), ColumnType::Integer) => match n.parse::<i64>() {
             Ok(i) => vec![

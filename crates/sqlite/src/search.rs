@@ -25,11 +25,22 @@
 //! - **connect**: a row of every table the queries read, joined into one chain (the values of
 //!   each join column copied along it, shifted by the number in `d.budget = t.year + 4`), then
 //!   perhaps made all its tables hold, its first row repeated to a count, a sum through it split
-//!   onto a threshold: the boundaries that need several of the edits above on the same rows.
+//!   onto a threshold: the boundaries that need several of the edits above on the same rows;
+//! - **vary**: a row copied, the copy's value of a column the queries compare with literals set
+//!   to one of them or a neighbour, so it joins where the original does and passes another
+//!   filter (an airline with one flight from each of two airports);
+//! - **clone**: a row copied a count the queries test of times with fresh keys, the rows of
+//!   other tables joined to it copied along and joined to each copy: more groups alike (four
+//!   students with their grades, for `LIMIT 3` against `LIMIT 5`);
+//! - **drop**: some rows of one table removed, so a row that hides a difference goes;
+//! - **twin**: every row of a table copied, a column the queries sort by one step down in one
+//!   copy and up in another, so two rows pass the same filters and sort apart (`ORDER BY pages
+//!   DESC LIMIT 1` against ascending, under `pages > 300`).
 //!
 //! Where the queries join columns, **aimed candidates** come first: one per number the queries
 //! compare a column with (its sum over two rows of an isolated chain) and per count they test
-//! (a chain row repeated), so those boundaries do not wait on the seed (`Targets::aims`).
+//! (a chain row repeated), each three times from other rows, so those boundaries do not wait
+//! on the seed (`Targets::aims`).
 //!
 //! A random candidate takes one to three edits (one boundary at a time, and several together).
 //! Every candidate is kept to the schema's constraints, and is run like a generated database.
@@ -40,7 +51,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use qeval_core::{ColumnKey, ColumnType, Hints, Literal, Schema, SplitMix64};
 
-use crate::generate::{Cell, ColumnAt, Plan, TestDatabase, column_at, rowid_column};
+use crate::generate::{Cell, ColumnAt, Plan, TestDatabase, column_at, neighbours, rowid_column};
 use crate::report::BoundarySearch;
 
 /// What the search is told about a candidate it built.
@@ -125,9 +136,29 @@ struct Targets {
     /// The tables edits touch: the ones the queries read (of a written schema's, perhaps
     /// many), or every table when that is not known.
     tables: Vec<usize>,
-    /// Whether some two tables are joined on more than one column (`NATURAL JOIN`, `USING (a,
-    /// b)`), where `meet` is worth its turn.
-    several_join_columns: bool,
+    /// The edits a random candidate draws from: the ones these queries give work to.
+    edits: Vec<Edit>,
+    /// Columns the queries sort by, for `twin`.
+    ordered: Vec<ColumnAt>,
+    /// Per column the queries compare with literals, those literals as values of the column
+    /// and then their neighbours, for `vary`: `(column, values, how many are literals)`.
+    column_values: Vec<(ColumnAt, Vec<Cell>, usize)>,
+}
+
+/// The edits, as the module's doc names them.
+#[derive(Debug, Clone, Copy)]
+enum Edit {
+    Repeat,
+    Align,
+    Split,
+    Set,
+    Regroup,
+    Connect,
+    Meet,
+    Twin,
+    Vary,
+    Drop,
+    Clone,
 }
 
 /// Builds and runs up to `tries` candidates from `suite`; `run` runs one.
@@ -152,8 +183,11 @@ pub(crate) fn search(
     let targets = Targets::new(schema, hints, plan);
     // A stream of its own: the search never shifts the suite's databases.
     let mut random = SplitMix64::new(plan.seed ^ 0x5ea2_c4b0_0d5a_11e5);
-    let mut aims = targets.aims(schema);
-    // At most half the candidates, so the random edits keep the rest.
+    // Each aim three times, from other rows: what the aim does not set (an `AVG` beside the
+    // count aimed at) is the chain's own. At most half the candidates, so the random edits
+    // keep the rest.
+    let once = targets.aims(schema);
+    let mut aims: Vec<Aim> = once.iter().chain(&once).chain(&once).copied().collect();
     aims.truncate(tries / 2);
     // An aimed candidate's chain needs a row in every table the queries read.
     let full: Vec<usize> = bases
@@ -231,6 +265,62 @@ impl Targets {
                 .iter()
                 .any(|&(t2, o2, c2)| (t2, o2) == (t, other) && c2 != c)
         });
+        let ordered: Vec<ColumnAt> = hints
+            .ordered
+            .iter()
+            .filter_map(|key| column_at(schema, key))
+            .filter(|(t, _)| tables.contains(t))
+            .collect();
+        // `connect` and `clone` only where columns are joined, `meet` only where two tables are
+        // joined on several columns (elsewhere `align` does its work), `twin` only where the
+        // queries sort, `vary` only where they compare a column with literals.
+        let mut edits = vec![
+            Edit::Repeat,
+            Edit::Align,
+            Edit::Split,
+            Edit::Set,
+            Edit::Regroup,
+            Edit::Drop,
+        ];
+        if !partners.is_empty() {
+            edits.push(Edit::Connect);
+            edits.push(Edit::Clone);
+            if several_join_columns {
+                edits.push(Edit::Meet);
+            }
+        }
+        if !ordered.is_empty() {
+            edits.push(Edit::Twin);
+        }
+        let fractional = fraction_columns(schema, plan);
+        let column_values: Vec<(ColumnAt, Vec<Cell>, usize)> = hints
+            .values
+            .iter()
+            .filter_map(|(key, literals)| {
+                let (t, c) = column_at(schema, key).filter(|(t, _)| tables.contains(t))?;
+                let kind = schema.tables[t].columns[c].kind;
+                let fits = |cell: &Cell| {
+                    fractional[t][c] || !matches!(cell, Cell::Real(x) if x.fract() != 0.0)
+                };
+                // A literal's first neighbour is the literal itself, in the column's kind.
+                let all: Vec<Vec<Cell>> = literals.iter().map(|l| neighbours(l, kind)).collect();
+                let mut cells: Vec<Cell> = Vec::new();
+                let add = |list: &mut Vec<Cell>, cell: &Cell| {
+                    if fits(cell) && !list.contains(cell) {
+                        list.push(cell.clone());
+                    }
+                };
+                all.iter()
+                    .filter_map(|n| n.first())
+                    .for_each(|cell| add(&mut cells, cell));
+                let exact = cells.len();
+                all.iter().flatten().for_each(|cell| add(&mut cells, cell));
+                (!cells.is_empty()).then_some(((t, c), cells, exact))
+            })
+            .collect();
+        if !column_values.is_empty() {
+            edits.push(Edit::Vary);
+        }
         let literals: Vec<f64> = hints
             .literals
             .iter()
@@ -288,31 +378,157 @@ impl Targets {
             signs,
             offsets,
             counts,
-            fractional: fraction_columns(schema, plan),
+            fractional,
             tables,
-            several_join_columns,
+            edits,
+            ordered,
+            column_values,
         }
     }
 
     /// One edit, chosen at random; whether it changed the database.
     fn edit(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
-        // `connect` only where columns are joined, `meet` only where two tables are joined on
-        // several columns (elsewhere `align` does its work): a query of one table is edited as
-        // before either existed.
-        let kinds = match (self.partners.is_empty(), self.several_join_columns) {
-            (true, _) => 5,
-            (false, false) => 6,
-            (false, true) => 7,
-        };
-        match random.below(kinds) {
-            0 => self.repeat(schema, db, random),
-            1 => self.align(schema, db, random),
-            2 => self.split(schema, db, random, None),
-            3 => self.set(schema, db, random),
-            4 => self.regroup(db, random),
-            5 => self.connect(schema, db, random),
-            _ => self.meet(db, random),
+        match self.edits[random.below(self.edits.len())] {
+            Edit::Repeat => self.repeat(schema, db, random),
+            Edit::Align => self.align(schema, db, random),
+            Edit::Split => self.split(schema, db, random, None),
+            Edit::Set => self.set(schema, db, random),
+            Edit::Regroup => self.regroup(db, random),
+            Edit::Connect => self.connect(schema, db, random),
+            Edit::Meet => self.meet(db, random),
+            Edit::Twin => self.twin(schema, db, random),
+            Edit::Vary => self.vary(schema, db, random),
+            Edit::Drop => self.drop(db, random),
+            Edit::Clone => self.clone_rows(schema, db, random),
         }
+    }
+
+    /// A row copied with fresh keys, a count the queries test of times, each copy with copies
+    /// of the rows of other tables joined to it, joined to the copy: more groups or joined
+    /// rows alike. `... GROUP BY s.id HAVING AVG(e.grade) > 3 ORDER BY ... LIMIT 3` against
+    /// `LIMIT 5` differ only where four students or more pass, each with their grades.
+    fn clone_rows(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let (Some((t, r)), Some(&copies)) = (self.pick_row(db, random), pick(&self.counts, random))
+        else {
+            return false;
+        };
+        let row = db.tables[t][r].clone();
+        for _ in 0..copies {
+            copy_row(schema, db, t, &row, 1);
+            let Some(copy) = db.tables[t].last().cloned() else {
+                return false;
+            };
+            for (g, value) in copy.iter().enumerate() {
+                if *value == row[g] {
+                    continue;
+                }
+                let partners: BTreeSet<ColumnAt> = self
+                    .partners
+                    .get(&(t, g))
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .collect();
+                for (pt, pc) in partners {
+                    if pt == t || self.shifts.contains_key(&((t, g), (pt, pc))) {
+                        continue;
+                    }
+                    let joined: Vec<Vec<Cell>> = db.tables[pt]
+                        .iter()
+                        .filter(|o| o[pc] == row[g])
+                        .cloned()
+                        .collect();
+                    for partner in joined {
+                        copy_row(schema, db, pt, &partner, 1);
+                        if let Some(added) = db.tables[pt].last_mut() {
+                            added[pc] = value.clone();
+                        }
+                    }
+                }
+            }
+        }
+        copies > 0
+    }
+
+    /// Some rows of one table removed, each with even odds (one at least, one kept at least):
+    /// a difference one row shows can be hidden by another (`... INTERSECT ...` over names two
+    /// airlines share, `NOT IN`, `MAX`), and the generated databases are built full.
+    fn drop(&self, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some((t, keep)) = self.pick_row(db, random) else {
+            return false;
+        };
+        let before = db.tables[t].len();
+        let mut r = 0;
+        db.tables[t].retain(|_| {
+            r += 1;
+            r - 1 == keep || random.chance(50)
+        });
+        db.tables[t].len() < before
+    }
+
+    /// A row copied, the copy's value of a column the queries compare with literals set to one
+    /// of them or a neighbour: a row that joins and groups where the original does and falls on
+    /// the other side of one filter. `... WHERE source = 'OSL' INTERSECT ... WHERE source =
+    /// 'LIM'` against `... WHERE dest = 'LIM'` differ only on an airline with flights that pass
+    /// different filters.
+    fn vary(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some(&((t, c), ref cells, exact)) = pick(&self.column_values, random) else {
+            return false;
+        };
+        // Half the time a row that holds one of the values already (one that passes a filter)
+        // is copied once per other literal, since a neighbour may be no key the parent holds;
+        // else any row, once, with any of the values.
+        let holding: Vec<usize> = (0..db.tables[t].len())
+            .filter(|&r| cells.contains(&db.tables[t][r][c]))
+            .collect();
+        let (r, values) = match pick(&holding, random) {
+            Some(&r) if random.chance(50) => (r, cells[..exact].to_vec()),
+            _ => match (index_below(db.tables[t].len(), random), pick(cells, random)) {
+                (Some(r), Some(value)) => (r, vec![value.clone()]),
+                _ => return false,
+            },
+        };
+        let original = db.tables[t][r].clone();
+        let mut changed = false;
+        for value in values.into_iter().filter(|value| *value != original[c]) {
+            let mut row = original.clone();
+            row[c] = value;
+            copy_row(schema, db, t, &row, 1);
+            add_parent(schema, db, t, c);
+            changed = true;
+        }
+        changed
+    }
+
+    /// Every row of a table the queries sort by a column of copied twice, the copies' values of
+    /// that column one step down and one up (text: one copy, a character longer): two rows that
+    /// pass the same filters and differ where the queries sort. `ORDER BY pages DESC LIMIT 1`
+    /// against `ORDER BY pages LIMIT 1` under `pages > 300` differ only on two such rows, and
+    /// the generator seeds one value above 300, 301. Every row, since which ones pass is the
+    /// queries' to say.
+    fn twin(&self, schema: &Schema, db: &mut TestDatabase, random: &mut SplitMix64) -> bool {
+        let Some(&(t, c)) = pick(&self.ordered, random) else {
+            return false;
+        };
+        let rows = db.tables[t].clone();
+        let mut changed = false;
+        for row in rows {
+            let twins = match (&row[c], schema.tables[t].columns[c].kind) {
+                (Cell::Int(x), _) => [-1.0, 1.0].map(|step| self.number(t, c, *x as f64 + step)),
+                (Cell::Real(x), _) => [-1.0, 1.0].map(|step| self.number(t, c, x + step)),
+                (Cell::Text(text), ColumnType::Text) => {
+                    [None, Some(Cell::Text(format!("{text}0")))]
+                }
+                _ => [None, None],
+            };
+            for value in twins.into_iter().flatten() {
+                let mut twin = row.clone();
+                twin[c] = value;
+                copy_row(schema, db, t, &twin, 1);
+                changed = true;
+            }
+        }
+        changed
     }
 
     /// A chain of rows, one per table the queries read, that meets through every join: from
@@ -953,6 +1169,42 @@ fn fill_nulls(schema: &Schema, db: &mut TestDatabase, t: usize, r: usize) {
             .cloned()
             .unwrap_or_else(|| fresh(rows, c, schema.tables[t].columns[c].kind, 0));
         db.tables[t][r][c] = value;
+    }
+}
+
+/// Where column `c` of table `t` is a foreign key of one column, a row of the parent table
+/// holding its value in the last row of `t`, when none does: a copy of the parent's first row
+/// with that key, so the value a row was given does not break the key.
+fn add_parent(schema: &Schema, db: &mut TestDatabase, t: usize, c: usize) {
+    let table = &schema.tables[t];
+    let Some(value) = db.tables[t].last().map(|row| row[c].clone()) else {
+        return;
+    };
+    for fk in &table.foreign_keys {
+        let [column] = fk.columns.as_slice() else {
+            continue;
+        };
+        let Some(p) = schema.table_index(&fk.table) else {
+            continue;
+        };
+        let parent = &schema.tables[p];
+        let referred = fk.referred.first().or(parent.primary_key.first());
+        let Some(pc) = referred.and_then(|name| parent.column_index(name)) else {
+            continue;
+        };
+        if table.column_index(column) != Some(c)
+            || value == Cell::Null
+            || db.tables[p].iter().any(|row| row[pc] == value)
+        {
+            continue;
+        }
+        let Some(first) = db.tables[p].first().cloned() else {
+            continue;
+        };
+        copy_row(schema, db, p, &first, 1);
+        if let Some(added) = db.tables[p].last_mut() {
+            added[pc] = value.clone();
+        }
     }
 }
 
