@@ -12,8 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use qeval_core::{
-    ColumnKey, ColumnType, Hints, Literal, Schema, SchemaColumn, SchemaTable, SplitMix64,
-    looks_like_date, quote_ident,
+    ColumnKey, ColumnType, ForeignKey, Hints, Literal, Schema, SchemaColumn, SchemaTable,
+    SplitMix64, looks_like_date, quote_ident,
 };
 use serde_json::Value;
 
@@ -30,6 +30,37 @@ pub(crate) type ColumnAt = (usize, usize);
 pub(crate) fn column_at(schema: &Schema, key: &ColumnKey) -> Option<ColumnAt> {
     let t = schema.table_index(&key.0)?;
     Some((t, schema.tables[t].column_index(&key.1)?))
+}
+
+/// Each foreign key of table `t` with the columns it holds equal: `(child column, (parent
+/// table, parent column))` by position, the parent's primary key where the key names no
+/// columns; a column named in no table is left out, as is a key to a table the schema lacks.
+pub(crate) fn foreign_key_pairs(
+    schema: &Schema,
+    t: usize,
+) -> Vec<(&ForeignKey, Vec<(usize, ColumnAt)>)> {
+    let table = &schema.tables[t];
+    table
+        .foreign_keys
+        .iter()
+        .filter_map(|fk| {
+            let p = schema.table_index(&fk.table)?;
+            let parent = &schema.tables[p];
+            let pairs = fk
+                .columns
+                .iter()
+                .enumerate()
+                .filter_map(|(i, column)| {
+                    let referred = fk.referred.get(i).or(parent.primary_key.get(i))?;
+                    Some((
+                        table.column_index(column)?,
+                        (p, parent.column_index(referred)?),
+                    ))
+                })
+                .collect();
+            Some((fk, pairs))
+        })
+        .collect()
 }
 
 /// One value of a generated row.
@@ -447,23 +478,13 @@ impl<'a> Filler<'a> {
             .filter(|set| !set.is_empty())
             .collect();
         let mut references = BTreeMap::new();
-        for fk in &t.foreign_keys {
-            let Some(parent) = schema.table_index(&fk.table) else {
-                continue;
-            };
-            let p = &schema.tables[parent];
-            for (i, column) in fk.columns.iter().enumerate() {
-                let referred = fk.referred.get(i).or(p.primary_key.get(i));
-                if let (Some(c), Some(r)) = (
-                    t.column_index(column),
-                    referred.and_then(|r| p.column_index(r)),
-                ) {
-                    let values: Vec<Cell> = db.tables[parent]
-                        .iter()
-                        .filter_map(|row| row.get(r).cloned())
-                        .collect();
-                    references.insert(c, values);
-                }
+        for (_, pairs) in foreign_key_pairs(schema, table) {
+            for (c, (parent, r)) in pairs {
+                let values: Vec<Cell> = db.tables[parent]
+                    .iter()
+                    .filter_map(|row| row.get(r).cloned())
+                    .collect();
+                references.insert(c, values);
             }
         }
         Filler {
@@ -664,20 +685,9 @@ fn pools(schema: &Schema, hints: &Hints, known: &KnownValues, plan: &Plan) -> Ve
             links.push((a, b));
         }
     }
-    for (t, table) in schema.tables.iter().enumerate() {
-        for fk in &table.foreign_keys {
-            let Some(p) = schema.table_index(&fk.table) else {
-                continue;
-            };
-            for (i, column) in fk.columns.iter().enumerate() {
-                let referred = fk.referred.get(i).or(schema.tables[p].primary_key.get(i));
-                if let (Some(c), Some(r)) = (
-                    table.column_index(column),
-                    referred.and_then(|r| schema.tables[p].column_index(r)),
-                ) {
-                    links.push(((t, c), (p, r)));
-                }
-            }
+    for t in 0..schema.tables.len() {
+        for (_, pairs) in foreign_key_pairs(schema, t) {
+            links.extend(pairs.into_iter().map(|(c, parent)| ((t, c), parent)));
         }
     }
     merge_links(&mut pools, schema, &links);

@@ -51,7 +51,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use qeval_core::{ColumnKey, ColumnType, Hints, Literal, Schema, SplitMix64};
 
-use crate::generate::{Cell, ColumnAt, Plan, TestDatabase, column_at, neighbours, rowid_column};
+use crate::generate::{
+    Cell, ColumnAt, Plan, TestDatabase, column_at, foreign_key_pairs, neighbours, rowid_column,
+};
 use crate::report::BoundarySearch;
 
 /// What the search is told about a candidate it built.
@@ -439,10 +441,7 @@ impl Targets {
                         .cloned()
                         .collect();
                     for partner in joined {
-                        copy_row(schema, db, pt, &partner, 1);
-                        if let Some(added) = db.tables[pt].last_mut() {
-                            added[pc] = value.clone();
-                        }
+                        copy_row_holding(schema, db, (pt, pc), &partner, value);
                     }
                 }
             }
@@ -1176,35 +1175,34 @@ fn fill_nulls(schema: &Schema, db: &mut TestDatabase, t: usize, r: usize) {
 /// holding its value in the last row of `t`, when none does: a copy of the parent's first row
 /// with that key, so the value a row was given does not break the key.
 fn add_parent(schema: &Schema, db: &mut TestDatabase, t: usize, c: usize) {
-    let table = &schema.tables[t];
     let Some(value) = db.tables[t].last().map(|row| row[c].clone()) else {
         return;
     };
-    for fk in &table.foreign_keys {
-        let [column] = fk.columns.as_slice() else {
+    for (fk, pairs) in foreign_key_pairs(schema, t) {
+        let ([_], &[(child, (p, pc))]) = (fk.columns.as_slice(), pairs.as_slice()) else {
             continue;
         };
-        let Some(p) = schema.table_index(&fk.table) else {
-            continue;
-        };
-        let parent = &schema.tables[p];
-        let referred = fk.referred.first().or(parent.primary_key.first());
-        let Some(pc) = referred.and_then(|name| parent.column_index(name)) else {
-            continue;
-        };
-        if table.column_index(column) != Some(c)
-            || value == Cell::Null
-            || db.tables[p].iter().any(|row| row[pc] == value)
-        {
+        if child != c || value == Cell::Null || db.tables[p].iter().any(|row| row[pc] == value) {
             continue;
         }
-        let Some(first) = db.tables[p].first().cloned() else {
-            continue;
-        };
-        copy_row(schema, db, p, &first, 1);
-        if let Some(added) = db.tables[p].last_mut() {
-            added[pc] = value.clone();
+        if let Some(first) = db.tables[p].first().cloned() {
+            copy_row_holding(schema, db, (p, pc), &first, &value);
         }
+    }
+}
+
+/// A copy of `row` appended to its table, keys made fresh (`copy_row`), then holding `value`
+/// in `column`: a partner's copy joined to a clone, a parent row for a new key.
+fn copy_row_holding(
+    schema: &Schema,
+    db: &mut TestDatabase,
+    (t, c): ColumnAt,
+    row: &[Cell],
+    value: &Cell,
+) {
+    copy_row(schema, db, t, row, 1);
+    if let Some(added) = db.tables[t].last_mut() {
+        added[c] = value.clone();
     }
 }
 
