@@ -23,7 +23,7 @@ export const artifacts = resolve(process.env.QEVAL_ARTIFACTS ?? "artifacts");
 /** Serves `dist` on 127.0.0.1 at a free port; resolves to { url, close }. */
 export async function serveDist() {
   await stat(join(dist, "index.html")).catch(() => {
-    throw new Error(`no release build in ${dist}: run \`cargo xtask dist\` first`);
+    throw new Error(`no build of the page in ${dist}: \`cargo xtask test\` builds one into target/web/test, \`cargo xtask dist\` into dist (QEVAL_DIST names the folder)`);
   });
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);

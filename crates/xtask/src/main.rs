@@ -262,12 +262,14 @@ fn test(steps: &mut Steps) -> Result<(), String> {
         wasm_pkg::node_tests(&pkg)
     })?;
     python_package(steps)?;
-    web::build(steps, web::WebBuild::Release)?;
+    // The page as the browser tests load it: after the wasm package, whose compiled
+    // dependencies it shares (`WebBuild::Test`).
+    web::build(steps, web::WebBuild::Test)?;
     // Alone: one browser test holds the page's main thread to no task over 100 ms while a query
     // runs in its worker, which a build beside it on two cores breaks (it was tried).
     steps.run(
         "browser tests",
-        "Playwright + chromium against dist/ on 127.0.0.1 (about 6 minutes)",
+        "Playwright + chromium against target/web/test/ on 127.0.0.1 (about 6 minutes)",
         run::browser_tests,
     )
 }

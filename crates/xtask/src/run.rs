@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::root;
+use crate::{root, web};
 
 /// Where npm puts the packages of `tests/e2e/package.json` (Playwright, wasm-opt).
 pub fn node_bin() -> PathBuf {
@@ -230,14 +230,15 @@ pub fn judge_double() -> Result<PathBuf, String> {
     Ok(debug_binary("qeval-judge-double"))
 }
 
-/// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against `dist/`, with the
-/// LLM providers' test double and the CLI (to compare verdicts with) built for them.
+/// The browser tests: Node's test runner over `tests/e2e/*.test.mjs`, against the test build
+/// (`WebBuild::Test`), with the LLM providers' test double and the CLI (to compare verdicts with)
+/// built for them.
 pub fn browser_tests() -> Result<(), String> {
     let cli = debug_cli()?;
     let double = judge_double()?;
     let e2e = root().join("tests").join("e2e");
     node_test_files(&e2e)?
-        .env("QEVAL_DIST", root().join("dist"))
+        .env("QEVAL_DIST", web::out_dir(web::WebBuild::Test))
         .env("QEVAL_JUDGE_DOUBLE", double)
         .env("QEVAL_CLI", cli)
         .env("QEVAL_ARTIFACTS", e2e.join("artifacts"))

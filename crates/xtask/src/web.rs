@@ -1,18 +1,28 @@
-//! Building the web app with Trunk (`Trunk.toml`, `www/index.html`): `dist/` for what ships, or
-//! for `serve` a dev build into `target/web/dev/`. Trunk runs offline with the project's own
-//! tools on PATH (`tools::setup`): the pinned Trunk, qeval-bindgen as `wasm-bindgen`, npm's
-//! wasm-opt; its hooks bundle the query editors and finish the page (`www/post-build.mjs`).
+//! Building the web app with Trunk (`Trunk.toml`, `www/index.html`): `dist/` for what ships, a
+//! test build into `target/web/test/` for the browser tests, or for `serve` a dev build into
+//! `target/web/dev/`. Trunk runs offline with the project's own tools on PATH (`tools::setup`):
+//! the pinned Trunk, qeval-bindgen as `wasm-bindgen`, npm's wasm-opt; its hooks bundle the query
+//! editors and finish the page (`www/post-build.mjs`).
 
 use std::path::PathBuf;
 
 use crate::run::{self, Cmd};
 use crate::{root, steps::Steps, tools};
 
-/// Which build: what ships, or a quicker one to work on.
+/// Which build: what ships, what the browser tests load, or a quicker one to work on. All three
+/// are the same Trunk pipeline over the same `www/index.html` (hooks, content hashes, integrity,
+/// the security policy); they differ only in how the compiler optimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WebBuild {
-    /// The `wasm-release` profile (small over fast) and wasm-opt: what CI tests and ships.
+    /// The `wasm-release` profile (small over fast, fat LTO, one codegen unit) and wasm-opt:
+    /// what ships (`cargo xtask dist`). About 9 minutes on two cores the first time.
     Release,
+    /// The `wasm-test` profile, no wasm-opt: what the browser tests load. qeval-wasm's tests
+    /// under Node build with the same profile, so the two share their compiled dependencies;
+    /// a first build after them takes about 5 minutes on two cores, against `Release`'s 9. The
+    /// code is still optimised (level 1): the page runs its queries and checks at a speed the
+    /// tests' time limits fit.
+    Test,
     /// Cargo's `dev` profile, no wasm-opt: a fraction of the release build's time, larger and
     /// slower files. What `cargo xtask serve` builds.
     Dev,
@@ -23,6 +33,7 @@ pub enum WebBuild {
 pub fn out_dir(build: WebBuild) -> PathBuf {
     match build {
         WebBuild::Release => root().join("dist"),
+        WebBuild::Test => root().join("target").join("web").join("test"),
         WebBuild::Dev => root().join("target").join("web").join("dev"),
     }
 }
@@ -38,8 +49,11 @@ pub fn trunk(command: &str, build: WebBuild) -> Result<Cmd, String> {
         .args([out_dir(build)])
         .env("TRUNK_OFFLINE", "true")
         .env("TRUNK_SKIP_VERSION_CHECK", "true");
-    if build == WebBuild::Release {
-        trunk = trunk.args(["--release"]);
+    match build {
+        WebBuild::Release => trunk = trunk.args(["--release"]),
+        // `www/index.html` names a profile for release builds only, so this one applies.
+        WebBuild::Test => trunk = trunk.args(["--cargo-profile", "wasm-test"]),
+        WebBuild::Dev => {}
     }
     Ok(trunk)
 }
@@ -52,6 +66,13 @@ pub fn build(steps: &mut Steps, build: WebBuild) -> Result<(), String> {
             "trunk build --release: the app and its two workers for wasm32 (profile \
              wasm-release) bound and shrunk with wasm-opt -Oz, the editors, content-named files \
              and the CSP, into dist/ (about 9 minutes on 2 cores the first time)",
+        ),
+        WebBuild::Test => (
+            "test",
+            "trunk build --cargo-profile wasm-test: the app and its two workers for wasm32 \
+             (optimised at level 1, the profile the wasm package built), the editors, \
+             content-named files and the CSP, into target/web/test (about 5 minutes on 2 \
+             cores the first time)",
         ),
         WebBuild::Dev => (
             "dev",
