@@ -15,7 +15,7 @@ use crate::{root, steps::Steps, tools};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WebBuild {
     /// The `wasm-release` profile (small over fast, fat LTO, one codegen unit) and wasm-opt:
-    /// what ships (`cargo xtask dist`). About 9 minutes on two cores the first time.
+    /// what ships (`cargo xtask dist`). 6 to 9 minutes on two cores the first time.
     Release,
     /// The `wasm-test` profile, no wasm-opt: what the browser tests load. qeval-wasm's tests
     /// under Node build with the same profile, so the two share their compiled dependencies;
@@ -65,7 +65,7 @@ pub fn build(steps: &mut Steps, build: WebBuild) -> Result<(), String> {
             "release",
             "trunk build --release: the app and its two workers for wasm32 (profile \
              wasm-release) bound and shrunk with wasm-opt -Oz, the editors, content-named files \
-             and the CSP, into dist/ (about 9 minutes on 2 cores the first time)",
+             and the CSP, into dist/ (6 to 9 minutes on 2 cores the first time)",
         ),
         WebBuild::Test => (
             "test",
