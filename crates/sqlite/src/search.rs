@@ -424,13 +424,7 @@ impl Targets {
                 if *value == row[g] {
                     continue;
                 }
-                let partners: BTreeSet<ColumnAt> = self
-                    .partners
-                    .get(&(t, g))
-                    .into_iter()
-                    .flatten()
-                    .copied()
-                    .collect();
+                let partners: BTreeSet<ColumnAt> = self.partners_of((t, g)).collect();
                 for (pt, pc) in partners {
                     if pt == t || self.shifts.contains_key(&((t, g), (pt, pc))) {
                         continue;
@@ -579,7 +573,7 @@ impl Targets {
         let mut changed = false;
         while let Some(t) = queue.pop() {
             for &c in &self.group_columns[t] {
-                for &(pt, pc) in self.partners.get(&(t, c)).into_iter().flatten() {
+                for (pt, pc) in self.partners_of((t, c)) {
                     if pt == t || db.tables[pt].is_empty() {
                         continue;
                     }
@@ -919,11 +913,7 @@ impl Targets {
         random: &mut SplitMix64,
     ) {
         let partners: Vec<ColumnAt> = self
-            .partners
-            .get(&(t, g))
-            .into_iter()
-            .flatten()
-            .copied()
+            .partners_of((t, g))
             .filter(|&(pt, pc)| pt != t && db.tables[pt].iter().any(|o| o[pc] == *value))
             .collect();
         let Some(&(pt, pc)) = pick(&partners, random) else {
@@ -938,6 +928,12 @@ impl Targets {
             let partner = db.tables[pt][first].clone();
             copy_row(schema, db, pt, &partner, size - matching.len());
         }
+    }
+
+    /// The columns `column` is joined to, as the queries list them (one may come more than once,
+    /// once per place the queries join them).
+    fn partners_of(&self, column: ColumnAt) -> impl Iterator<Item = ColumnAt> + '_ {
+        self.partners.get(&column).into_iter().flatten().copied()
     }
 
     /// A row of a table the edits touch.
@@ -956,7 +952,7 @@ impl Targets {
     /// joins: the product, over the partner tables, of their rows that hold it too (1 when
     /// none does).
     fn join_multiplier(&self, db: &TestDatabase, t: usize, g: usize, value: &Cell) -> f64 {
-        let mut tables: Vec<ColumnAt> = self.partners.get(&(t, g)).cloned().unwrap_or_default();
+        let mut tables: Vec<ColumnAt> = self.partners_of((t, g)).collect();
         tables.sort_unstable();
         tables.dedup_by_key(|(pt, _)| *pt);
         tables
