@@ -44,18 +44,17 @@ pub fn trunk(command: &str, build: WebBuild) -> Result<Cmd, String> {
     run::cargo()
         .args(["fetch", "--locked"])
         .status_ok("cargo fetch")?;
-    let mut trunk = run::program(tools::trunk())
+    let trunk = run::program(tools::trunk())
         .args([command, "--dist"])
         .args([out_dir(build)])
         .env("TRUNK_OFFLINE", "true")
         .env("TRUNK_SKIP_VERSION_CHECK", "true");
-    match build {
-        WebBuild::Release => trunk = trunk.args(["--release"]),
+    Ok(match build {
+        WebBuild::Release => trunk.args(["--release"]),
         // `www/index.html` names a profile for release builds only, so this one applies.
-        WebBuild::Test => trunk = trunk.args(["--cargo-profile", "wasm-test"]),
-        WebBuild::Dev => {}
-    }
-    Ok(trunk)
+        WebBuild::Test => trunk.args(["--cargo-profile", "wasm-test"]),
+        WebBuild::Dev => trunk,
+    })
 }
 
 /// Builds the page with `trunk build`.
