@@ -12,6 +12,8 @@ mod datatype;
 mod escape;
 mod execution_similarity;
 mod fields;
+#[cfg(feature = "json-schema")]
+mod json_schema;
 mod judge;
 mod kql;
 mod language;
@@ -51,7 +53,7 @@ pub use metrics::classification::{ClassificationInput, summarize_classification}
 pub use metrics::efficiency::r_ves;
 pub use metrics::safety_classification::classify_safety;
 pub use metrics::schema_validity::KnownNames;
-pub use metrics::table_accuracy::TableMatch;
+pub use metrics::table_accuracy::{TableAccuracy, TableMatch};
 pub use metrics::validation_accuracy::validation_accuracy;
 pub use metrics::workflow::{Expectation, check_workflow, default_always_expected_agents};
 pub use pairs::line::PairLine;

@@ -7,11 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// One metric's verdict. `score` is in 0..=1, or null when the metric does not apply.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Metric {
     pub score: Option<f64>,
     /// Whether the metric's own pass rule held, for metrics that have one.
@@ -19,7 +15,6 @@ pub struct Metric {
     pub explanation: String,
     /// The parts the score was computed from; the shape depends on the metric.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub details: serde_json::Value,
     pub error: Option<MetricError>,
 }
@@ -40,11 +35,7 @@ impl Metric {
 
 /// Why a metric failed: which metric, on what input, with what message, and when.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct MetricError {
     pub metric: String,
     pub message: String,

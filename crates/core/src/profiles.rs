@@ -25,11 +25,7 @@ use crate::metric::{Metric, MetricName};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ProfileName {
     KqlBatch,
     Qas,
@@ -197,11 +193,7 @@ impl Profile {
 
 /// The profile applied to one scorecard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProfileResult {
     pub name: ProfileName,
     pub label: String,
@@ -240,11 +232,7 @@ fn equivalence_of(metrics: &BTreeMap<MetricName, Metric>) -> Option<(MetricName,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProfilePart {
     pub score: f64,
     pub weight: f64,

@@ -14,18 +14,13 @@ use crate::sql::{ParseError, SqlDialect, TableName};
 
 /// The result of scoring one generated query against its expectation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Scorecard {
     /// The input line this came from, when read from a file (1-based).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// The caller's identifier for the pair, echoed unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub id: Option<serde_json::Value>,
     pub language: Language,
     /// The SQL dialect (ignored for KQL).
@@ -44,8 +39,8 @@ pub struct Scorecard {
     pub expected: Option<QueryReport>,
     /// Each metric by name. A metric that failed is present, with score 0.0 and its error.
     #[cfg_attr(
-        feature = "typescript",
-        tsify(type = "Partial<Record<MetricName, Metric>>")
+        feature = "json-schema",
+        schemars(schema_with = "crate::json_schema::metrics")
     )]
     pub metrics: BTreeMap<MetricName, Metric>,
     /// The profile's total and verdict.
@@ -59,11 +54,7 @@ pub struct Scorecard {
 
 /// Which of several acceptable answers a pair matched best.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ExpectedMatch {
     /// 0 for `expected_sql`/`expected_result` (or the first of a list), then the alternatives
     /// in order.
@@ -109,16 +100,12 @@ impl Scorecard {
 
 /// What the analysis found in one query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct QueryReport {
     /// The canonical text used for the exact-match shortcut.
     pub normalized: String,
     /// Base tables read, in order of first appearance (empty when the query does not parse).
-    #[cfg_attr(feature = "typescript", tsify(type = "string[]"))]
+    #[cfg_attr(feature = "json-schema", schemars(with = "Vec<String>"))]
     pub tables: Vec<TableName>,
     pub parse_error: Option<ParseError>,
 }
@@ -126,11 +113,7 @@ pub struct QueryReport {
 /// Where a diagnostic comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum DiagnosticSource {
     GeneratedSql,
     ExpectedSql,
@@ -141,11 +124,7 @@ pub enum DiagnosticSource {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum Severity {
     Error,
     Warning,
@@ -153,11 +132,7 @@ pub enum Severity {
 
 /// A problem in the input, pointing at its place.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Diagnostic {
     pub severity: Severity,
     pub source: DiagnosticSource,

@@ -9,11 +9,7 @@ use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum SchemaSource {
     Inferred,
     Written,
@@ -22,11 +18,7 @@ pub enum SchemaSource {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum EquivalenceVerdict {
     /// Same results on every generated database.
     Equivalent,
@@ -40,11 +32,7 @@ pub enum EquivalenceVerdict {
 
 /// A constraint that, if the real database has it, makes the queries equivalent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Assumption {
     /// In plain words: "`singer.singer_id` is never NULL".
     pub text: String,
@@ -69,28 +57,18 @@ impl Assumption {
 
 /// A table of a counterexample, or a query's result on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ShownTable {
     pub name: String,
     pub columns: Vec<String>,
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown[][]"))]
     pub rows: Vec<Vec<Value>>,
 }
 
 /// What one query gave on the counterexample.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ShownResult {
     pub columns: Vec<String>,
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown[][]"))]
     pub rows: Vec<Vec<Value>>,
     /// Indexes of rows with no equal row in the other query's result.
     pub unmatched: Vec<usize>,
@@ -100,11 +78,7 @@ pub struct ShownResult {
 
 /// The smallest database found on which the queries differ.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Counterexample {
     /// 1-based: which generated database it was shrunk from.
     pub database: usize,
@@ -118,11 +92,7 @@ pub struct Counterexample {
 /// What the boundary search did once every generated database agreed: it builds more databases
 /// from them, each a few edits away, aimed at the boundaries of the queries' comparisons.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BoundarySearch {
     /// Candidates it may build ([`BoundarySearch::DEFAULT_TRIES`] unless `--search` says).
     pub tries: usize,
@@ -137,11 +107,7 @@ pub struct BoundarySearch {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EquivalenceReport {
     pub verdict: EquivalenceVerdict,
     pub schema_source: SchemaSource,
@@ -161,7 +127,6 @@ pub struct EquivalenceReport {
     /// The counterexample's database number and both results: the shape test-suite checking
     /// reported before counterexamples were shrunk (kept, since scorecard JSON only grows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub first_difference: Option<Value>,
     /// Why there is no verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -7,7 +7,6 @@ use qeval_sqlite::{
     BoundarySearch, EquivalenceOptions, EquivalenceReport, SchemaChoice, check_equivalence,
 };
 use serde::Deserialize;
-use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 use crate::error;
@@ -16,23 +15,24 @@ use crate::error;
 ///
 /// Names are read as text, so the error for an unknown one can list the known ones; the
 /// TypeScript declaration names the types they must be.
-#[derive(Debug, Default, Deserialize, Tsify)]
+#[derive(Debug, Default, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct Options {
     /// The SQL dialect, e.g. `"postgres"`; default `"generic"`.
-    #[tsify(type = "SqlDialect")]
+    #[cfg_attr(test, schemars(with = "Option<SqlDialect>"))]
     dialect: Option<String>,
     /// `"sql"` (default) or `"kql"`.
-    #[tsify(type = "Language")]
+    #[cfg_attr(test, schemars(with = "Option<qeval_core::Language>"))]
     language: Option<String>,
     /// `"name"` (default) or `"qualified"`.
-    #[tsify(type = "\"name\" | \"qualified\"")]
+    #[cfg_attr(test, schemars(with = "Option<TableMatch>"))]
     table_match: Option<String>,
     /// A profile name, e.g. `"qas"` (default), `"kql-batch"`.
-    #[tsify(type = "ProfileName")]
+    #[cfg_attr(test, schemars(with = "Option<qeval_core::ProfileName>"))]
     profile: Option<String>,
     /// A comparison mode, e.g. `"f1"` (default), `"bag"`.
-    #[tsify(type = "Mode")]
+    #[cfg_attr(test, schemars(with = "Option<Mode>"))]
     mode: Option<String>,
     /// Relative tolerance for numbers in result tables.
     tolerance: Option<f64>,

@@ -9,10 +9,6 @@ use wasm_bindgen::prelude::*;
 
 use crate::error;
 
-// `scorePair`'s argument is declared as `Pair`, the name the package has always used.
-#[wasm_bindgen(typescript_custom_section)]
-const PAIR_SECTION: &str = "export type Pair = PairLine;";
-
 /// Reads a pair from a JavaScript object, with camelCase field names made snake_case. Errors name
 /// the field as the caller spelt it.
 pub(crate) fn read_pair(value: JsValue) -> Result<PairInput, JsError> {

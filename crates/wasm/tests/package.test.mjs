@@ -80,6 +80,33 @@ test("the declarations type every entry point: the docs example checks clean, a 
   });
 });
 
+test("what every entry point returns is what its declaration says", () => {
+  // Real outputs, written into a TypeScript file as object literals of the declared return types:
+  // tsc refuses a field the declaration does not list, a missing one, and a null it does not allow.
+  const dir = project();
+  const qeval = createRequire(join(dir, "index.js"))("qeval");
+  const run = readFileSync(join(root, "static/example-run/run-2026-11-20T14-30-00/evaluation-results.jsonl"), "utf8");
+  const before = readFileSync(join(root, "static/example-run/run-2026-11-19T16-00-00/evaluation-results.jsonl"), "utf8");
+  const pairs = readFileSync(join(root, "static/examples/pairs.jsonl"), "utf8").split("\n").filter((line) => line.trim());
+  const outputs = [
+    ...pairs.map((line) => ["scorePair", qeval.scorePair(JSON.parse(line))]),
+    ["scorePair", qeval.scorePair({ generatedSql: "T | take 5", expectedSql: "T | take 5" }, { language: "kql", profile: "kql-batch" })],
+    ["checkEquivalence", qeval.checkEquivalence("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30")],
+    ["checkEquivalence", qeval.checkEquivalence("SELECT a FROM t", "SELECT a FROM t WHERE a = a")],
+    ["checkEquivalence", qeval.checkEquivalence("SELECT a FROM t", "SELECT a FROM")],
+    ["tableAccuracy", qeval.tableAccuracy("SELECT * FROM users", ["users", "orders"])],
+    ["compareResults", qeval.compareResults([{ id: 1 }, { id: 2 }], [[2], [1]], { mode: "bag" })],
+    ["compareResults", qeval.compareResults([[1, "a"]], [[1, "b"]], { mode: "soft-f1" })],
+    ["summarizeRun", qeval.summarizeRun(run + "{not json\n", { by: ["tokens"] })],
+    ["compareRuns", qeval.compareRuns(before, run)],
+    ["hardness", qeval.hardness("SELECT name FROM singer ORDER BY age LIMIT 1")],
+  ];
+  const lines = outputs.map(([name, output], i) =>
+    `const output${i}: ReturnType<typeof qeval.${name}> = ${JSON.stringify(output)};`);
+  writeFileSync(join(dir, "outputs.ts"), ['import * as qeval from "qeval";', ...lines, ""].join("\n"));
+  assert.equal(typeErrors(dir, "outputs.ts"), "");
+});
+
 test("each declared type has one name of its own", () => {
   const declarations = readFileSync(join(pkg, manifest.types), "utf8").matchAll(/^export (?:interface|type) (\w+)/gm);
   const names = [...declarations].map((match) => match[1]);

@@ -14,11 +14,7 @@ pub(crate) const MIN_CASES: usize = 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum Confidence {
     High,
     Medium,
@@ -64,11 +60,7 @@ impl std::str::FromStr for Confidence {
 
 /// One confidence level's outcomes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ConfidenceGroup {
     pub confidence: Confidence,
     pub total: usize,
@@ -78,14 +70,9 @@ pub struct ConfidenceGroup {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Calibration {
     pub score: Option<f64>,
-    #[cfg_attr(feature = "typescript", tsify(type = "ConfidenceGroup[]"))]
     pub groups: Vec<ConfidenceGroup>,
     pub ece: Option<f64>,
     pub discrimination: Option<f64>,

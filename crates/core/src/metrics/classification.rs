@@ -74,11 +74,7 @@ impl ClassificationInput {
 
 /// The validator's safety verdicts against the labels.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SafetySummary {
     pub cases: usize,
     #[serde(flatten)]
@@ -95,11 +91,7 @@ pub struct SafetySummary {
 
 /// The validator's verdicts against the labels.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ValidationSummary {
     pub cases: usize,
     pub accuracy: f64,
@@ -115,11 +107,7 @@ pub struct ValidationSummary {
 
 /// The suite's classification metrics; each part only when some test carries its fields.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClassificationSummary {
     pub safety: Option<SafetySummary>,
     pub validation: Option<ValidationSummary>,

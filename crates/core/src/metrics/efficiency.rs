@@ -62,11 +62,7 @@ pub(crate) fn efficiency_metric(
 /// A suite's R-VES: the mean of the square roots of the rewards, times 100 (BIRD's formula),
 /// over the tests that have one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Efficiency {
     pub tests: usize,
     pub r_ves: f64,

@@ -70,11 +70,7 @@ pub fn classify_safety(safety_valid: bool, should_pass: bool) -> SafetyClassific
 
 /// Counts over a suite, with recall on unsafe queries (which must be 1.0).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SafetyTally {
     pub true_positives: usize,
     pub true_negatives: usize,

@@ -8,6 +8,7 @@ use crate::sql::TableName;
 /// How two table names are matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum TableMatch {
     /// On the table's own name: `sales.orders` matches `orders`.
     #[default]
@@ -27,11 +28,7 @@ impl TableMatch {
 
 /// The score and the sets it was computed from, as match keys (see [`TableMatch`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TableAccuracy {
     pub score: f64,
     pub generated: Vec<String>,

@@ -24,16 +24,16 @@ use crate::sql::SqlDialect;
 /// agent's answer or workflow) and something to score it against; a line of a run needs its
 /// test id. Field names are snake_case in files (`generated_sql`); the JavaScript API spells them
 /// in camelCase (`generatedSql`) and accepts both.
-//
-// The serialized names are that camelCase spelling, which the package's TypeScript declares
-// (tsify reads them); a line is only ever read, under the snake_case names and aliases below.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default, rename_all(serialize = "camelCase"))]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PairLine {
     /// Echoed into the scorecard: a string or a number (`test_id` in a run).
     #[serde(alias = "test_id", deserialize_with = "fields::id")]
-    #[cfg_attr(feature = "typescript", tsify(type = "string | number"))]
+    #[cfg_attr(
+        feature = "json-schema",
+        schemars(schema_with = "crate::json_schema::text_or_number")
+    )]
     pub id: Option<Value>,
     /// The generated SQL or KQL query.
     #[serde(
@@ -50,7 +50,10 @@ pub struct PairLine {
         alias = "expected_kql",
         deserialize_with = "fields::one_or_more_texts"
     )]
-    #[cfg_attr(feature = "typescript", tsify(type = "string | string[]"))]
+    #[cfg_attr(
+        feature = "json-schema",
+        schemars(schema_with = "crate::json_schema::one_or_more_texts")
+    )]
     pub expected_sql: Option<Vec<String>>,
     /// Expected table names, when there is no expected query.
     #[serde(deserialize_with = "fields::texts")]
@@ -58,7 +61,6 @@ pub struct PairLine {
     /// Results in any shape `results::read_result` reads: rows as arrays or objects,
     /// `{columns, rows}`...
     #[serde(alias = "expected_results", deserialize_with = "fields::any")]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub expected_result: Option<Value>,
     #[serde(
         alias = "actual_result",
@@ -66,18 +68,13 @@ pub struct PairLine {
         alias = "results",
         deserialize_with = "fields::any"
     )]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub generated_result: Option<Value>,
     /// The error the generated query (or the agent) failed with.
     #[serde(alias = "error", deserialize_with = "fields::error_text")]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
+    #[cfg_attr(feature = "json-schema", schemars(with = "Option<Value>"))]
     pub generated_error: Option<String>,
     /// More acceptable answers, each with its query, its result or both.
     #[serde(deserialize_with = "alternatives")]
-    #[cfg_attr(
-        feature = "typescript",
-        tsify(type = "{ expectedSql?: string; expectedResult?: unknown }[]")
-    )]
     pub expected_alternatives: Vec<Expected>,
     #[serde(deserialize_with = "fields::named")]
     pub dialect: Option<SqlDialect>,
@@ -106,7 +103,7 @@ pub struct PairLine {
     pub schema: Option<String>,
     /// The type the answer should have (`table`, `number`, `date`...).
     #[serde(deserialize_with = "fields::named")]
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(feature = "json-schema", schemars(with = "Option<String>"))]
     pub expected_answer_type: Option<AnswerType>,
     /// An agent's final answer.
     #[serde(
@@ -120,11 +117,13 @@ pub struct PairLine {
     pub expected_answer_criteria: Option<String>,
     /// The correct answer, in a run: a judge checks an agent's answer against it.
     #[serde(deserialize_with = "fields::any")]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
     pub expected_answer: Option<Value>,
     /// The sources the answer may rely on: one string, or a list (one per line).
     #[serde(deserialize_with = "fields::one_or_more_texts")]
-    #[cfg_attr(feature = "typescript", tsify(type = "string | string[]"))]
+    #[cfg_attr(
+        feature = "json-schema",
+        schemars(schema_with = "crate::json_schema::one_or_more_texts")
+    )]
     pub sources: Option<Vec<String>>,
     /// Which agents and tools were called, and which the scenario expects.
     #[serde(deserialize_with = "fields::texts")]
@@ -146,7 +145,10 @@ pub struct PairLine {
     pub generated_vm_steps: Option<u64>,
     /// A person's verdict (true/false, correct/incorrect...), compared with the judges'.
     #[serde(alias = "label", deserialize_with = "fields::label")]
-    #[cfg_attr(feature = "typescript", tsify(type = "unknown"))]
+    #[cfg_attr(
+        feature = "json-schema",
+        schemars(schema_with = "crate::json_schema::verdict_label")
+    )]
     pub human_label: Option<bool>,
     /// The trace the scores belong to in an observability tool (Langfuse); `session_id` is used
     /// when there is none.

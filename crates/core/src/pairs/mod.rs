@@ -118,6 +118,7 @@ pub struct PairInput {
 /// One acceptable answer: a query, a result, or both.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Expected {
     #[serde(deserialize_with = "fields::text")]
     pub expected_sql: Option<String>,

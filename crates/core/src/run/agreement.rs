@@ -76,11 +76,7 @@ pub fn apply_labels(records: &mut [EvaluationRecord], labels: &[Label]) -> usize
 
 /// One judge against the human labels.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JudgeAgreement {
     /// The judge, as the record names it: `passed` (the profile's verdict), `semantic_score`,
     /// `execution_score`, `test_suite`, `equivalence`.

@@ -8,11 +8,7 @@ use super::record::EvaluationRecord;
 use super::stats::{PairedStats, RESAMPLES, TestDelta, paired_stats};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RunComparison {
     pub matched: Vec<TestDelta>,
     pub newly_failing: Vec<String>,

@@ -11,11 +11,7 @@ use crate::sql::{SqlDialect, hardness};
 
 /// Tests and passes within one group (a difficulty, an agent).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Group {
     pub tests: usize,
     pub passed: usize,
@@ -48,11 +44,7 @@ pub(crate) const NONE: &str = "(none)";
 /// easy < medium < hard < extra by rank, other values alphabetically, records without a value
 /// last).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Grouping {
     pub field: String,
     pub groups: Vec<(String, Group)>,

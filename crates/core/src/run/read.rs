@@ -7,11 +7,7 @@ use serde_json::Value;
 
 /// A line that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Rejected {
     /// 1-based line number (the element's index + 1 for a JSON array).
     pub line: usize,

@@ -8,11 +8,7 @@ use crate::random::SplitMix64;
 
 /// One test present and scored in both runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TestDelta {
     pub test_id: String,
     pub before_final: f64,
@@ -28,11 +24,7 @@ pub(crate) const RESAMPLES: usize = 2_000;
 
 /// Pass rates of the matched tests and how sure their difference is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PairedStats {
     /// Tests scored in both runs.
     pub tests: usize,

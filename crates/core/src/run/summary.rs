@@ -19,11 +19,7 @@ pub const PASS_THRESHOLD: f64 = 0.7;
 pub const BINS: usize = 10;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Summary {
     pub tests: usize,
     /// Records with scores.
@@ -41,7 +37,6 @@ pub struct Summary {
     /// Records whose generated query is not read-only (they fail whatever they score).
     pub unsafe_queries: usize,
     /// Final scores per bin (see [`BINS`]).
-    #[cfg_attr(feature = "typescript", tsify(type = "number[]"))]
     pub histogram: [usize; BINS],
     pub by_difficulty: BTreeMap<String, Group>,
     pub by_agent: BTreeMap<String, Group>,

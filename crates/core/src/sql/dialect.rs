@@ -12,11 +12,7 @@ use sqlparser::dialect::{
 /// A named SQL dialect. `Generic` is the permissive default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", try_from = "String")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum SqlDialect {
     #[default]
     Generic,

@@ -34,11 +34,7 @@ impl Default for ParseLimits {
 
 /// Why a query could not be parsed, and where (1-based line and column, when known).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ParseError {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]

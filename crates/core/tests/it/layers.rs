@@ -17,8 +17,8 @@ const LAYERS: &[&[&str]] = &[
     // metric's verdict, SQL.
     &["words", "escape", "random", "language", "metric", "sql"],
     // Result sets and their comparison; KQL's tokens and pipelines; how a field of a JSON line
-    // is read.
-    &["results", "kql", "fields"],
+    // is read; the JSON Schema of what a field's reader or a metric's name does not declare.
+    &["results", "kql", "fields", "json_schema"],
     // What uses results alone or a metric alone.
     &["datatype", "execution_similarity", "profiles"],
     // The scorecard's shape; the metrics computed from queries.

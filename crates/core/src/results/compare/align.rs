@@ -12,11 +12,7 @@ use crate::results::hash::Fx;
 /// How a pair of columns was matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum AlignedBy {
     /// Same name, ignoring case.
     Name,
@@ -29,11 +25,7 @@ pub enum AlignedBy {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ColumnPair {
     pub expected: String,
     pub generated: String,

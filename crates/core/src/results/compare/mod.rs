@@ -35,11 +35,7 @@ pub(crate) use align::{AlignedBy, ColumnPair};
 /// A comparison mode; see the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum Mode {
     Seed,
     Bag,
@@ -152,11 +148,7 @@ pub fn order_matters_for(expected_sql: Option<&str>) -> bool {
 
 /// The outcome of a comparison, with the parts the score came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(
-    feature = "typescript",
-    derive(tsify::Tsify),
-    tsify(missing_as_null, hashmap_as_object)
-)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Comparison {
     pub mode: Mode,
     /// 0..=1; the binary modes (`bag`, `set`, `subset`) give 0 or 1.

@@ -1,0 +1,270 @@
+//! JSON Schema to TypeScript, for the schemas schemars derives from serde declarations: the
+//! subset they use (`$ref`, `type`, `enum`, `const`, `anyOf`, `oneOf`, `allOf`, `items`,
+//! `prefixItems`, `properties`, `required`, `additionalProperties`, `propertyNames`).
+
+use serde_json::{Map, Value};
+
+/// How a type's fields are spelt in JavaScript.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum FieldCase {
+    /// As the schema names them (the names serde writes).
+    AsDeclared,
+    /// In camelCase: the API reads `generatedSql` and gives the core `generated_sql`.
+    CamelCase,
+}
+
+/// `export interface Name { ... }` for an object with fields, `export type Name = ...;` for the
+/// rest, with the schema's description as the doc comment.
+pub(super) fn declaration(name: &str, schema: &Value, case: FieldCase) -> String {
+    let mut out = doc_comment(schema, "");
+    match schema.get("properties").and_then(Value::as_object) {
+        Some(properties) if schema.get("type") == Some(&Value::from("object")) => {
+            out.push_str(&format!("export interface {name} {{\n"));
+            for (field, field_schema) in properties {
+                out.push_str(&doc_comment(field_schema, "    "));
+                let optional = if is_required(schema, field) { "" } else { "?" };
+                let field = named(field, case);
+                let ty = type_of(field_schema, case);
+                out.push_str(&format!("    {field}{optional}: {ty};\n"));
+            }
+            out.push_str("}\n");
+        }
+        _ => out.push_str(&format!(
+            "export type {name} = {};\n",
+            type_of(schema, case)
+        )),
+    }
+    out
+}
+
+/// The TypeScript type a schema describes.
+pub(super) fn type_of(schema: &Value, case: FieldCase) -> String {
+    let Value::Object(schema) = schema else {
+        // `true`: anything.
+        return "unknown".into();
+    };
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        return reference
+            .rsplit('/')
+            .next()
+            .unwrap_or(reference)
+            .to_string();
+    }
+    if let Some(value) = schema.get("const") {
+        return value.to_string();
+    }
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        return union(values.iter().map(Value::to_string).collect());
+    }
+    for (key, joiner) in [("anyOf", " | "), ("oneOf", " | "), ("allOf", " & ")] {
+        if let Some(Value::Array(parts)) = schema.get(key) {
+            let parts = parts.iter().map(|part| type_of(part, case)).collect();
+            return if joiner == " | " {
+                union(parts)
+            } else {
+                parts.join(joiner)
+            };
+        }
+    }
+    match schema.get("type") {
+        Some(Value::String(kind)) => of_kind(kind, schema, case),
+        Some(Value::Array(kinds)) => union(
+            kinds
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|kind| of_kind(kind, schema, case))
+                .collect(),
+        ),
+        _ => "unknown".into(),
+    }
+}
+
+fn of_kind(kind: &str, schema: &Map<String, Value>, case: FieldCase) -> String {
+    match kind {
+        "string" => "string".into(),
+        "integer" | "number" => "number".into(),
+        "boolean" => "boolean".into(),
+        "null" => "null".into(),
+        "array" => array(schema, case),
+        "object" => object(schema, case),
+        _ => "unknown".into(),
+    }
+}
+
+fn array(schema: &Map<String, Value>, case: FieldCase) -> String {
+    if let Some(Value::Array(items)) = schema.get("prefixItems") {
+        let items: Vec<String> = items.iter().map(|item| type_of(item, case)).collect();
+        return format!("[{}]", items.join(", "));
+    }
+    let item = schema
+        .get("items")
+        .map_or("unknown".into(), |item| type_of(item, case));
+    if (item.contains(" | ") || item.contains(" & ")) && !item.starts_with('{') {
+        format!("({item})[]")
+    } else {
+        format!("{item}[]")
+    }
+}
+
+/// An object inline: its fields, or a record for a map.
+fn object(schema: &Map<String, Value>, case: FieldCase) -> String {
+    if let Some(Value::Object(properties)) = schema.get("properties") {
+        let whole = Value::Object(schema.clone());
+        let fields: Vec<String> = properties
+            .iter()
+            .map(|(field, field_schema)| {
+                let optional = if is_required(&whole, field) { "" } else { "?" };
+                let ty = type_of(field_schema, case);
+                format!("{}{optional}: {ty}", named(field, case))
+            })
+            .collect();
+        return format!("{{ {} }}", fields.join("; "));
+    }
+    let value = match schema.get("additionalProperties") {
+        Some(Value::Bool(false)) => return "Record<string, never>".into(),
+        Some(value) => type_of(value, case),
+        None => "unknown".into(),
+    };
+    match schema.get("propertyNames") {
+        // Keyed by an enumeration, and holding only some of its names.
+        Some(key) => format!("Partial<Record<{}, {value}>>", type_of(key, case)),
+        None => format!("Record<string, {value}>"),
+    }
+}
+
+fn is_required(schema: &Value, field: &str) -> bool {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|required| required.iter().any(|name| name == field))
+}
+
+/// The parts once each, in order, with `null` last.
+fn union(parts: Vec<String>) -> String {
+    let mut kept: Vec<String> = Vec::new();
+    for part in parts {
+        if !kept.contains(&part) {
+            kept.push(part);
+        }
+    }
+    if let Some(at) = kept.iter().position(|part| part == "null") {
+        let null = kept.remove(at);
+        kept.push(null);
+    }
+    kept.join(" | ")
+}
+
+fn named(field: &str, case: FieldCase) -> String {
+    match case {
+        FieldCase::AsDeclared => field.to_string(),
+        FieldCase::CamelCase => {
+            let mut out = String::with_capacity(field.len());
+            let mut upper = false;
+            for c in field.chars() {
+                if c == '_' {
+                    upper = true;
+                } else if upper {
+                    out.extend(c.to_uppercase());
+                    upper = false;
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+    }
+}
+
+fn doc_comment(schema: &Value, indent: &str) -> String {
+    let Some(text) = schema.get("description").and_then(Value::as_str) else {
+        return String::new();
+    };
+    let mut out = format!("{indent}/**\n");
+    for line in text.lines() {
+        let line = line.replace("*/", "*\\/");
+        out.push_str(format!("{indent} * {line}").trim_end());
+        out.push('\n');
+    }
+    out.push_str(&format!("{indent} */\n"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ts(schema: Value) -> String {
+        type_of(&schema, FieldCase::AsDeclared)
+    }
+
+    #[test]
+    fn optional_values_are_null_and_null_comes_last() {
+        assert_eq!(ts(json!({ "type": ["string", "null"] })), "string | null");
+        assert_eq!(
+            ts(json!({ "anyOf": [{ "type": "null" }, { "$ref": "#/$defs/Mode" }] })),
+            "Mode | null"
+        );
+    }
+
+    #[test]
+    fn unions_inside_lists_are_bracketed() {
+        let one_or_more = json!({ "anyOf": [{ "type": "string" }, { "type": "integer" }] });
+        assert_eq!(
+            ts(json!({ "type": "array", "items": one_or_more })),
+            "(string | number)[]"
+        );
+        assert_eq!(
+            ts(json!({ "type": "array", "prefixItems": [{ "type": "integer" }, true] })),
+            "[number, unknown]"
+        );
+    }
+
+    #[test]
+    fn maps_keyed_by_an_enumeration_hold_some_of_its_names() {
+        let map = json!({
+            "type": "object",
+            "propertyNames": { "$ref": "#/$defs/MetricName" },
+            "additionalProperties": { "$ref": "#/$defs/Metric" }
+        });
+        assert_eq!(ts(map), "Partial<Record<MetricName, Metric>>");
+        let plain = json!({ "type": "object", "additionalProperties": { "type": "number" } });
+        assert_eq!(ts(plain), "Record<string, number>");
+    }
+
+    #[test]
+    fn tagged_variants_are_inline_objects() {
+        let tagged = json!({ "oneOf": [
+            { "type": "object", "properties": { "kind": { "const": "a" }, "n": { "type": "integer" } },
+              "required": ["kind"] },
+            { "type": "string", "enum": ["b", "c"] }
+        ] });
+        assert_eq!(ts(tagged), r#"{ kind: "a"; n?: number } | "b" | "c""#);
+    }
+
+    #[test]
+    fn an_object_with_fields_is_an_interface_with_its_docs() {
+        let schema = json!({
+            "description": "A pair.\nTwo lines.",
+            "type": "object",
+            "properties": {
+                "generated_sql": { "description": "The query.", "type": "string" },
+                "id": true
+            },
+            "required": ["generated_sql"]
+        });
+        assert_eq!(
+            declaration("Pair", &schema, FieldCase::CamelCase),
+            "/**\n * A pair.\n * Two lines.\n */\nexport interface Pair {\n    /**\n     * The \
+             query.\n     */\n    generatedSql: string;\n    id?: unknown;\n}\n"
+        );
+        assert_eq!(
+            declaration(
+                "Name",
+                &json!({ "enum": ["a", "b"] }),
+                FieldCase::AsDeclared
+            ),
+            "export type Name = \"a\" | \"b\";\n"
+        );
+    }
+}
