@@ -15,30 +15,38 @@ use crate::options::Options;
 
 /// The types the entry points return, as serde writes them.
 fn outputs() -> Map<String, Value> {
-    let mut generator = SchemaSettings::draft2020_12()
-        .for_serialize()
-        .into_generator();
-    generator.subschema_for::<Scorecard>();
-    generator.subschema_for::<EquivalenceReport>();
-    generator.subschema_for::<TableAccuracy>();
-    generator.subschema_for::<Comparison>();
-    generator.subschema_for::<Summary>();
-    generator.subschema_for::<Rejected>();
-    generator.subschema_for::<RunComparison>();
-    definitions(generator)
+    definitions(
+        SchemaSettings::draft2020_12().for_serialize(),
+        |generator| {
+            generator.subschema_for::<Scorecard>();
+            generator.subschema_for::<EquivalenceReport>();
+            generator.subschema_for::<TableAccuracy>();
+            generator.subschema_for::<Comparison>();
+            generator.subschema_for::<Summary>();
+            generator.subschema_for::<Rejected>();
+            generator.subschema_for::<RunComparison>();
+        },
+    )
 }
 
 /// The types the entry points take, as serde reads them.
 fn inputs() -> Map<String, Value> {
-    let mut generator = SchemaSettings::draft2020_12()
-        .for_deserialize()
-        .into_generator();
-    generator.subschema_for::<PairLine>();
-    generator.subschema_for::<Options>();
-    definitions(generator)
+    definitions(
+        SchemaSettings::draft2020_12().for_deserialize(),
+        |generator| {
+            generator.subschema_for::<PairLine>();
+            generator.subschema_for::<Options>();
+        },
+    )
 }
 
-fn definitions(mut generator: SchemaGenerator) -> Map<String, Value> {
+/// Every type the `add`ed ones name, by name.
+fn definitions(
+    settings: SchemaSettings,
+    add: impl FnOnce(&mut SchemaGenerator),
+) -> Map<String, Value> {
+    let mut generator = settings.into_generator();
+    add(&mut generator);
     generator.take_definitions(true)
 }
 
