@@ -22,7 +22,7 @@ export interface Assumption {
      * When the assumption is also about the engine (its `AVG` of whole numbers is a whole
      * number): the dialect whose engine has it, to check the pair in.
      */
-    dialect?: SqlDialect | null;
+    dialect?: SqlDialect;
 }
 
 /**
@@ -42,7 +42,7 @@ export interface BoundarySearch {
      * The candidate (1-based, counted among `tries`) the results differ on, when one did: the
      * counterexample was shrunk from it.
      */
-    found_at?: number | null;
+    found_at?: number;
     /**
      * Whether the pair's time budget stopped it before `tries`.
      */
@@ -95,8 +95,8 @@ export interface Comparison {
      * Expected rows found in the generated result (as this mode counts them).
      */
     matched_rows: number;
-    precision?: number | null;
-    recall?: number | null;
+    precision?: number;
+    recall?: number;
     /**
      * Which generated column stands for each expected column.
      */
@@ -144,8 +144,8 @@ export interface Diagnostic {
     severity: Severity;
     source: DiagnosticSource;
     message: string;
-    line?: number | null;
-    column?: number | null;
+    line?: number;
+    column?: number;
 }
 
 /**
@@ -180,8 +180,8 @@ export interface EquivalenceReport {
     agreed: number;
     seed: number;
     mode: Mode;
-    assumption?: Assumption | null;
-    counterexample?: Counterexample | null;
+    assumption?: Assumption;
+    counterexample?: Counterexample;
     /**
      * The counterexample's database number and both results: the shape test-suite checking
      * reported before counterexamples were shrunk (kept, since scorecard JSON only grows).
@@ -190,18 +190,18 @@ export interface EquivalenceReport {
     /**
      * Why there is no verdict.
      */
-    reason?: string | null;
+    reason?: string;
     /**
      * Why the two queries are provably equivalent, beyond the generated databases' evidence:
      * only for select-project-join queries that are the same query up to renaming, or both
      * `DISTINCT` and each contained in the other (`qeval_core::spj_proof`), under a mode that
      * ignores row order.
      */
-    proof?: string | null;
+    proof?: string;
     /**
      * The boundary search, when it ran: after every generated database agreed, and no proof.
      */
-    search?: BoundarySearch | null;
+    search?: BoundarySearch;
 }
 
 export type EquivalenceVerdict = "equivalent" | "equivalent_under_assumption" | "different" | "no_verdict";
@@ -330,7 +330,7 @@ export interface MetricError {
     /**
      * When the failure happened, as given by the caller (the core has no clock).
      */
-    at?: string | null;
+    at?: string;
 }
 
 /**
@@ -542,7 +542,7 @@ export interface PairedStats {
      * The 95% paired bootstrap interval of `difference` (2.5th and 97.5th percentiles of
      * `resamples` resamples of the matched tests, drawn from `seed`).
      */
-    interval: number[];
+    interval: [number, number];
     resamples: number;
     seed: number;
     /**
@@ -562,8 +562,8 @@ export interface PairedStats {
  */
 export interface ParseError {
     message: string;
-    line?: number | null;
-    column?: number | null;
+    line?: number;
+    column?: number;
 }
 
 export type ProfileName = "kql-batch" | "qas" | "sql-metrics" | "agent" | "custom";
@@ -646,7 +646,7 @@ export interface RunComparison {
     /**
      * Mean shift of final, semantic, execution, datatype over the matched tests.
      */
-    mean_shift: number[];
+    mean_shift: [number, number, number, number];
     /**
      * Both pass rates over the matched tests, a 95% bootstrap interval for their difference and
      * McNemar's exact p-value (resampled from seed 1, so a rerun gives the same interval).
@@ -694,7 +694,7 @@ export interface Scorecard {
     /**
      * The input line this came from, when read from a file (1-based).
      */
-    line?: number | null;
+    line?: number;
     /**
      * The caller's identifier for the pair, echoed unchanged.
      */
@@ -738,7 +738,7 @@ export interface Scorecard {
     /**
      * With several acceptable answers: which one this scorecard is against.
      */
-    expected_match?: ExpectedMatch | null;
+    expected_match?: ExpectedMatch;
 }
 
 export type Severity = "error" | "warning";
@@ -753,7 +753,7 @@ export interface ShownResult {
      * Indexes of rows with no equal row in the other query's result.
      */
     unmatched: number[];
-    error?: string | null;
+    error?: string;
 }
 
 /**
@@ -852,7 +852,7 @@ export interface TestDelta {
     /**
      * After minus before: final, semantic, execution, datatype.
      */
-    deltas: number[];
+    deltas: [number, number, number, number];
 }
 
 /**

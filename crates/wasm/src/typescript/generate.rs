@@ -10,7 +10,7 @@ use schemars::SchemaGenerator;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-use super::render::{FieldCase, declaration};
+use super::render::{Side, declaration};
 use crate::options::Options;
 
 /// The types the entry points return, as serde writes them.
@@ -67,15 +67,15 @@ fn declarations() -> String {
         let Some(schema) = outputs.get(name).or_else(|| inputs.get(name)) else {
             continue;
         };
-        // The pair reader (`pair::read_pair`) takes camelCase names and gives the core
+        // Read: the pair reader (`pair::read_pair`) takes camelCase names and gives the core
         // snake_case ones; options are declared in camelCase already.
-        let case = if outputs.contains_key(name) {
-            FieldCase::AsDeclared
+        let side = if outputs.contains_key(name) {
+            Side::Written
         } else {
-            FieldCase::CamelCase
+            Side::Read
         };
         out.push('\n');
-        out.push_str(&declaration(name, schema, case));
+        out.push_str(&declaration(name, schema, side));
     }
     out.push_str(
         "\n/**\n * A pair to score: a line of a pairs file, in camelCase or as it is.\n */\n",

@@ -4,41 +4,59 @@
 
 use serde_json::{Map, Value};
 
-/// How a type's fields are spelt in JavaScript.
+/// Which way a type crosses the boundary, which decides how its fields are declared.
 #[derive(Clone, Copy, PartialEq)]
-pub(super) enum FieldCase {
-    /// As the schema names them (the names serde writes).
-    AsDeclared,
-    /// In camelCase: the API reads `generatedSql` and gives the core `generated_sql`.
-    CamelCase,
+pub(super) enum Side {
+    /// Returned to JavaScript: fields as serde writes them; a field serde leaves out when it is
+    /// empty is optional and never `null`.
+    Written,
+    /// Taken from JavaScript: fields in camelCase (the API reads `generatedSql` and gives the
+    /// core `generated_sql`); a field left out or `null` is not given.
+    Read,
 }
 
 /// `export interface Name { ... }` for an object with fields, `export type Name = ...;` for the
 /// rest, with the schema's description as the doc comment.
-pub(super) fn declaration(name: &str, schema: &Value, case: FieldCase) -> String {
+pub(super) fn declaration(name: &str, schema: &Value, side: Side) -> String {
     let mut out = doc_comment(schema, "");
     match schema.get("properties").and_then(Value::as_object) {
         Some(properties) if schema.get("type") == Some(&Value::from("object")) => {
             out.push_str(&format!("export interface {name} {{\n"));
-            for (field, field_schema) in properties {
+            for (name, field_schema) in properties {
                 out.push_str(&doc_comment(field_schema, "    "));
-                let optional = if is_required(schema, field) { "" } else { "?" };
-                let field = named(field, case);
-                let ty = type_of(field_schema, case);
-                out.push_str(&format!("    {field}{optional}: {ty};\n"));
+                out.push_str(&format!(
+                    "    {};\n",
+                    field(name, field_schema, schema, side)
+                ));
             }
             out.push_str("}\n");
         }
         _ => out.push_str(&format!(
             "export type {name} = {};\n",
-            type_of(schema, case)
+            type_of(schema, side)
         )),
     }
     out
 }
 
+/// `name: T`, or `name?: T` for a field that may be left out.
+fn field(name: &str, schema: &Value, object: &Value, side: Side) -> String {
+    let required = object
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|required| required.iter().any(|field| field == name));
+    let mut ty = type_of(schema, side);
+    if !required && side == Side::Written {
+        ty = ty
+            .strip_suffix(" | null")
+            .map_or(ty.clone(), str::to_string);
+    }
+    let optional = if required { "" } else { "?" };
+    format!("{}{optional}: {ty}", named(name, side))
+}
+
 /// The TypeScript type a schema describes.
-pub(super) fn type_of(schema: &Value, case: FieldCase) -> String {
+pub(super) fn type_of(schema: &Value, side: Side) -> String {
     let Value::Object(schema) = schema else {
         // `true`: anything.
         return "unknown".into();
@@ -58,7 +76,7 @@ pub(super) fn type_of(schema: &Value, case: FieldCase) -> String {
     }
     for (key, joiner) in [("anyOf", " | "), ("oneOf", " | "), ("allOf", " & ")] {
         if let Some(Value::Array(parts)) = schema.get(key) {
-            let parts = parts.iter().map(|part| type_of(part, case)).collect();
+            let parts = parts.iter().map(|part| type_of(part, side)).collect();
             return if joiner == " | " {
                 union(parts)
             } else {
@@ -67,38 +85,49 @@ pub(super) fn type_of(schema: &Value, case: FieldCase) -> String {
         }
     }
     match schema.get("type") {
-        Some(Value::String(kind)) => of_kind(kind, schema, case),
+        Some(Value::String(kind)) => of_kind(kind, schema, side),
         Some(Value::Array(kinds)) => union(
             kinds
                 .iter()
                 .filter_map(Value::as_str)
-                .map(|kind| of_kind(kind, schema, case))
+                .map(|kind| of_kind(kind, schema, side))
                 .collect(),
         ),
         _ => "unknown".into(),
     }
 }
 
-fn of_kind(kind: &str, schema: &Map<String, Value>, case: FieldCase) -> String {
+fn of_kind(kind: &str, schema: &Map<String, Value>, side: Side) -> String {
     match kind {
         "string" => "string".into(),
         "integer" | "number" => "number".into(),
         "boolean" => "boolean".into(),
         "null" => "null".into(),
-        "array" => array(schema, case),
-        "object" => object(schema, case),
+        "array" => array(schema, side),
+        "object" => object(schema, side),
         _ => "unknown".into(),
     }
 }
 
-fn array(schema: &Map<String, Value>, case: FieldCase) -> String {
+/// Longer fixed-length arrays (a histogram's bins) are declared as lists.
+const MAX_TUPLE: u64 = 4;
+
+fn array(schema: &Map<String, Value>, side: Side) -> String {
     if let Some(Value::Array(items)) = schema.get("prefixItems") {
-        let items: Vec<String> = items.iter().map(|item| type_of(item, case)).collect();
+        let items: Vec<String> = items.iter().map(|item| type_of(item, side)).collect();
         return format!("[{}]", items.join(", "));
     }
     let item = schema
         .get("items")
-        .map_or("unknown".into(), |item| type_of(item, case));
+        .map_or("unknown".into(), |item| type_of(item, side));
+    // A short array of a fixed length (`[f64; 2]`, an interval) is a tuple.
+    let length = |key: &str| schema.get(key).and_then(Value::as_u64);
+    if let (Some(min), Some(max)) = (length("minItems"), length("maxItems"))
+        && min == max
+        && (1..=MAX_TUPLE).contains(&min)
+    {
+        return format!("[{}]", vec![item; min as usize].join(", "));
+    }
     if (item.contains(" | ") || item.contains(" & ")) && !item.starts_with('{') {
         format!("({item})[]")
     } else {
@@ -107,36 +136,25 @@ fn array(schema: &Map<String, Value>, case: FieldCase) -> String {
 }
 
 /// An object inline: its fields, or a record for a map.
-fn object(schema: &Map<String, Value>, case: FieldCase) -> String {
+fn object(schema: &Map<String, Value>, side: Side) -> String {
     if let Some(Value::Object(properties)) = schema.get("properties") {
         let whole = Value::Object(schema.clone());
         let fields: Vec<String> = properties
             .iter()
-            .map(|(field, field_schema)| {
-                let optional = if is_required(&whole, field) { "" } else { "?" };
-                let ty = type_of(field_schema, case);
-                format!("{}{optional}: {ty}", named(field, case))
-            })
+            .map(|(name, field_schema)| field(name, field_schema, &whole, side))
             .collect();
         return format!("{{ {} }}", fields.join("; "));
     }
     let value = match schema.get("additionalProperties") {
         Some(Value::Bool(false)) => return "Record<string, never>".into(),
-        Some(value) => type_of(value, case),
+        Some(value) => type_of(value, side),
         None => "unknown".into(),
     };
     match schema.get("propertyNames") {
         // Keyed by an enumeration, and holding only some of its names.
-        Some(key) => format!("Partial<Record<{}, {value}>>", type_of(key, case)),
+        Some(key) => format!("Partial<Record<{}, {value}>>", type_of(key, side)),
         None => format!("Record<string, {value}>"),
     }
-}
-
-fn is_required(schema: &Value, field: &str) -> bool {
-    schema
-        .get("required")
-        .and_then(Value::as_array)
-        .is_some_and(|required| required.iter().any(|name| name == field))
 }
 
 /// The parts once each, in order, with `null` last.
@@ -154,10 +172,10 @@ fn union(parts: Vec<String>) -> String {
     kept.join(" | ")
 }
 
-fn named(field: &str, case: FieldCase) -> String {
-    match case {
-        FieldCase::AsDeclared => field.to_string(),
-        FieldCase::CamelCase => {
+fn named(field: &str, side: Side) -> String {
+    match side {
+        Side::Written => field.to_string(),
+        Side::Read => {
             let mut out = String::with_capacity(field.len());
             let mut upper = false;
             for c in field.chars() {
@@ -195,7 +213,24 @@ mod tests {
     use serde_json::json;
 
     fn ts(schema: Value) -> String {
-        type_of(&schema, FieldCase::AsDeclared)
+        type_of(&schema, Side::Written)
+    }
+
+    #[test]
+    fn a_field_left_out_when_empty_is_optional_and_never_null() {
+        let written = json!({
+            "type": "object",
+            "properties": { "at": { "type": ["string", "null"] }, "line": { "type": ["integer", "null"] } },
+            "required": ["line"]
+        });
+        assert_eq!(
+            type_of(&written, Side::Written),
+            "{ at?: string; line: number | null }"
+        );
+        assert_eq!(
+            type_of(&written, Side::Read),
+            "{ at?: string | null; line: number | null }"
+        );
     }
 
     #[test]
@@ -218,6 +253,9 @@ mod tests {
             ts(json!({ "type": "array", "prefixItems": [{ "type": "integer" }, true] })),
             "[number, unknown]"
         );
+        let fixed = |n: usize| json!({ "type": "array", "items": { "type": "number" }, "minItems": n, "maxItems": n });
+        assert_eq!(ts(fixed(2)), "[number, number]");
+        assert_eq!(ts(fixed(10)), "number[]");
     }
 
     #[test]
@@ -254,16 +292,12 @@ mod tests {
             "required": ["generated_sql"]
         });
         assert_eq!(
-            declaration("Pair", &schema, FieldCase::CamelCase),
+            declaration("Pair", &schema, Side::Read),
             "/**\n * A pair.\n * Two lines.\n */\nexport interface Pair {\n    /**\n     * The \
              query.\n     */\n    generatedSql: string;\n    id?: unknown;\n}\n"
         );
         assert_eq!(
-            declaration(
-                "Name",
-                &json!({ "enum": ["a", "b"] }),
-                FieldCase::AsDeclared
-            ),
+            declaration("Name", &json!({ "enum": ["a", "b"] }), Side::Written),
             "export type Name = \"a\" | \"b\";\n"
         );
     }
