@@ -100,6 +100,39 @@ fn failed(err: rusqlite::Error) -> DbError {
 /// The first 16 bytes of every SQLite database file.
 const MAGIC: &[u8] = b"SQLite format 3\0";
 
+/// A query with the safety validator's verdict on it, which depends on its text alone: checked
+/// once, it runs on any number of databases.
+///
+/// SQL the validator cannot parse is not refused for that alone: SQLite parses it under the
+/// read-only authorizer (which denies every write, attachment and pragma) on a copy of the
+/// database, so a valid query the validator's parser does not know still runs.
+#[derive(Debug, Clone)]
+pub(crate) struct Validated<'a> {
+    sql: &'a str,
+    /// The validator's reasons, when it refuses the query.
+    refusal: Option<String>,
+}
+
+impl<'a> Validated<'a> {
+    pub(crate) fn check(sql: &'a str) -> Validated<'a> {
+        let safety = check_sql_read_only(sql, SqlDialect::Sqlite, ParseLimits::default());
+        let refusals: Vec<String> = safety
+            .violations
+            .iter()
+            .filter(|v| v.kind != ViolationKind::Unparseable)
+            .map(|v| v.reason.clone())
+            .collect();
+        Validated {
+            sql,
+            refusal: (!refusals.is_empty()).then(|| refusals.join("; ")),
+        }
+    }
+
+    pub(crate) fn sql(&self) -> &'a str {
+        self.sql
+    }
+}
+
 impl Database {
     /// A copy of a database file's bytes, read-only. The bytes themselves are never written.
     /// The bytes of the database file at `path`, after its header says it is one: a large file
@@ -260,10 +293,20 @@ impl Database {
 
     /// Runs one read-only query; its result as JSON values.
     pub fn query(&mut self, sql: &str, limits: &Limits) -> Result<QueryOutput, QueryError> {
+        self.query_validated(&Validated::check(sql), limits)
+    }
+
+    /// [`Database::query`] for a query the validator has already seen: a query run on many
+    /// databases (the equivalence check's) is parsed and checked once, not once a database.
+    pub(crate) fn query_validated(
+        &mut self,
+        query: &Validated<'_>,
+        limits: &Limits,
+    ) -> Result<QueryOutput, QueryError> {
         let max_rows = limits.max_rows;
         let (millis, (columns, rows, truncated, vm_steps)) =
-            self.guarded_run(sql, limits.time_ms, limits.now, |connection| {
-                run(connection, sql, max_rows)
+            self.guarded_run(query, limits.time_ms, limits.now, |connection| {
+                run(connection, query.sql, max_rows)
             })?;
         Ok(QueryOutput {
             columns,
@@ -298,10 +341,12 @@ impl Database {
         } else {
             sql
         };
-        let (millis, (result, truncated, vm_steps)) =
-            self.guarded_run(sql, settings.time_limit_ms, now, |connection| {
-                run_rows(connection, sql, settings)
-            })?;
+        let (millis, (result, truncated, vm_steps)) = self.guarded_run(
+            &Validated::check(sql),
+            settings.time_limit_ms,
+            now,
+            |connection| run_rows(connection, sql, settings),
+        )?;
         Ok(QueryRows {
             result,
             truncated,
@@ -310,29 +355,19 @@ impl Database {
         })
     }
 
-    /// Runs `work` on the connection for `sql` after the safety validator, under a time limit,
-    /// and names what went wrong: the validator's refusal, the authorizer's denial, the time
-    /// limit or SQLite's own error. Returns the milliseconds it took and what `work` gave.
-    ///
-    /// SQL the validator cannot parse is not refused for that alone: SQLite parses it under the
-    /// read-only authorizer (which denies every write, attachment and pragma) on a copy of the
-    /// database, so a valid query the validator's parser does not know still runs.
+    /// Runs `work` on the connection for `query` unless the safety validator refused it, under
+    /// a time limit, and names what went wrong: the validator's refusal, the authorizer's
+    /// denial, the time limit or SQLite's own error. Returns the milliseconds it took and what
+    /// `work` gave.
     fn guarded_run<T>(
         &mut self,
-        sql: &str,
+        query: &Validated<'_>,
         time_ms: f64,
         now: fn() -> f64,
         work: impl FnOnce(&Connection) -> rusqlite::Result<T>,
     ) -> Result<(f64, T), QueryError> {
-        let safety = check_sql_read_only(sql, SqlDialect::Sqlite, ParseLimits::default());
-        let refusals: Vec<String> = safety
-            .violations
-            .iter()
-            .filter(|v| v.kind != ViolationKind::Unparseable)
-            .map(|v| v.reason.clone())
-            .collect();
-        if !refusals.is_empty() {
-            return Err(QueryError::Refused(refusals.join("; ")));
+        if let Some(refusal) = &query.refusal {
+            return Err(QueryError::Refused(refusal.clone()));
         }
         let started = now();
         let deadline = started + time_ms;

@@ -16,7 +16,7 @@ use qeval_core::{
 use serde_json::{Value, json};
 
 use crate::assumption::{StatedAssumption, Witness, find_assumption};
-use crate::database::{Database, Limits};
+use crate::database::{Database, Limits, Validated};
 use crate::generate::{Cell, KnownValues, Plan, TestDatabase, generate};
 use crate::output::QueryOutput;
 use crate::report::{
@@ -312,8 +312,8 @@ pub fn check_equivalence(
         }
     };
     let check = CheckState {
-        expected: &expected_sql,
-        generated: &generated_sql,
+        expected: Validated::check(&expected_sql),
+        generated: Validated::check(&generated_sql),
         compare: CompareOptions {
             mode: options.mode,
             order_matters: orders_its_output(&expected_ast),
@@ -461,8 +461,8 @@ enum SuiteOutcome {
 }
 
 struct CheckState<'a> {
-    expected: &'a str,
-    generated: &'a str,
+    expected: Validated<'a>,
+    generated: Validated<'a>,
     compare: CompareOptions,
     limits: Limits,
     generated_failure_differs: bool,
@@ -479,8 +479,8 @@ impl CheckState<'_> {
     /// The same check of two other texts of the queries.
     fn of_queries<'b>(&self, expected: &'b str, generated: &'b str) -> CheckState<'b> {
         CheckState {
-            expected,
-            generated,
+            expected: Validated::check(expected),
+            generated: Validated::check(generated),
             compare: self.compare.clone(),
             rows_seen: std::cell::Cell::new(false),
             ..*self
@@ -523,7 +523,7 @@ impl CheckState<'_> {
         let whole =
             |sql: &str| to_sqlite_whole_average(sql, options.dialect, ParseLimits::default()).ok();
         let (Some((expected, mut in_expected)), Some((generated, mut in_generated))) =
-            (whole(self.expected), whole(self.generated))
+            (whole(self.expected.sql()), whole(self.generated.sql()))
         else {
             return None;
         };
@@ -647,18 +647,20 @@ impl CheckState<'_> {
     }
 
     /// Runs `sql` under its own time limit, and never past the pair's budget.
-    fn run(&self, db: &mut Database, sql: &str) -> Ran {
+    fn run(&self, db: &mut Database, query: &Validated<'_>) -> Ran {
         let left = self.deadline_ms - (self.limits.now)();
         let limits = Limits {
             time_ms: self.limits.time_ms.min(left.max(1.0)),
             ..self.limits
         };
-        db.query(sql, &limits).map_err(|e| e.to_string())
+        db.query_validated(query, &limits)
+            .map_err(|e| e.to_string())
     }
 
     /// Runs `sql` to show its result once the verdict is given: under its own time limit only.
-    fn run_for_display(&self, db: &mut Database, sql: &str) -> Ran {
-        db.query(sql, &self.limits).map_err(|e| e.to_string())
+    fn run_for_display(&self, db: &mut Database, query: &Validated<'_>) -> Ran {
+        db.query_validated(query, &self.limits)
+            .map_err(|e| e.to_string())
     }
 
     /// Why the check stops here, once the pair's budget is spent.
@@ -683,8 +685,8 @@ impl CheckState<'_> {
                 ));
             }
         };
-        let expected = self.run(&mut db, self.expected);
-        let generated = self.run(&mut db, self.generated);
+        let expected = self.run(&mut db, &self.expected);
+        let generated = self.run(&mut db, &self.generated);
         // A query stopped by the budget failed for want of time, not for what it says.
         if let Some(spent) = self.out_of_budget() {
             return spent;
@@ -737,8 +739,8 @@ impl CheckState<'_> {
         if db.set_reverse_order(true).is_err() {
             return DatabaseOutcome::Differ;
         }
-        let expected_again = self.run(&mut db, self.expected);
-        let generated_again = self.run(&mut db, self.generated);
+        let expected_again = self.run(&mut db, &self.expected);
+        let generated_again = self.run(&mut db, &self.generated);
         let _ = db.set_reverse_order(false);
         let (Ok(expected_again), Ok(generated_again)) = (expected_again, generated_again) else {
             return DatabaseOutcome::Differ;
@@ -790,8 +792,8 @@ impl CheckState<'_> {
         let script = test.script(schema);
         let (expected, generated) = match Database::scratch(&script) {
             Ok(mut db) => (
-                self.run_for_display(&mut db, self.expected),
-                self.run_for_display(&mut db, self.generated),
+                self.run_for_display(&mut db, &self.expected),
+                self.run_for_display(&mut db, &self.generated),
             ),
             Err(e) => (Err(e.to_string()), Err(e.to_string())),
         };
