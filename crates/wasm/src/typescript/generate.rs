@@ -10,7 +10,7 @@ use schemars::SchemaGenerator;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-use super::render::{Side, declaration};
+use super::render::{Direction, declaration};
 use crate::options::Options;
 
 /// The types the entry points return, as serde writes them.
@@ -69,13 +69,13 @@ fn declarations() -> String {
         };
         // Read: the pair reader (`pair::read_pair`) takes camelCase names and gives the core
         // snake_case ones; options are declared in camelCase already.
-        let side = if outputs.contains_key(name) {
-            Side::Written
+        let direction = if outputs.contains_key(name) {
+            Direction::Written
         } else {
-            Side::Read
+            Direction::Read
         };
         out.push('\n');
-        out.push_str(&declaration(name, schema, side));
+        out.push_str(&declaration(name, schema, direction));
     }
     out.push_str(
         "\n/**\n * A pair to score: a line of a pairs file, in camelCase or as it is.\n */\n",

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 /// Which way a type crosses the boundary, which decides how its fields are declared.
 #[derive(Clone, Copy, PartialEq)]
-pub(super) enum Side {
+pub(super) enum Direction {
     /// Returned to JavaScript: fields as serde writes them; a field serde leaves out when it is
     /// empty is optional and never `null`.
     Written,
@@ -17,7 +17,7 @@ pub(super) enum Side {
 
 /// `export interface Name { ... }` for an object with fields, `export type Name = ...;` for the
 /// rest, with the schema's description as the doc comment.
-pub(super) fn declaration(name: &str, schema: &Value, side: Side) -> String {
+pub(super) fn declaration(name: &str, schema: &Value, direction: Direction) -> String {
     let mut out = doc_comment(schema, "");
     match schema.get("properties").and_then(Value::as_object) {
         Some(properties) if schema.get("type") == Some(&Value::from("object")) => {
@@ -26,37 +26,37 @@ pub(super) fn declaration(name: &str, schema: &Value, side: Side) -> String {
                 out.push_str(&doc_comment(field_schema, "    "));
                 out.push_str(&format!(
                     "    {};\n",
-                    field(name, field_schema, schema, side)
+                    field(name, field_schema, schema, direction)
                 ));
             }
             out.push_str("}\n");
         }
         _ => out.push_str(&format!(
             "export type {name} = {};\n",
-            type_of(schema, side)
+            type_of(schema, direction)
         )),
     }
     out
 }
 
 /// `name: T`, or `name?: T` for a field that may be left out.
-fn field(name: &str, schema: &Value, object: &Value, side: Side) -> String {
+fn field(name: &str, schema: &Value, object: &Value, direction: Direction) -> String {
     let required = object
         .get("required")
         .and_then(Value::as_array)
         .is_some_and(|required| required.iter().any(|field| field == name));
-    let mut ty = type_of(schema, side);
-    if !required && side == Side::Written {
+    let mut ty = type_of(schema, direction);
+    if !required && direction == Direction::Written {
         ty = ty
             .strip_suffix(" | null")
             .map_or(ty.clone(), str::to_string);
     }
     let optional = if required { "" } else { "?" };
-    format!("{}{optional}: {ty}", named(name, side))
+    format!("{}{optional}: {ty}", named(name, direction))
 }
 
 /// The TypeScript type a schema describes.
-pub(super) fn type_of(schema: &Value, side: Side) -> String {
+pub(super) fn type_of(schema: &Value, direction: Direction) -> String {
     let Value::Object(schema) = schema else {
         // `true`: anything.
         return "unknown".into();
@@ -76,7 +76,7 @@ pub(super) fn type_of(schema: &Value, side: Side) -> String {
     }
     for (key, joiner) in [("anyOf", " | "), ("oneOf", " | "), ("allOf", " & ")] {
         if let Some(Value::Array(parts)) = schema.get(key) {
-            let parts = parts.iter().map(|part| type_of(part, side)).collect();
+            let parts = parts.iter().map(|part| type_of(part, direction)).collect();
             return if joiner == " | " {
                 union(parts)
             } else {
@@ -85,26 +85,26 @@ pub(super) fn type_of(schema: &Value, side: Side) -> String {
         }
     }
     match schema.get("type") {
-        Some(Value::String(kind)) => of_kind(kind, schema, side),
+        Some(Value::String(kind)) => of_kind(kind, schema, direction),
         Some(Value::Array(kinds)) => union(
             kinds
                 .iter()
                 .filter_map(Value::as_str)
-                .map(|kind| of_kind(kind, schema, side))
+                .map(|kind| of_kind(kind, schema, direction))
                 .collect(),
         ),
         _ => "unknown".into(),
     }
 }
 
-fn of_kind(kind: &str, schema: &Map<String, Value>, side: Side) -> String {
+fn of_kind(kind: &str, schema: &Map<String, Value>, direction: Direction) -> String {
     match kind {
         "string" => "string".into(),
         "integer" | "number" => "number".into(),
         "boolean" => "boolean".into(),
         "null" => "null".into(),
-        "array" => array(schema, side),
-        "object" => object(schema, side),
+        "array" => array(schema, direction),
+        "object" => object(schema, direction),
         _ => "unknown".into(),
     }
 }
@@ -112,14 +112,14 @@ fn of_kind(kind: &str, schema: &Map<String, Value>, side: Side) -> String {
 /// Longer fixed-length arrays (a histogram's bins) are declared as lists.
 const MAX_TUPLE: u64 = 4;
 
-fn array(schema: &Map<String, Value>, side: Side) -> String {
+fn array(schema: &Map<String, Value>, direction: Direction) -> String {
     if let Some(Value::Array(items)) = schema.get("prefixItems") {
-        let items: Vec<String> = items.iter().map(|item| type_of(item, side)).collect();
+        let items: Vec<String> = items.iter().map(|item| type_of(item, direction)).collect();
         return format!("[{}]", items.join(", "));
     }
     let item = schema
         .get("items")
-        .map_or("unknown".into(), |item| type_of(item, side));
+        .map_or("unknown".into(), |item| type_of(item, direction));
     // A short array of a fixed length (`[f64; 2]`, an interval) is a tuple.
     let length = |key: &str| schema.get(key).and_then(Value::as_u64);
     if let (Some(min), Some(max)) = (length("minItems"), length("maxItems"))
@@ -136,23 +136,23 @@ fn array(schema: &Map<String, Value>, side: Side) -> String {
 }
 
 /// An object inline: its fields, or a record for a map.
-fn object(schema: &Map<String, Value>, side: Side) -> String {
+fn object(schema: &Map<String, Value>, direction: Direction) -> String {
     if let Some(Value::Object(properties)) = schema.get("properties") {
         let whole = Value::Object(schema.clone());
         let fields: Vec<String> = properties
             .iter()
-            .map(|(name, field_schema)| field(name, field_schema, &whole, side))
+            .map(|(name, field_schema)| field(name, field_schema, &whole, direction))
             .collect();
         return format!("{{ {} }}", fields.join("; "));
     }
     let value = match schema.get("additionalProperties") {
         Some(Value::Bool(false)) => return "Record<string, never>".into(),
-        Some(value) => type_of(value, side),
+        Some(value) => type_of(value, direction),
         None => "unknown".into(),
     };
     match schema.get("propertyNames") {
         // Keyed by an enumeration, and holding only some of its names.
-        Some(key) => format!("Partial<Record<{}, {value}>>", type_of(key, side)),
+        Some(key) => format!("Partial<Record<{}, {value}>>", type_of(key, direction)),
         None => format!("Record<string, {value}>"),
     }
 }
@@ -172,10 +172,10 @@ fn union(parts: Vec<String>) -> String {
     kept.join(" | ")
 }
 
-fn named(field: &str, side: Side) -> String {
-    match side {
-        Side::Written => field.to_string(),
-        Side::Read => {
+fn named(field: &str, direction: Direction) -> String {
+    match direction {
+        Direction::Written => field.to_string(),
+        Direction::Read => {
             let mut out = String::with_capacity(field.len());
             let mut upper = false;
             for c in field.chars() {
@@ -213,7 +213,7 @@ mod tests {
     use serde_json::json;
 
     fn ts(schema: Value) -> String {
-        type_of(&schema, Side::Written)
+        type_of(&schema, Direction::Written)
     }
 
     #[test]
@@ -224,11 +224,11 @@ mod tests {
             "required": ["line"]
         });
         assert_eq!(
-            type_of(&written, Side::Written),
+            type_of(&written, Direction::Written),
             "{ at?: string; line: number | null }"
         );
         assert_eq!(
-            type_of(&written, Side::Read),
+            type_of(&written, Direction::Read),
             "{ at?: string | null; line: number | null }"
         );
     }
@@ -292,12 +292,12 @@ mod tests {
             "required": ["generated_sql"]
         });
         assert_eq!(
-            declaration("Pair", &schema, Side::Read),
+            declaration("Pair", &schema, Direction::Read),
             "/**\n * A pair.\n * Two lines.\n */\nexport interface Pair {\n    /**\n     * The \
              query.\n     */\n    generatedSql: string;\n    id?: unknown;\n}\n"
         );
         assert_eq!(
-            declaration("Name", &json!({ "enum": ["a", "b"] }), Side::Written),
+            declaration("Name", &json!({ "enum": ["a", "b"] }), Direction::Written),
             "export type Name = \"a\" | \"b\";\n"
         );
     }
