@@ -646,7 +646,7 @@ impl CheckState<'_> {
         })
     }
 
-    /// Runs `sql` under its own time limit, and never past the pair's budget.
+    /// Runs `query` under its own time limit, and never past the pair's budget.
     fn run(&self, db: &mut Database, query: &Validated<'_>) -> Ran {
         let left = self.deadline_ms - (self.limits.now)();
         let limits = Limits {
@@ -657,7 +657,8 @@ impl CheckState<'_> {
             .map_err(|e| e.to_string())
     }
 
-    /// Runs `sql` to show its result once the verdict is given: under its own time limit only.
+    /// Runs `query` to show its result once the verdict is given: under its own time limit
+    /// only.
     fn run_for_display(&self, db: &mut Database, query: &Validated<'_>) -> Ran {
         db.query_validated(query, &self.limits)
             .map_err(|e| e.to_string())
