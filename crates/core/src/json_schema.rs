@@ -1,8 +1,8 @@
 //! The JSON Schema of the types front ends exchange, where the serde declarations alone do not
 //! say it: a field read by a hand-written `deserialize_with`, a name written by a hand-written
-//! `Serialize`. Everything else is derived (`derive(schemars::JsonSchema)` under the `schema`
-//! feature), so the schema follows the declarations. qeval-wasm generates the JavaScript
-//! package's TypeScript declarations from it.
+//! `Serialize`. Everything else is derived (`derive(schemars::JsonSchema)` under the
+//! `json-schema` feature), so the schema follows the declarations. qeval-wasm generates the
+//! JavaScript package's TypeScript declarations from it.
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use std::borrow::Cow;

@@ -63,16 +63,12 @@ fn declarations() -> String {
     names.dedup();
     for name in names {
         // A type both written and read is declared as it is written: its canonical names
-        // (`SqlDialect` is read from any text its parser knows, "postgresql" included).
-        let Some(schema) = outputs.get(name).or_else(|| inputs.get(name)) else {
-            continue;
-        };
-        // Read: the pair reader (`pair::read_pair`) takes camelCase names and gives the core
+        // (`SqlDialect` is read from any text its parser knows, "postgresql" included). Read:
+        // the pair reader (`pair::read_pair`) takes camelCase names and gives the core
         // snake_case ones; options are declared in camelCase already.
-        let direction = if outputs.contains_key(name) {
-            Direction::Written
-        } else {
-            Direction::Read
+        let (schema, direction) = match outputs.get(name) {
+            Some(written) => (written, Direction::Written),
+            None => (&inputs[name], Direction::Read),
         };
         out.push('\n');
         out.push_str(&declaration(name, schema, direction));

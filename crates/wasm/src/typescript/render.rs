@@ -19,14 +19,18 @@ pub(super) enum Direction {
 /// rest, with the schema's description as the doc comment.
 pub(super) fn declaration(name: &str, schema: &Value, direction: Direction) -> String {
     let mut out = doc_comment(schema, "");
-    match schema.get("properties").and_then(Value::as_object) {
-        Some(properties) if schema.get("type") == Some(&Value::from("object")) => {
+    let object = schema
+        .as_object()
+        .filter(|object| object.get("type") == Some(&Value::from("object")));
+    match object.and_then(|object| Some((object, object.get("properties")?.as_object()?))) {
+        Some((object, properties)) => {
             out.push_str(&format!("export interface {name} {{\n"));
             for (name, field_schema) in properties {
+                let required = is_required(object, name);
                 out.push_str(&doc_comment(field_schema, "    "));
                 out.push_str(&format!(
                     "    {};\n",
-                    field(name, field_schema, schema, direction)
+                    field(name, field_schema, required, direction)
                 ));
             }
             out.push_str("}\n");
@@ -39,18 +43,20 @@ pub(super) fn declaration(name: &str, schema: &Value, direction: Direction) -> S
     out
 }
 
-/// `name: T`, or `name?: T` for a field that may be left out.
-fn field(name: &str, schema: &Value, object: &Value, direction: Direction) -> String {
-    let required = object
+fn is_required(object: &Map<String, Value>, field: &str) -> bool {
+    object
         .get("required")
         .and_then(Value::as_array)
-        .is_some_and(|required| required.iter().any(|field| field == name));
-    let mut ty = type_of(schema, direction);
-    if !required && direction == Direction::Written {
-        ty = ty
-            .strip_suffix(" | null")
-            .map_or(ty.clone(), str::to_string);
-    }
+        .is_some_and(|required| required.iter().any(|name| name == field))
+}
+
+/// `name: T`, or `name?: T` for a field that may be left out.
+fn field(name: &str, schema: &Value, required: bool, direction: Direction) -> String {
+    let ty = type_of(schema, direction);
+    let ty = match ty.strip_suffix(" | null") {
+        Some(never_null) if !required && direction == Direction::Written => never_null.to_string(),
+        _ => ty,
+    };
     let optional = if required { "" } else { "?" };
     format!("{}{optional}: {ty}", named(name, direction))
 }
@@ -138,10 +144,11 @@ fn array(schema: &Map<String, Value>, direction: Direction) -> String {
 /// An object inline: its fields, or a record for a map.
 fn object(schema: &Map<String, Value>, direction: Direction) -> String {
     if let Some(Value::Object(properties)) = schema.get("properties") {
-        let whole = Value::Object(schema.clone());
         let fields: Vec<String> = properties
             .iter()
-            .map(|(name, field_schema)| field(name, field_schema, &whole, direction))
+            .map(|(name, field_schema)| {
+                field(name, field_schema, is_required(schema, name), direction)
+            })
             .collect();
         return format!("{{ {} }}", fields.join("; "));
     }
