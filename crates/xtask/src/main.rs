@@ -20,7 +20,7 @@ mod web;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use steps::Steps;
+use steps::{Background, Steps};
 
 const USAGE: &str = "\
 usage: cargo xtask <command> [options]
@@ -150,10 +150,11 @@ fn js_package(steps: &mut Steps, args: &[String]) -> Result<(), String> {
 }
 
 /// The labels the equivalence check is held to, re-checked apart from it: Python's standard
-/// library and its SQLite, on each set's own constraint-free schemas.
-fn verify_equivalence_labels() -> Result<(), String> {
+/// library and its SQLite, on each set's own constraint-free schemas. A background step of
+/// `test` (it needs nothing built): at the lowest priority, its output added to `log`.
+fn verify_equivalence_labels(log: &Path) -> Result<(), String> {
     for set in ["pairs.jsonl", "heldout.jsonl", "classes.jsonl"] {
-        run::program("python3")
+        run::background_program("python3")
             .args([
                 "tests/equivalence/verify_labels.py".to_string(),
                 "--jobs".into(),
@@ -161,9 +162,17 @@ fn verify_equivalence_labels() -> Result<(), String> {
                 "--pairs".into(),
                 format!("tests/equivalence/{set}"),
             ])
-            .status_ok(&format!("verify_labels.py --pairs {set}"))?;
+            .status_logged(&format!("verify_labels.py --pairs {set}"), log)?;
     }
     Ok(())
+}
+
+/// Where a background step writes its programs' output.
+fn background_log(name: &str) -> PathBuf {
+    root()
+        .join("target")
+        .join("xtask")
+        .join(format!("{name}.log"))
 }
 
 fn python_package(steps: &mut Steps) -> Result<(), String> {
@@ -175,8 +184,50 @@ fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run("python tests", "pytest crates/python/tests", python::tests)
 }
 
+/// What CI runs. Three steps need nothing built and run in the background from the start, at
+/// the lowest priority, so that they take the processor time the builds and tests leave idle (a
+/// third of it on two cores) instead of time of their own: the equivalence labels (pure Python,
+/// about 4 minutes of one core's time), the Python test requirements and the Debian packages
+/// (mostly downloads).
 fn test(steps: &mut Steps) -> Result<(), String> {
-    tools::setup(steps, tools::Needs::ALL)?;
+    let mut debian = Some(steps.background(
+        "debian packages",
+        &tools::debian_package_names(tools::Needs::ALL),
+        background_log("debian-packages"),
+        |log| tools::install_debian_packages(tools::Needs::ALL, Some(log)),
+    )?);
+    let labels = steps.background(
+        "equivalence labels",
+        "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite",
+        background_log("equivalence-labels"),
+        verify_equivalence_labels,
+    )?;
+    let mut requirements = Some(steps.background(
+        "python requirements",
+        "a virtual environment in target/python-venv with pandas, polars, pyarrow, Ray, pytest and maturin",
+        background_log("python-requirements"),
+        |log| python::install_requirements(Some(log)),
+    )?);
+    let mut result = test_in_foreground(steps, &mut debian, &mut requirements);
+    // Whatever happened, nothing is left running: a failure waits for the background steps
+    // too, and the first failure is the one reported.
+    for background in debian.into_iter().chain(requirements).chain([labels]) {
+        let joined = steps.join(background);
+        if result.is_ok() {
+            result = joined;
+        }
+    }
+    result
+}
+
+/// The steps of `test` in the foreground, joining the background steps where their work is first
+/// needed.
+fn test_in_foreground(
+    steps: &mut Steps,
+    debian_packages: &mut Option<Background>,
+    python_requirements: &mut Option<Background>,
+) -> Result<(), String> {
+    tools::setup_builds(steps, tools::Needs::ALL)?;
     steps.run("format", "cargo fmt --all -- --check", || {
         run::cargo()
             .args(["fmt", "--all", "--", "--check"])
@@ -217,6 +268,10 @@ fn test(steps: &mut Steps) -> Result<(), String> {
                 .status_ok("cargo test -p qeval-bindgen")
         },
     )?;
+    // clang, for the first build for wasm32.
+    if let Some(debian_packages) = debian_packages.take() {
+        steps.join(debian_packages)?;
+    }
     steps.run(
         "wasm32 check",
         "core and wasm bindings for wasm32, warnings denied (about a minute the first time)",
@@ -247,11 +302,6 @@ fn test(steps: &mut Steps) -> Result<(), String> {
         "sources, licences and duplicate versions in Cargo.lock (cargo metadata)",
         supply_chain::check,
     )?;
-    steps.run(
-        "equivalence labels",
-        "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite (about 3.5 minutes)",
-        verify_equivalence_labels,
-    )?;
     let pkg = wasm_pkg::node_dir(wasm_pkg::NodeBuild::Test);
     steps.run(
         "wasm package",
@@ -261,7 +311,15 @@ fn test(steps: &mut Steps) -> Result<(), String> {
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
         wasm_pkg::node_tests(&pkg)
     })?;
-    python_package(steps)?;
+    if let Some(requirements) = python_requirements.take() {
+        steps.join(requirements)?;
+    }
+    steps.run(
+        "python package",
+        "maturin wheel (dev profile) into target/python-venv",
+        || python::install_package(python::PythonBuild::Test),
+    )?;
+    steps.run("python tests", "pytest crates/python/tests", python::tests)?;
     // The page as the browser tests load it: after the wasm package, whose compiled
     // dependencies it shares (`WebBuild::Test`).
     web::build(steps, web::WebBuild::Test)?;

@@ -1,7 +1,7 @@
 //! The Python package: a virtual environment in `target/python-venv` with the pinned test
 //! requirements, the package built by maturin and installed into it, and its pytest suite.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::root;
 use crate::run;
@@ -31,23 +31,45 @@ pub enum PythonBuild {
 
 /// Creates the environment (once) and installs the pinned requirements and the package.
 pub fn install(build: PythonBuild) -> Result<(), String> {
+    install_requirements(None)?;
+    install_package(build)
+}
+
+/// Creates the environment (once) and installs the pinned test requirements (pandas, polars,
+/// pyarrow, Ray, pytest, maturin). With `log`, as a background step: at the lowest priority and
+/// with pip's output added to that file.
+pub fn install_requirements(log: Option<&Path>) -> Result<(), String> {
+    let run = |cmd: run::Cmd, what: &str| match log {
+        Some(log) => cmd.status_logged(what, log),
+        None => cmd.status_ok(what),
+    };
+    let program = |name: PathBuf| match log {
+        Some(_) => run::background_program(name),
+        None => run::program(name),
+    };
     if !venv_program("python").exists() {
-        run::program("python3")
-            .args(["-m", "venv"])
-            .args([venv()])
-            .status_ok("python3 -m venv target/python-venv")?;
+        run(
+            program("python3".into()).args(["-m".as_ref(), "venv".as_ref(), venv().as_os_str()]),
+            "python3 -m venv target/python-venv",
+        )?;
     }
     let requirements = root()
         .join("crates")
         .join("python")
         .join("tests")
         .join("requirements.txt");
-    pip()
-        .args(["-r".as_ref(), requirements.as_os_str()])
-        .status_ok("pip install -r crates/python/tests/requirements.txt")?;
+    run(
+        pip(program(venv_program("python"))).args(["-r".as_ref(), requirements.as_os_str()]),
+        "pip install -r crates/python/tests/requirements.txt",
+    )
+}
+
+/// Builds the package with maturin and installs it into the environment, whose requirements
+/// [`install_requirements`] installed.
+pub fn install_package(build: PythonBuild) -> Result<(), String> {
     // maturin comes from the requirements, so pip builds with it rather than fetching one.
     let package = root().join("crates").join("python");
-    let mut install = pip()
+    let mut install = pip(run::program(venv_program("python")))
         .args([
             "--no-build-isolation".as_ref(),
             "--force-reinstall".as_ref(),
@@ -62,9 +84,10 @@ pub fn install(build: PythonBuild) -> Result<(), String> {
     install.status_ok("pip install ./crates/python")
 }
 
-/// `pip install --quiet` in the environment; the caller adds what to install.
-fn pip() -> run::Cmd {
-    let pip = run::program(venv_program("python")).args([
+/// `pip install --quiet` run by `python`, the environment's interpreter; the caller adds what
+/// to install.
+fn pip(python: run::Cmd) -> run::Cmd {
+    let pip = python.args([
         "-m",
         "pip",
         "install",

@@ -85,6 +85,17 @@ pub fn program(name: impl AsRef<OsStr>) -> Cmd {
     }
 }
 
+/// A program run as [`program`] runs it, at the lowest scheduling priority (`nice -n 19`): for
+/// work in the background, which then takes only the processor time the steps in the foreground
+/// leave idle, and so slows neither them nor the timing the browser tests hold the page to.
+pub fn background_program(name: impl AsRef<OsStr>) -> Cmd {
+    if cfg!(unix) {
+        program("nice").args(["-n".as_ref(), "19".as_ref(), name.as_ref()])
+    } else {
+        program(name)
+    }
+}
+
 /// Whether xtask runs in CI (`CI` set and not `false`, as CI services and `.ci/run` set it).
 pub fn on_ci() -> bool {
     std::env::var_os("CI").is_some_and(|value| !value.is_empty() && value != "false")
@@ -169,6 +180,21 @@ impl Cmd {
         } else {
             Err(format!("{what} failed ({status}): `{}`", self.shown))
         }
+    }
+
+    /// Runs with its output (standard output and error) added to the file `log`; an error names
+    /// `what`, the exit status and the file.
+    pub fn status_logged(mut self, what: &str, log: &Path) -> Result<(), String> {
+        let open = || {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(log)
+                .map_err(|err| format!("cannot write {}: {err}", log.display()))
+        };
+        self.command.stdout(open()?).stderr(open()?);
+        self.status_ok(what)
+            .map_err(|err| format!("{err}; its output is in {}", log.display()))
     }
 
     /// Runs quietly and returns standard output, or `None` if it cannot run or fails.

@@ -33,6 +33,17 @@ impl Needs {
 }
 
 pub fn setup(steps: &mut Steps, needs: Needs) -> Result<(), String> {
+    if needs.web || needs.browser {
+        steps.run("debian packages", &debian_package_names(needs), || {
+            install_debian_packages(needs, None)
+        })?;
+    }
+    setup_builds(steps, needs)
+}
+
+/// [`setup`] less the Debian packages, which the caller installs ([`install_debian_packages`]):
+/// `cargo xtask test` does that in the background while these build.
+pub fn setup_builds(steps: &mut Steps, needs: Needs) -> Result<(), String> {
     steps.run("wasm target", WASM_TARGET, ensure_wasm_target)?;
     if needs.web {
         steps.run(
@@ -57,21 +68,9 @@ pub fn setup(steps: &mut Steps, needs: Needs) -> Result<(), String> {
             ensure_trunk,
         )?;
         steps.run(
-            "clang",
-            "Debian's clang, for SQLite's C in wasm",
-            ensure_clang,
-        )?;
-        steps.run(
             "npm packages",
             "wasm-opt and Playwright (tests/e2e), CodeMirror and esbuild (www/editor), from their lockfiles",
             ensure_npm_packages,
-        )?;
-    }
-    if needs.browser {
-        steps.run(
-            "chromium",
-            "Debian's chromium and chromium-driver",
-            ensure_chromium,
         )?;
     }
     Ok(())
@@ -166,23 +165,51 @@ fn npm_packages_current(dir: &Path) -> bool {
     })
 }
 
-fn ensure_chromium() -> Result<(), String> {
-    apt_install(
-        &["/usr/bin/chromium", "/usr/bin/chromedriver"],
-        &["chromium", "chromium-driver"],
-    )
+/// The Debian packages a command needs, each with a program it installs (which tells whether it
+/// is there) and whether apt-get also installs what it recommends: clang compiles SQLite's C for
+/// wasm32 (sqlite-wasm-rs, in the web app; its recommendations are not needed), the browser tests
+/// drive chromium through chromium-driver (with the fonts chromium recommends, which the pages'
+/// screenshots and text measures depend on).
+fn debian_packages(needs: Needs) -> Vec<(&'static str, &'static str, bool)> {
+    let mut packages = Vec::new();
+    if needs.web {
+        packages.push(("clang", "/usr/bin/clang", false));
+    }
+    if needs.browser {
+        packages.push(("chromium", "/usr/bin/chromium", true));
+        packages.push(("chromium-driver", "/usr/bin/chromedriver", true));
+    }
+    packages
 }
 
-/// clang compiles SQLite's C for wasm32 (sqlite-wasm-rs, in the web app).
-fn ensure_clang() -> Result<(), String> {
-    apt_install(&["/usr/bin/clang"], &["--no-install-recommends", "clang"])
+/// The Debian packages of [`debian_packages`], named for a step's line.
+pub fn debian_package_names(needs: Needs) -> String {
+    let names: Vec<&str> = debian_packages(needs)
+        .into_iter()
+        .map(|(name, ..)| name)
+        .collect();
+    names.join(", ")
 }
 
-/// Installs Debian packages unless every one of `paths` already exists.
-fn apt_install(paths: &[&str], packages: &[&str]) -> Result<(), String> {
-    if paths.iter().all(|path| Path::new(path).exists()) {
-        println!("    already installed");
-        return Ok(());
+/// Installs the [`debian_packages`] that are missing: one `apt-get update`, then `apt-get
+/// install` (as root, or through sudo). With `log`, as a background step: apt-get's output is
+/// added to that file.
+pub fn install_debian_packages(needs: Needs, log: Option<&Path>) -> Result<(), String> {
+    let missing: Vec<(&str, bool)> = debian_packages(needs)
+        .into_iter()
+        .filter(|(_, program, _)| !Path::new(program).exists())
+        .map(|(name, _, recommends)| (name, recommends))
+        .collect();
+    if missing.is_empty() {
+        let note = "    already installed\n";
+        return match log {
+            Some(log) => std::fs::write(log, note)
+                .map_err(|err| format!("cannot write {}: {err}", log.display())),
+            None => {
+                print!("{note}");
+                Ok(())
+            }
+        };
     }
     let as_root = program("id")
         .args(["-u"])
@@ -194,11 +221,29 @@ fn apt_install(paths: &[&str], packages: &[&str]) -> Result<(), String> {
         } else {
             program("sudo").args(["apt-get"]).args(args)
         };
-        cmd.env("DEBIAN_FRONTEND", "noninteractive")
-            .status_ok(&format!("apt-get {}", args[0]))
+        let cmd = cmd.env("DEBIAN_FRONTEND", "noninteractive");
+        let what = format!("apt-get {}", args.join(" "));
+        match log {
+            Some(log) => cmd.status_logged(&what, log),
+            None => cmd.status_ok(&what),
+        }
     };
     apt(&["update"])?;
-    let mut install = vec!["install", "-y"];
-    install.extend_from_slice(packages);
-    apt(&install)
+    for recommends in [false, true] {
+        let mut install = vec!["install", "-y"];
+        if !recommends {
+            install.push("--no-install-recommends");
+        }
+        let before = install.len();
+        install.extend(
+            missing
+                .iter()
+                .filter(|(_, r)| *r == recommends)
+                .map(|(name, _)| *name),
+        );
+        if install.len() > before {
+            apt(&install)?;
+        }
+    }
+    Ok(())
 }
