@@ -8,6 +8,7 @@
 mod bench;
 mod corpus;
 mod doc_links;
+mod feature_sets;
 mod python;
 mod run;
 mod serve;
@@ -32,9 +33,11 @@ commands:
                      `trunk serve`: build the web app (a dev build unless --release), serve it
                      on http://127.0.0.1:N (default 8080), and rebuild when a source changes
   test               setup, then fmt check, clippy, native tests, wasm32 checks, the supply
-                     chain (sources, licences, duplicate versions), the equivalence labels,
-                     the npm package, the Python package and its tests, the release web build
-                     (trunk) and the browser tests: what CI runs
+                     chain (sources, licences, duplicate versions), the wasm32 feature sets,
+                     the npm package and its tests, the Python package and its tests, the
+                     page's test build (trunk) and the browser tests; the equivalence labels,
+                     the Python requirements and the Debian packages in the background: what
+                     CI runs
   python             build the Python package into target/python-venv and run its tests
   dist               `trunk build --release` into dist/, and print its size
   js [--out DIR]     build the npm package: qeval-wasm for Node with its TypeScript declarations
@@ -302,6 +305,11 @@ fn test_in_foreground(
         "sources, licences and duplicate versions in Cargo.lock (cargo metadata)",
         supply_chain::check,
     )?;
+    steps.run(
+        "wasm32 feature sets",
+        "the four wasm32 builds build what qeval-core is built from with the same features, so it compiles once (cargo tree)",
+        feature_sets::check,
+    )?;
     let pkg = wasm_pkg::node_dir(wasm_pkg::NodeBuild::Test);
     steps.run(
         "wasm package",
@@ -319,10 +327,21 @@ fn test_in_foreground(
         "maturin wheel (dev profile) into target/python-venv",
         || python::install_package(python::PythonBuild::Test),
     )?;
-    steps.run("python tests", "pytest crates/python/tests", python::tests)?;
+    // The Python tests wait on subprocesses and Ray a third of the time and the page's build
+    // leaves a tenth of the processor idle: side by side they take less time than one after
+    // the other. The binaries the tests run are built first, so the tests start no build.
+    let (cli, double) = (run::debug_cli()?, run::judge_double()?);
+    let python_tests = steps.background(
+        "python tests",
+        "pytest crates/python/tests, beside the page's build",
+        background_log("python-tests"),
+        move |log| python::tests_against(&cli, &double, Some(log)),
+    )?;
     // The page as the browser tests load it: after the wasm package, whose compiled
     // dependencies it shares (`WebBuild::Test`).
-    web::build(steps, web::WebBuild::Test)?;
+    let built = web::build(steps, web::WebBuild::Test);
+    let tested = steps.join(python_tests);
+    built.and(tested)?;
     // Alone: one browser test holds the page's main thread to no task over 100 ms while a query
     // runs in its worker, which a build beside it on two cores breaks (it was tried).
     steps.run(

@@ -115,14 +115,21 @@ fn venv_path() -> std::ffi::OsString {
 /// The pytest suite, against the debug `qeval` binary (built by the native tests) and the LLM
 /// providers' test double.
 pub fn tests() -> Result<(), String> {
-    let cli = run::debug_cli()?;
-    let double = run::judge_double()?;
-    run::program(venv_program("python"))
+    tests_against(&run::debug_cli()?, &run::judge_double()?, None)
+}
+
+/// The pytest suite against the `qeval` binary `cli` and the test double `double`, built before.
+/// With `log`, as a background step: pytest's output is added to that file.
+pub fn tests_against(cli: &Path, double: &Path, log: Option<&Path>) -> Result<(), String> {
+    let pytest = run::program(venv_program("python"))
         .args(["-m", "pytest", "-q"])
         .args([root().join("crates").join("python").join("tests")])
         .env("QEVAL_CLI", cli)
-        .env("QEVAL_JUDGE_DOUBLE", double)
-        .status_ok("pytest crates/python/tests")
+        .env("QEVAL_JUDGE_DOUBLE", double);
+    match log {
+        Some(log) => pytest.status_logged("pytest crates/python/tests", log),
+        None => pytest.status_ok("pytest crates/python/tests"),
+    }
 }
 
 /// The row-shape fuzz test (`test_fuzz_rows.py`) for `seconds`, printing its seed.

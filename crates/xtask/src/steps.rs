@@ -104,13 +104,19 @@ impl Steps {
         if self.done.len() < 2 {
             return;
         }
+        let width = self
+            .done
+            .iter()
+            .map(|(name, ..)| name.len())
+            .max()
+            .unwrap_or(0);
         println!("\nsteps:");
         for (name, took, ok) in &self.done {
             let mark = if *ok { "ok" } else { "FAILED" };
-            println!("  {name:<28} {mark:<7} {:>9}", seconds(*took));
+            println!("  {name:<width$} {mark:<7} {:>9}", seconds(*took));
         }
         println!(
-            "  {:<28} {:<7} {:>9}",
+            "  {:<width$} {:<7} {:>9}",
             "total",
             "",
             seconds(self.started.elapsed())
