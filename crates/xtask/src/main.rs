@@ -187,11 +187,12 @@ fn python_package(steps: &mut Steps) -> Result<(), String> {
     steps.run("python tests", "pytest crates/python/tests", python::tests)
 }
 
-/// What CI runs. Three steps need nothing built and run in the background from the start, at
-/// the lowest priority, so that they take the processor time the builds and tests leave idle (a
-/// third of it on two cores) instead of time of their own: the equivalence labels (pure Python,
-/// about 4 minutes of one core's time), the Python test requirements and the Debian packages
-/// (mostly downloads).
+/// What CI runs. Three steps need nothing built and run in the background from the start: the
+/// Debian packages and the Python test requirements (mostly downloads; the requirements at the
+/// lowest priority) and the equivalence labels (pure Python, about 4 minutes of one core's time,
+/// at the lowest priority, so that they take the processor time the builds leave idle rather
+/// than time of their own). On two cores this took a first run from 23.7 to 20.2 minutes, with
+/// the Python tests beside the page's build.
 fn test(steps: &mut Steps) -> Result<(), String> {
     let mut debian = Some(steps.background(
         "debian packages",
@@ -238,7 +239,7 @@ fn test_in_foreground(
     })?;
     steps.run(
         "lint",
-        "cargo clippy --workspace --all-targets -- -D warnings (about 3 minutes the first time)",
+        "cargo clippy --workspace --all-targets -- -D warnings (about 2 minutes the first time)",
         || {
             run::cargo()
                 .args([
@@ -259,7 +260,7 @@ fn test_in_foreground(
     )?;
     steps.run(
         "native tests",
-        "cargo test --workspace (about 6 minutes the first time)",
+        "cargo test --workspace (about 3 minutes the first time)",
         || run::native_test_build().status_ok("cargo test"),
     )?;
     steps.run(
@@ -313,7 +314,7 @@ fn test_in_foreground(
     let pkg = wasm_pkg::node_dir(wasm_pkg::NodeBuild::Test);
     steps.run(
         "wasm package",
-        "qeval-wasm for Node (wasm-test profile; about 4 minutes the first time)",
+        "qeval-wasm for Node (wasm-test profile; about 2.5 minutes the first time)",
         || wasm_pkg::build_for_node(wasm_pkg::NodeBuild::Test, &pkg),
     )?;
     steps.run("wasm under Node", "crates/wasm/tests/*.test.mjs", || {
@@ -342,11 +343,13 @@ fn test_in_foreground(
     let built = web::build(steps, web::WebBuild::Test);
     let tested = steps.join(python_tests);
     built.and(tested)?;
-    // Alone: one browser test holds the page's main thread to no task over 100 ms while a query
-    // runs in its worker, which a build beside it on two cores breaks (it was tried).
+    // No build beside them: one browser test holds the page's main thread to no task over 100 ms
+    // while a query runs in its worker, which a build beside it on two cores breaks (it was
+    // tried). The labels may still be finishing, at the lowest priority: the tests pass, more
+    // slowly (a quarter more time when all of the labels' work fell in them).
     steps.run(
         "browser tests",
-        "Playwright + chromium against target/web/test/ on 127.0.0.1 (about 6 minutes)",
+        "Playwright + chromium against target/web/test/ on 127.0.0.1 (about 4 minutes)",
         run::browser_tests,
     )
 }

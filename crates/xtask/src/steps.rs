@@ -28,11 +28,23 @@ impl Steps {
         println!("\n==> {name}: {what}");
         let started = Instant::now();
         let result = work();
-        let took = started.elapsed();
-        self.done.push((name.to_string(), took, result.is_ok()));
+        self.record(name, "", started.elapsed(), result)
+    }
+
+    /// Records a finished step (its name followed by `label` in the summary) and says how it
+    /// went. A failure comes back naming the step.
+    fn record(
+        &mut self,
+        name: &str,
+        label: &str,
+        took: Duration,
+        result: Result<(), String>,
+    ) -> Result<(), String> {
+        self.done
+            .push((format!("{name}{label}"), took, result.is_ok()));
         match result {
             Ok(()) => {
-                println!("<== {name}: ok ({})", seconds(took));
+                println!("<== {name}: ok ({}){label}", seconds(took));
                 Ok(())
             }
             Err(message) => {
@@ -85,18 +97,7 @@ impl Steps {
             Ok(output) => print!("{output}"),
             Err(err) => println!("    (no output: {}: {err})", log.display()),
         }
-        self.done
-            .push((format!("{name} (background)"), took, result.is_ok()));
-        match result {
-            Ok(()) => {
-                println!("<== {name}: ok ({} in the background)", seconds(took));
-                Ok(())
-            }
-            Err(message) => {
-                println!("<== {name}: FAILED after {}", seconds(took));
-                Err(format!("step `{name}` failed: {message}"))
-            }
-        }
+        self.record(&name, " (background)", took, result)
     }
 
     /// A table of every step run, with times, when there was more than one.

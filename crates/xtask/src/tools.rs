@@ -63,7 +63,7 @@ pub fn setup_builds(steps: &mut Steps, needs: Needs) -> Result<(), String> {
         steps.run(
             "trunk",
             &format!(
-                "Trunk {TRUNK_VERSION} from crates.io into target/tools (about 4.5 minutes on 2 cores the first time)"
+                "Trunk {TRUNK_VERSION} from crates.io into target/tools (3 to 4 minutes on 2 cores the first time)"
             ),
             ensure_trunk,
         )?;

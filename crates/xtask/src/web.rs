@@ -18,10 +18,10 @@ pub enum WebBuild {
     /// what ships (`cargo xtask dist`). 6 to 9 minutes on two cores the first time.
     Release,
     /// The `wasm-test` profile, no wasm-opt: what the browser tests load. qeval-wasm's tests
-    /// under Node build with the same profile, so the two share their compiled dependencies;
-    /// a first build after them takes two thirds of `Release`'s time (254 s against 380 s on two
-    /// cores). The code is still optimised (level 1): the page runs its queries and checks at a
-    /// speed the tests' time limits fit.
+    /// under Node build with the same profile, and with the same features under qeval-core
+    /// (`feature_sets.rs`), so the two share their compiled dependencies: a first build after
+    /// them took 73 s on two cores. The code is still optimised (level 1): the page runs its
+    /// queries and checks at a speed the tests' time limits fit.
     Test,
     /// Cargo's `dev` profile, no wasm-opt: a fraction of the release build's time, larger and
     /// slower files. What `cargo xtask serve` builds.
@@ -70,8 +70,8 @@ pub fn build(steps: &mut Steps, build: WebBuild) -> Result<(), String> {
             "test",
             "trunk build --cargo-profile wasm-test: the app and its two workers for wasm32 \
              (optimised at level 1, the profile the wasm package built), the editors, \
-             content-named files and the CSP, into target/web/test (about 4 minutes on 2 \
-             cores the first time)",
+             content-named files and the CSP, into target/web/test (about 1.5 minutes on 2 \
+             cores after the wasm package)",
         ),
         WebBuild::Dev => (
             "dev",
