@@ -188,18 +188,27 @@ fn python_package(steps: &mut Steps) -> Result<(), String> {
 }
 
 /// What CI runs. Three steps need nothing built and run in the background from the start: the
-/// Debian packages and the Python test requirements (mostly downloads; the requirements at the
+/// Debian packages (unless sudo would ask for a password) and the Python test requirements (mostly downloads; the requirements at the
 /// lowest priority) and the equivalence labels (pure Python, about 4 minutes of one core's time,
 /// at the lowest priority, so that they take the processor time the builds leave idle rather
 /// than time of their own). With the Python tests beside the page's build, this took a first run
 /// on two cores from 23.7 minutes to 18.6 to 20.6.
 fn test(steps: &mut Steps) -> Result<(), String> {
-    let mut debian = Some(steps.background(
-        "debian packages",
-        &tools::debian_package_names(tools::Needs::ALL),
-        background_log("debian-packages"),
-        |log| tools::install_debian_packages(tools::Needs::ALL, Some(log)),
-    )?);
+    let packages = tools::debian_package_names(tools::Needs::ALL);
+    let mut debian = if tools::debian_packages_unattended(tools::Needs::ALL) {
+        Some(steps.background(
+            "debian packages",
+            &packages,
+            background_log("debian-packages"),
+            |log| tools::install_debian_packages(tools::Needs::ALL, Some(log)),
+        )?)
+    } else {
+        // sudo will ask for a password: in the foreground, where it can be seen.
+        steps.run("debian packages", &packages, || {
+            tools::install_debian_packages(tools::Needs::ALL, None)
+        })?;
+        None
+    };
     let labels = steps.background(
         "equivalence labels",
         "tests/equivalence/verify_labels.py re-checks every label of the three labelled sets on SQLite",

@@ -191,6 +191,24 @@ pub fn debian_package_names(needs: Needs) -> String {
     names.join(", ")
 }
 
+/// Whether the Debian packages `needs` asks for can be installed without asking anyone: they
+/// are there, or apt-get runs as root or through sudo without a password. Only then does
+/// `cargo xtask test` install them in the background, where a password prompt would be lost in
+/// the other steps' output.
+pub fn debian_packages_unattended(needs: Needs) -> bool {
+    let all_there = debian_packages(needs)
+        .iter()
+        .all(|(_, program, _)| Path::new(program).exists());
+    all_there || as_root() || program("sudo").args(["-n", "true"]).output_text().is_some()
+}
+
+fn as_root() -> bool {
+    program("id")
+        .args(["-u"])
+        .output_text()
+        .is_some_and(|uid| uid.trim() == "0")
+}
+
 /// Installs the [`debian_packages`] that are missing: one `apt-get update`, then `apt-get
 /// install` (as root, or through sudo). With `log`, as a background step: apt-get's output is
 /// added to that file.
@@ -211,12 +229,9 @@ pub fn install_debian_packages(needs: Needs, log: Option<&Path>) -> Result<(), S
             }
         };
     }
-    let as_root = program("id")
-        .args(["-u"])
-        .output_text()
-        .is_some_and(|uid| uid.trim() == "0");
+    let root = as_root();
     let apt = |args: &[&str]| {
-        let cmd = if as_root {
+        let cmd = if root {
             program("apt-get").args(args)
         } else {
             program("sudo").args(["apt-get"]).args(args)
