@@ -165,7 +165,7 @@ fn verify_equivalence_labels(log: &Path) -> Result<(), String> {
                 "--pairs".into(),
                 format!("tests/equivalence/{set}"),
             ])
-            .status_logged(&format!("verify_labels.py --pairs {set}"), log)?;
+            .status_logged(&format!("verify_labels.py --pairs {set}"), Some(log))?;
     }
     Ok(())
 }
@@ -188,10 +188,10 @@ fn python_package(steps: &mut Steps) -> Result<(), String> {
 }
 
 /// What CI runs. Three steps need nothing built and run in the background from the start: the
-/// Debian packages (unless sudo would ask for a password) and the Python test requirements (mostly downloads; the requirements at the
-/// lowest priority) and the equivalence labels (pure Python, about 4 minutes of one core's time,
-/// at the lowest priority, so that they take the processor time the builds leave idle rather
-/// than time of their own). With the Python tests beside the page's build, this took a first run
+/// Debian packages (unless sudo would ask for a password) and the Python test requirements
+/// (mostly downloads; the requirements at the lowest priority), and the equivalence labels (pure
+/// Python, about 4 minutes of one core's time, at the lowest priority, so that they take the
+/// processor time the builds leave idle rather than time of their own). With the Python tests beside the page's build, this took a first run
 /// on two cores from 23.7 minutes to 18.6 to 20.6.
 fn test(steps: &mut Steps) -> Result<(), String> {
     let packages = tools::debian_package_names(tools::Needs::ALL);

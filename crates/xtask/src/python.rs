@@ -39,29 +39,23 @@ pub fn install(build: PythonBuild) -> Result<(), String> {
 /// pyarrow, Ray, pytest, maturin). With `log`, as a background step: at the lowest priority and
 /// with pip's output added to that file.
 pub fn install_requirements(log: Option<&Path>) -> Result<(), String> {
-    let run = |cmd: run::Cmd, what: &str| match log {
-        Some(log) => cmd.status_logged(what, log),
-        None => cmd.status_ok(what),
-    };
     let program = |name: PathBuf| match log {
         Some(_) => run::background_program(name),
         None => run::program(name),
     };
     if !venv_program("python").exists() {
-        run(
-            program("python3".into()).args(["-m".as_ref(), "venv".as_ref(), venv().as_os_str()]),
-            "python3 -m venv target/python-venv",
-        )?;
+        program("python3".into())
+            .args(["-m".as_ref(), "venv".as_ref(), venv().as_os_str()])
+            .status_logged("python3 -m venv target/python-venv", log)?;
     }
     let requirements = root()
         .join("crates")
         .join("python")
         .join("tests")
         .join("requirements.txt");
-    run(
-        pip(program(venv_program("python"))).args(["-r".as_ref(), requirements.as_os_str()]),
-        "pip install -r crates/python/tests/requirements.txt",
-    )
+    pip(program(venv_program("python")))
+        .args(["-r".as_ref(), requirements.as_os_str()])
+        .status_logged("pip install -r crates/python/tests/requirements.txt", log)
 }
 
 /// Builds the package with maturin and installs it into the environment, whose requirements
@@ -121,15 +115,12 @@ pub fn tests() -> Result<(), String> {
 /// The pytest suite against the `qeval` binary `cli` and the test double `double`, built before.
 /// With `log`, as a background step: pytest's output is added to that file.
 pub fn tests_against(cli: &Path, double: &Path, log: Option<&Path>) -> Result<(), String> {
-    let pytest = run::program(venv_program("python"))
+    run::program(venv_program("python"))
         .args(["-m", "pytest", "-q"])
         .args([root().join("crates").join("python").join("tests")])
         .env("QEVAL_CLI", cli)
-        .env("QEVAL_JUDGE_DOUBLE", double);
-    match log {
-        Some(log) => pytest.status_logged("pytest crates/python/tests", log),
-        None => pytest.status_ok("pytest crates/python/tests"),
-    }
+        .env("QEVAL_JUDGE_DOUBLE", double)
+        .status_logged("pytest crates/python/tests", log)
 }
 
 /// The row-shape fuzz test (`test_fuzz_rows.py`) for `seconds`, printing its seed.

@@ -182,9 +182,12 @@ impl Cmd {
         }
     }
 
-    /// Runs with its output (standard output and error) added to the file `log`; an error names
-    /// `what`, the exit status and the file.
-    pub fn status_logged(mut self, what: &str, log: &Path) -> Result<(), String> {
+    /// As [`Cmd::status_ok`], or, given a `log` (a background step's), with its output
+    /// (standard output and error) added to that file; an error then names the file too.
+    pub fn status_logged(mut self, what: &str, log: Option<&Path>) -> Result<(), String> {
+        let Some(log) = log else {
+            return self.status_ok(what);
+        };
         let open = || {
             std::fs::OpenOptions::new()
                 .create(true)

@@ -236,29 +236,25 @@ pub fn install_debian_packages(needs: Needs, log: Option<&Path>) -> Result<(), S
         } else {
             program("sudo").args(["apt-get"]).args(args)
         };
-        let cmd = cmd.env("DEBIAN_FRONTEND", "noninteractive");
-        let what = format!("apt-get {}", args.join(" "));
-        match log {
-            Some(log) => cmd.status_logged(&what, log),
-            None => cmd.status_ok(&what),
-        }
+        cmd.env("DEBIAN_FRONTEND", "noninteractive")
+            .status_logged(&format!("apt-get {}", args.join(" ")), log)
     };
     apt(&["update"])?;
     for recommends in [false, true] {
+        let names: Vec<&str> = missing
+            .iter()
+            .filter(|(_, r)| *r == recommends)
+            .map(|(name, _)| *name)
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
         let mut install = vec!["install", "-y"];
         if !recommends {
             install.push("--no-install-recommends");
         }
-        let before = install.len();
-        install.extend(
-            missing
-                .iter()
-                .filter(|(_, r)| *r == recommends)
-                .map(|(name, _)| *name),
-        );
-        if install.len() > before {
-            apt(&install)?;
-        }
+        install.extend(names);
+        apt(&install)?;
     }
     Ok(())
 }
